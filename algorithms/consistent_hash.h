@@ -1,0 +1,142 @@
+// Copyright 2026 The chbench Authors.
+//
+// -----------------------------------------------------------------------------
+// File: consistent_hash.h
+// -----------------------------------------------------------------------------
+//
+// The one runtime interface that every consistent-hashing algorithm in chbench
+// implements, in two layers:
+//
+//   * Concrete types (`Ring<H>`, `Jump<H>`, `Maglev<H>`, ...) with a
+//     non-virtual, inlinable `Lookup(uint64_t key_hash) const`. Benchmarks use
+//     them directly, so the timed loop has no virtual call. `H` is a hash
+//     policy from algorithms/hash/hash_function.h and reaches every hash the
+//     algorithm computes (key digest, ring points, scores, Maglev permutations).
+//   * `ConsistentHash`, a type-erased interface used by the experiment runner
+//     and the `chbench` command. Every concrete type derives from it and is
+//     declared `final`, so a call through the concrete type (what benchmarks
+//     do) is devirtualized and inlined, while the runner can hold any
+//     algorithm through a `std::unique_ptr<ConsistentHash>`.
+//
+// Node identity. Every node has a name (the string that gets hashed) and a
+// `NodeId`. Ids are handed out by the algorithm in order of addition: 0, 1, 2,
+// ... and are never reused, so after `Build(specs)` node i has id i. A removed
+// node's id stays invalid; a node added later gets a fresh id even if it reuses
+// a name. For `jump`, bucket b is the b-th live node.
+//
+// Errors are reported as absl::Status with a message that names the bad value
+// and the valid ones. Lookups never fail; calling `Lookup` on an empty
+// instance is a precondition violation (checked by the adapter in debug
+// builds only, the hot path carries no check).
+//
+// Guarantees that every implementation gives (checked by the conformance
+// suite, algorithms/conformance_test.cc):
+//   * Determinism: two instances built from the same node specs and parameters
+//     map every key identically, in every process, on every machine.
+//   * Every lookup returns a live node.
+//   * `MemoryBytes()` is within 10 % of the heap bytes a counting allocator sees.
+
+#ifndef CHBENCH_ALGORITHMS_CONSISTENT_HASH_H_
+#define CHBENCH_ALGORITHMS_CONSISTENT_HASH_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+
+namespace chbench {
+
+using NodeId = uint32_t;
+inline constexpr NodeId kInvalidNode = ~NodeId{0};
+
+// What the harness knows about a node. `weight` is relative capacity (> 0);
+// algorithms without weights reject any weight other than 1. `zone` is a
+// failure domain, used by replica selection with distinct zones.
+struct NodeSpec {
+  std::string name;
+  double weight = 1.0;
+  std::string zone;
+};
+
+// What an algorithm can do. The experiment runner reads these to decide which
+// cells apply, and records the reason in the CSV when one does not.
+struct Capabilities {
+  bool arbitrary_removal = false;   // false: only the last added node (jump)
+  bool minimal_disruption = false;  // adding/removing moves only the keys that
+                                    // must move (ring, rendezvous, jump)
+  bool weights = false;             // accepts NodeSpec::weight != 1
+  bool replicas = false;            // LookupReplicas(key, r) is supported
+  bool stateful = false;            // Place() consumes capacity (bounded_load)
+};
+
+// Parameters of every algorithm; each algorithm reads the ones that apply and
+// validates them in its factory.
+struct AlgorithmParams {
+  std::string hash = "xxh64";  // name in the hash registry
+  uint32_t vnodes = 100;       // ring, bounded_load: points per unit weight
+  uint64_t table_size = 0;     // maglev: prime M; 0 = smallest prime >= 100*N
+  double load_factor = 1.25;   // bounded_load: c > 1
+};
+
+// The type-erased interface. Not for timed loops: see the concrete types.
+class ConsistentHash {
+ public:
+  virtual ~ConsistentHash() = default;
+
+  // The registry name, e.g. "ring".
+  virtual std::string_view name() const = 0;
+  virtual Capabilities capabilities() const = 0;
+
+  // Replaces the node set with `nodes` (ids 0..n-1) in one batch. Batch
+  // building is what makes 10^5-node experiments possible: algorithms sort or
+  // populate once instead of once per node.
+  virtual absl::Status Build(std::span<const NodeSpec> nodes) = 0;
+  // Adds one node; returns its fresh id.
+  virtual absl::StatusOr<NodeId> AddNode(const NodeSpec& node) = 0;
+  // Removes a live node. Errors: unknown or already removed id; for jump, any
+  // node but the last.
+  virtual absl::Status RemoveNode(NodeId id) = 0;
+
+  // The owner of a key whose 64-bit digest is `key_hash`. For a stateful
+  // algorithm this is the node the key was placed on, or, for a key never
+  // placed, the node `Place` would choose now (without placing it).
+  virtual NodeId Lookup(uint64_t key_hash) const = 0;
+  // Assigns a key and records it. Stateless algorithms: same as Lookup.
+  virtual NodeId Place(uint64_t key_hash) { return Lookup(key_hash); }
+  // Fills `out` with r distinct live nodes in preference order (the first is
+  // Lookup's answer). With `distinct_zones`, also in distinct zones (fewer
+  // than r if there are not enough zones). Error where replicas are not
+  // supported or r exceeds the number of live nodes.
+  virtual absl::Status LookupReplicas(uint64_t key_hash, size_t r,
+                                      bool distinct_zones,
+                                      std::vector<NodeId>* out) const;
+
+  // The key digest with this instance's hash function (seed 0).
+  virtual uint64_t HashKey(std::string_view key) const = 0;
+
+  // Heap bytes of the algorithm's state.
+  virtual size_t MemoryBytes() const = 0;
+  // Number of live nodes.
+  virtual size_t size() const = 0;
+  // Live node ids, ascending.
+  virtual std::vector<NodeId> LiveNodes() const = 0;
+  // The name of node `id` (also for removed ids).
+  virtual const std::string& NodeName(NodeId id) const = 0;
+};
+
+inline absl::Status ConsistentHash::LookupReplicas(uint64_t, size_t, bool,
+                                                   std::vector<NodeId>*) const {
+  return absl::UnimplementedError(std::string(name()) +
+                                  " does not support replicas; algorithms "
+                                  "with replicas: ring, rendezvous");
+}
+
+}  // namespace chbench
+
+#endif  // CHBENCH_ALGORITHMS_CONSISTENT_HASH_H_

@@ -1,0 +1,159 @@
+// Copyright 2026 The chbench Authors.
+//
+// NodeTable: the bookkeeping every algorithm shares. It hands out node ids in
+// order of addition (never reused), keeps each node's spec and liveness, and
+// validates node specs with error messages that name the bad value:
+//   * empty name, a name already live, a weight that is not finite and > 0;
+//   * a weight other than 1 for an algorithm without weights;
+//   * removing an id that is unknown or already removed.
+
+#ifndef CHBENCH_ALGORITHMS_NODE_TABLE_H_
+#define CHBENCH_ALGORITHMS_NODE_TABLE_H_
+
+#include <cmath>
+#include <cstddef>
+#include <string>
+#include <span>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/strings/str_cat.h"
+#include "algorithms/consistent_hash.h"
+
+namespace chbench {
+
+class NodeTable {
+ public:
+  explicit NodeTable(std::string_view algorithm, bool weights_supported)
+      : algorithm_(algorithm), weights_supported_(weights_supported) {}
+
+  // Validates `spec` without adding it.
+  absl::Status Validate(const NodeSpec& spec) const {
+    if (spec.name.empty()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat(algorithm_, ": node name must not be empty"));
+    }
+    if (live_by_name_.count(spec.name) != 0) {
+      return absl::InvalidArgumentError(
+          absl::StrCat(algorithm_, ": duplicate node name '", spec.name,
+                       "'; node names must be unique"));
+    }
+    if (!std::isfinite(spec.weight) || spec.weight <= 0) {
+      return absl::InvalidArgumentError(
+          absl::StrCat(algorithm_, ": invalid weight ", spec.weight,
+                       " for node '", spec.name,
+                       "'; weights must be finite and > 0"));
+    }
+    if (!weights_supported_ && spec.weight != 1.0) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          algorithm_, " does not support weights (node '", spec.name,
+          "' has weight ", spec.weight,
+          "); weighted algorithms: ring, rendezvous, maglev"));
+    }
+    return absl::OkStatus();
+  }
+
+  // Validates a whole batch, including duplicates within it.
+  absl::Status ValidateBatch(std::span<const NodeSpec> specs) const {
+    NodeTable probe(algorithm_, weights_supported_);
+    for (const NodeSpec& spec : specs) {
+      absl::StatusOr<NodeId> id = probe.Add(spec);
+      if (!id.ok()) return id.status();
+    }
+    return absl::OkStatus();
+  }
+
+  absl::StatusOr<NodeId> Add(const NodeSpec& spec) {
+    if (absl::Status s = Validate(spec); !s.ok()) return s;
+    const NodeId id = static_cast<NodeId>(specs_.size());
+    specs_.push_back(spec);
+    live_.push_back(true);
+    live_by_name_.emplace(spec.name, id);
+    ++live_count_;
+    return id;
+  }
+
+  absl::Status CheckLive(NodeId id) const {
+    if (id >= specs_.size()) {
+      return absl::NotFoundError(absl::StrCat(
+          algorithm_, ": no node with id ", id, "; ids issued so far: 0..",
+          specs_.empty() ? std::string("(none)")
+                         : absl::StrCat(specs_.size() - 1)));
+    }
+    if (!live_[id]) {
+      return absl::NotFoundError(absl::StrCat(algorithm_, ": node ", id, " ('",
+                                              specs_[id].name,
+                                              "') was already removed"));
+    }
+    return absl::OkStatus();
+  }
+
+  absl::Status Remove(NodeId id) {
+    if (absl::Status s = CheckLive(id); !s.ok()) return s;
+    live_[id] = false;
+    live_by_name_.erase(specs_[id].name);
+    --live_count_;
+    return absl::OkStatus();
+  }
+
+  void Clear() {
+    specs_.clear();
+    live_.clear();
+    live_by_name_.clear();
+    live_count_ = 0;
+  }
+
+  const NodeSpec& spec(NodeId id) const { return specs_[id]; }
+  const std::string& name(NodeId id) const { return specs_[id].name; }
+  bool live(NodeId id) const { return id < live_.size() && live_[id]; }
+  size_t live_count() const { return live_count_; }
+  size_t issued() const { return specs_.size(); }
+
+  std::vector<NodeId> LiveIds() const {
+    std::vector<NodeId> ids;
+    ids.reserve(live_count_);
+    for (NodeId id = 0; id < specs_.size(); ++id) {
+      if (live_[id]) ids.push_back(id);
+    }
+    return ids;
+  }
+
+  // Approximate heap bytes (vector capacities, strings beyond SSO, hash-map
+  // nodes and buckets).
+  size_t MemoryBytes() const {
+    size_t bytes = specs_.capacity() * sizeof(NodeSpec) +
+                   live_.capacity() / 8 +
+                   live_by_name_.bucket_count() * sizeof(void*);
+    for (const NodeSpec& s : specs_) {
+      bytes += HeapStringBytes(s.name) + HeapStringBytes(s.zone);
+    }
+    for (const auto& [name, id] : live_by_name_) {
+      // One allocation per element: next pointer, cached hash, pair.
+      bytes += sizeof(void*) + sizeof(size_t) +
+               sizeof(std::pair<const std::string, NodeId>) +
+               HeapStringBytes(name);
+    }
+    return bytes;
+  }
+
+ private:
+  static size_t HeapStringBytes(const std::string& s) {
+    // libstdc++ keeps up to 15 chars inline; longer strings allocate
+    // capacity + 1.
+    return s.capacity() > 15 ? s.capacity() + 1 : 0;
+  }
+
+  std::string algorithm_;
+  bool weights_supported_;
+  std::vector<NodeSpec> specs_;
+  std::vector<bool> live_;
+  std::unordered_map<std::string, NodeId> live_by_name_;
+  size_t live_count_ = 0;
+};
+
+}  // namespace chbench
+
+#endif  // CHBENCH_ALGORITHMS_NODE_TABLE_H_

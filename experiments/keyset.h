@@ -1,0 +1,54 @@
+// Copyright 2026 The chbench Authors.
+//
+// -----------------------------------------------------------------------------
+// File: keyset.h
+// -----------------------------------------------------------------------------
+//
+// Key sets: the inputs of every experiment, generated deterministically from
+// a seed (SplitMix64), so the same (name, count, seed) gives the same keys on
+// every machine.
+//
+//   uniform     16 lower-case hex digits of a SplitMix64 output per key; its
+//               pre-hashed form is the SplitMix64 output itself.
+//   url         URL-like strings: "https://<host>/<path>/<id>" with hosts,
+//               path words and ids drawn from the seed.
+//   sequential  "key-0", "key-1", ... (the seed offsets the start): the hard
+//               case for weak hashes.
+//   words       /usr/share/dict/words (Debian's wamerican); the seed
+//               shuffles; at most the file's distinct lines.
+
+#ifndef CHBENCH_EXPERIMENTS_KEYSET_H_
+#define CHBENCH_EXPERIMENTS_KEYSET_H_
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "absl/status/statusor.h"
+
+namespace chbench {
+
+struct KeySetInfo {
+  std::string_view name;
+  std::string_view description;
+};
+
+std::span<const KeySetInfo> KeySets();
+const KeySetInfo* FindKeySet(std::string_view name);
+std::string KeySetNames();  // "uniform, url, sequential, words"
+
+// Up to `count` keys of key set `name` (exactly `count` except for `words`,
+// which stops at the file's size). Errors name the bad key set or file.
+absl::StatusOr<std::vector<std::string>> GenerateKeys(std::string_view name,
+                                                      size_t count,
+                                                      uint64_t seed);
+
+// `count` pre-hashed 64-bit keys (SplitMix64(seed)), for measuring an
+// algorithm alone.
+std::vector<uint64_t> GenerateKeyHashes(size_t count, uint64_t seed);
+
+}  // namespace chbench
+
+#endif  // CHBENCH_EXPERIMENTS_KEYSET_H_

@@ -1,0 +1,49 @@
+// Copyright 2026 The chbench Authors.
+//
+// ResultRow: one tidy CSV row, one metric value. The columns, in order, are
+// kColumns; parameters that do not apply stay empty. results/README.md
+// defines every column and metric.
+
+#ifndef CHBENCH_EXPERIMENTS_RESULT_ROW_H_
+#define CHBENCH_EXPERIMENTS_RESULT_ROW_H_
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace chbench {
+
+inline constexpr std::array<std::string_view, 19> kColumns = {
+    "run_id",   "experiment", "algorithm",  "hash",   "keyset",
+    "nodes",    "vnodes",     "table_size", "load_factor",
+    "keys",     "seed",       "repetition", "scenario",
+    "node",     "weight",     "metric",     "value",  "unit",
+    "note"};
+
+struct ResultRow {
+  std::string run_id;      // filled by the writer
+  std::string experiment;  // e.g. "disruption"
+  std::string algorithm;   // registry name
+  std::string hash;        // hash registry name
+  std::string keyset;      // keyset registry name
+  std::optional<uint64_t> nodes;
+  std::optional<uint64_t> vnodes;
+  std::optional<uint64_t> table_size;
+  std::optional<double> load_factor;
+  std::optional<uint64_t> keys;
+  std::optional<uint64_t> seed;
+  std::optional<uint64_t> repetition;
+  std::string scenario;  // e.g. "add", "remove_random", "prehashed", ...
+  std::optional<uint64_t> node;   // per-node rows (weights experiment)
+  std::optional<double> weight;   // that node's weight
+  std::string metric;             // e.g. "moved_fraction"
+  std::optional<double> value;    // empty with a note when not applicable
+  std::string unit;               // e.g. "fraction", "ns", "bytes"
+  std::string note;               // e.g. "not applicable: jump removes only the last node"
+};
+
+}  // namespace chbench
+
+#endif  // CHBENCH_EXPERIMENTS_RESULT_ROW_H_
