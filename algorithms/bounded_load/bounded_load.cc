@@ -1,0 +1,50 @@
+// Copyright 2026 The chbench Authors.
+//
+// BoundedLoad's parameter validation and factory.
+
+#include "algorithms/bounded_load/bounded_load.h"
+
+#include <cmath>
+#include <cstdint>
+#include <memory>
+
+#include "absl/status/status.h"
+#include "absl/strings/str_cat.h"
+#include "algorithms/hash/hash_function.h"
+#include "algorithms/hash/hash_registry.h"
+
+namespace chbench {
+namespace bounded_load_internal {
+
+absl::Status ValidateParams(uint32_t vnodes, double load_factor) {
+  if (vnodes < 1 || vnodes > kMaxVnodes) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("bounded_load: vnodes ", vnodes,
+                     " is out of range; valid: 1..", kMaxVnodes));
+  }
+  if (!std::isfinite(load_factor) || !(load_factor > 1.0)) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("bounded_load: load factor ", load_factor,
+                     " must be > 1 and finite (c = 1 + ε, e.g. 1.25)"));
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace bounded_load_internal
+
+absl::StatusOr<std::unique_ptr<ConsistentHash>> MakeBoundedLoad(
+    const AlgorithmParams& params) {
+  if (absl::Status s = bounded_load_internal::ValidateParams(
+          params.vnodes, params.load_factor);
+      !s.ok()) {
+    return s;
+  }
+  std::unique_ptr<ConsistentHash> out;
+  const bool found = DispatchHash(params.hash, [&]<typename H>() {
+    out = std::make_unique<BoundedLoad<H>>(params.vnodes, params.load_factor);
+  });
+  if (!found) return UnknownHashError(params.hash);
+  return out;
+}
+
+}  // namespace chbench

@@ -1,0 +1,814 @@
+// Copyright 2026 The chbench Authors.
+//
+// -----------------------------------------------------------------------------
+// File: conformance_test.cc
+// -----------------------------------------------------------------------------
+//
+// The conformance suite: ONE value-parameterized suite, instantiated for every
+// row of the algorithm registry (algorithms/registry.h) x several hash
+// functions, in the spirit of Abseil's
+// absl/container/internal/unordered_set_lookup_test.h (one suite, many types).
+// Everything goes through the type-erased interface (consistent_hash.h) and
+// MakeAlgorithm, so a new registry row is covered with no edit here except
+// its row in `kTraits` and its golden values.
+//
+// Expectations are chosen by capability flags (minimal_disruption,
+// arbitrary_removal, weights, replicas, stateful). `kTraits` holds only what
+// no flag expresses: which statistical balance model applies and which
+// reference model defines the mapping.
+//
+// Statistical bounds (derivations in testing/conformance_util.h): a node's
+// key count is Binomial(m, p), or Beta-binomial with variance
+// m p (1-p) (V+m)/(V+1) when its share is made of V hashed ring points. Single
+// quantities are allowed 5 sigma, per-node counts (up to 50 at once) 6 sigma
+// (two-sided normal tail 2e-9 per node). They apply only to hashes that are
+// uniform; crc32 (linear over GF(2)) is instantiated for the structural
+// properties only.
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <map>
+#include <memory>
+#include <ostream>
+#include <set>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "algorithms/checksum.h"
+#include "algorithms/consistent_hash.h"
+#include "algorithms/hash/hash_function.h"
+#include "algorithms/registry.h"
+#include "algorithms/testing/conformance_util.h"
+#include "algorithms/testing/reference_models.h"
+#include "algorithms/util/random.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+
+namespace chbench {
+namespace {
+
+using ::chbench::testing::CountSigma;
+using ::chbench::testing::KeyDigests;
+using ::chbench::testing::LiveNode;
+using ::chbench::testing::Map;
+using ::chbench::testing::Node;
+using ::chbench::testing::ReferenceModel;
+using ::chbench::testing::Specs;
+using ::testing::HasSubstr;
+
+// -----------------------------------------------------------------------------
+// What the capability flags do not say.
+// -----------------------------------------------------------------------------
+
+enum class BalanceModel {
+  kBinomial,    // share fixed by the node set (jump, rendezvous, modulo) or
+                // quantized to 1 of M >= 100 N table slots (maglev)
+  kRingPoints,  // share made of vnodes * weight hashed ring points (ring)
+  kCapacity,    // stateful: at most ceil(c m / n) keys per node placed;
+                // ring shares (vnodes points) for Lookup with nothing placed
+};
+
+// How keys move when the node count changes, beyond minimal_disruption.
+enum class Churn {
+  kMinimal,   // only the keys that must move (minimal_disruption == true)
+  kRehash,    // modulo: a key stays only if h % N == h % (N+1)
+  kBounded,   // maglev, bounded_load: no exact rule; the new node's share
+              // is checked instead
+};
+
+struct Traits {
+  std::string_view algorithm;
+  BalanceModel balance;
+  Churn churn;
+  // An independent model of the definition exists (MakeModel below); the
+  // others are checked against a fresh instance built from the live set.
+  bool reference_model;
+};
+
+constexpr Traits kTraits[] = {
+    {"modulo", BalanceModel::kBinomial, Churn::kRehash, true},
+    {"ring", BalanceModel::kRingPoints, Churn::kMinimal, true},
+    {"rendezvous", BalanceModel::kBinomial, Churn::kMinimal, true},
+    {"jump", BalanceModel::kBinomial, Churn::kMinimal, true},
+    {"maglev", BalanceModel::kBinomial, Churn::kBounded, false},
+    {"bounded_load", BalanceModel::kCapacity, Churn::kBounded, false},
+};
+
+const Traits* FindTraits(std::string_view algorithm) {
+  for (const Traits& t : kTraits) {
+    if (t.algorithm == algorithm) return &t;
+  }
+  return nullptr;
+}
+
+// The hashes the suite runs with. `uniform`: statistical bounds apply.
+struct HashCase {
+  std::string_view name;
+  bool uniform;
+};
+constexpr HashCase kHashes[] = {
+    {"xxh64", true},
+    {"md5", true},
+    {"murmur3_32", true},  // 32-bit digests and ring points
+    {"crc32", false},      // 32-bit, linear: structural properties only
+};
+
+struct Case {
+  std::string algorithm;
+  std::string hash;
+  bool uniform;
+};
+
+void PrintTo(const Case& c, std::ostream* os) {
+  *os << c.algorithm << "/" << c.hash;
+}
+
+std::vector<Case> AllCases() {
+  std::vector<Case> cases;
+  for (const AlgorithmInfo& info : Algorithms()) {
+    for (const HashCase& h : kHashes) {
+      cases.push_back({std::string(info.name), std::string(h.name), h.uniform});
+    }
+  }
+  return cases;
+}
+
+// Sizes: the suite must stay well under a minute in Release and run under
+// ASan/UBSan, so key counts are modest (20k keys give a binomial relative
+// sigma of 2.2 % at N = 10).
+constexpr size_t kKeys = 20000;
+constexpr size_t kNodeCounts[] = {1, 2, 10, 50};
+constexpr uint32_t kRingVnodes = 100;  // the default AlgorithmParams::vnodes
+
+class ConformanceTest : public ::testing::TestWithParam<Case> {
+ protected:
+  void SetUp() override {
+    traits_ = FindTraits(GetParam().algorithm);
+    ASSERT_NE(traits_, nullptr)
+        << "algorithm '" << GetParam().algorithm
+        << "' has no row in kTraits of conformance_test.cc; add one";
+  }
+
+  AlgorithmParams Params() const {
+    AlgorithmParams params;
+    params.hash = GetParam().hash;
+    return params;
+  }
+
+  std::unique_ptr<ConsistentHash> Make(AlgorithmParams params) const {
+    absl::StatusOr<std::unique_ptr<ConsistentHash>> algo =
+        MakeAlgorithm(GetParam().algorithm, params);
+    EXPECT_TRUE(algo.ok()) << algo.status();
+    return algo.ok() ? *std::move(algo) : nullptr;
+  }
+  std::unique_ptr<ConsistentHash> Make() const { return Make(Params()); }
+
+  std::unique_ptr<ConsistentHash> MakeBuilt(size_t n,
+                                            AlgorithmParams params) const {
+    std::unique_ptr<ConsistentHash> algo = Make(params);
+    if (algo == nullptr) return nullptr;
+    absl::Status s = algo->Build(Specs(n));
+    EXPECT_TRUE(s.ok()) << s;
+    return algo;
+  }
+  std::unique_ptr<ConsistentHash> MakeBuilt(size_t n) const {
+    return MakeBuilt(n, Params());
+  }
+
+  Capabilities caps() const {
+    return FindAlgorithm(GetParam().algorithm)->capabilities;
+  }
+  bool uniform() const { return GetParam().uniform; }
+
+  // Ring points behind `total_weight` units of weight (0 = no ring:
+  // binomial). bounded_load's Lookup with nothing placed is its ring's.
+  double RingPoints(double total_weight) const {
+    return traits_->balance != BalanceModel::kBinomial
+               ? kRingVnodes * total_weight
+               : 0;
+  }
+
+  const Traits* traits_ = nullptr;
+};
+
+// Fails unless every owner is one of `algo`'s live nodes.
+void ExpectAllLive(const ConsistentHash& algo,
+                   const std::vector<NodeId>& owners) {
+  const std::vector<NodeId> live = algo.LiveNodes();
+  const std::set<NodeId> live_set(live.begin(), live.end());
+  size_t bad = 0;
+  NodeId example = kInvalidNode;
+  for (NodeId o : owners) {
+    if (live_set.count(o) == 0) {
+      ++bad;
+      example = o;
+    }
+  }
+  EXPECT_EQ(bad, 0u) << bad << " keys map to a non-live node, e.g. id "
+                     << example << "; live: " << live.size() << " nodes";
+}
+
+// -----------------------------------------------------------------------------
+// Determinism and liveness
+// -----------------------------------------------------------------------------
+
+TEST_P(ConformanceTest, TwoInstancesMapIdentically) {
+  for (size_t n : {size_t{10}, size_t{50}}) {
+    auto a = MakeBuilt(n);
+    auto b = MakeBuilt(n);
+    ASSERT_TRUE(a && b);
+    const std::vector<uint64_t> keys = KeyDigests(*a, 10000, 1);
+    EXPECT_EQ(keys, KeyDigests(*b, 10000, 1)) << "HashKey differs";
+    EXPECT_TRUE(Map(*a, keys) == Map(*b, keys)) << "n=" << n;
+  }
+}
+
+TEST_P(ConformanceTest, BuildEqualsSuccessiveAddNode) {
+  const size_t n = 20;
+  AlgorithmParams params = Params();
+  params.table_size = 2003;  // maglev: M fixed for both paths
+  auto built = MakeBuilt(n, params);
+  auto grown = Make(params);
+  ASSERT_TRUE(built && grown);
+  const std::vector<NodeSpec> specs = Specs(n);
+  for (size_t i = 0; i < n; ++i) {
+    absl::StatusOr<NodeId> id = grown->AddNode(specs[i]);
+    ASSERT_TRUE(id.ok()) << id.status();
+    EXPECT_EQ(*id, i) << "ids are handed out 0, 1, 2, ...";
+  }
+  EXPECT_EQ(built->LiveNodes(), grown->LiveNodes());
+  EXPECT_EQ(built->size(), n);
+  const std::vector<uint64_t> keys = KeyDigests(*built, 10000, 2);
+  EXPECT_TRUE(Map(*built, keys) == Map(*grown, keys));
+}
+
+TEST_P(ConformanceTest, EveryKeyMapsToALiveNode) {
+  Sfc64 rng(0x11);
+  for (size_t n : kNodeCounts) {
+    auto algo = MakeBuilt(n);
+    ASSERT_TRUE(algo);
+    const std::vector<uint64_t> keys = KeyDigests(*algo, 2000, 3);
+    ExpectAllLive(*algo, Map(*algo, keys));
+    for (size_t i = 0; i < n; ++i) {
+      EXPECT_EQ(algo->NodeName(static_cast<NodeId>(i)), absl::StrCat("node-", i));
+    }
+    // Remove about half of the nodes (any live node where allowed, else the
+    // last), checking after every removal.
+    for (size_t r = 0; r < n / 2; ++r) {
+      const std::vector<NodeId> live = algo->LiveNodes();
+      const NodeId victim = caps().arbitrary_removal
+                                ? live[rng.Below(live.size())]
+                                : live.back();
+      ASSERT_TRUE(algo->RemoveNode(victim).ok());
+      ASSERT_EQ(algo->size(), live.size() - 1);
+      ExpectAllLive(*algo, Map(*algo, keys));
+    }
+  }
+}
+
+// -----------------------------------------------------------------------------
+// Disruption
+// -----------------------------------------------------------------------------
+
+TEST_P(ConformanceTest, AddNodeMovesTheRightKeys) {
+  for (size_t n : kNodeCounts) {
+    SCOPED_TRACE(absl::StrCat("N=", n));
+    auto algo = MakeBuilt(n);
+    ASSERT_TRUE(algo);
+    const std::vector<uint64_t> keys = KeyDigests(*algo, kKeys, 4);
+    const std::vector<NodeId> before = Map(*algo, keys);
+    absl::StatusOr<NodeId> added = algo->AddNode(Node("node-new"));
+    ASSERT_TRUE(added.ok()) << added.status();
+    EXPECT_EQ(*added, n) << "fresh id after ids 0.." << n - 1;
+    const std::vector<NodeId> after = Map(*algo, keys);
+    ExpectAllLive(*algo, after);
+
+    size_t moved = 0, moved_elsewhere = 0, on_new = 0;
+    for (size_t i = 0; i < keys.size(); ++i) {
+      if (after[i] == *added) ++on_new;
+      if (before[i] != after[i]) {
+        ++moved;
+        if (after[i] != *added) ++moved_elsewhere;
+      }
+    }
+    const double m = static_cast<double>(keys.size());
+    const double p = 1.0 / static_cast<double>(n + 1);
+    if (caps().minimal_disruption) {
+      EXPECT_EQ(moved_elsewhere, 0u) << "keys may move only to the new node";
+    }
+    if (!uniform()) continue;
+    // Fraction moved. Minimal: the new node's share, Binomial(m, 1/(N+1)) or,
+    // for a ring, Beta-binomial over its v of (N+1) v points; 5 sigma.
+    // Modulo: a key stays iff h % N == h % (N+1), probability 1/(N+1), so
+    // moved ~ Binomial(m, N/(N+1)); 5 sigma.
+    const double sigma_new = CountSigma(m, p, RingPoints(n + 1.0));
+    switch (traits_->churn) {
+      case Churn::kMinimal:
+        EXPECT_NEAR(moved, m * p, 5 * sigma_new)
+            << "moved fraction " << moved / m << ", expected " << p;
+        break;
+      case Churn::kRehash:
+        EXPECT_NEAR(moved, m * (1 - p), 5 * CountSigma(m, 1 - p, 0) + 1)
+            << "moved fraction " << moved / m << ", expected " << 1 - p;
+        break;
+      case Churn::kBounded:
+        // The new node takes a fair share (6 sigma + 1 % table quantization).
+        EXPECT_NEAR(on_new, m * p, 6 * sigma_new + 0.01 * m * p + 1)
+            << "new node's share " << on_new / m << ", expected " << p;
+        EXPECT_GE(moved, on_new);
+        break;
+    }
+  }
+}
+
+TEST_P(ConformanceTest, RemoveNodeMovesTheRightKeys) {
+  for (size_t n : {size_t{2}, size_t{10}, size_t{50}}) {
+    SCOPED_TRACE(absl::StrCat("N=", n));
+    auto algo = MakeBuilt(n);
+    ASSERT_TRUE(algo);
+    const std::vector<uint64_t> keys = KeyDigests(*algo, kKeys, 5);
+    const std::vector<NodeId> before = Map(*algo, keys);
+
+    const NodeId middle = static_cast<NodeId>((n - 1) / 2);  // never the last
+    const NodeId last = static_cast<NodeId>(n - 1);
+    NodeId victim = middle;
+    if (!caps().arbitrary_removal) {
+      // Only the last node may leave; a middle one is refused, naming it,
+      // and nothing changes.
+      absl::Status s = algo->RemoveNode(middle);
+      EXPECT_FALSE(s.ok());
+      EXPECT_THAT(s.message(), HasSubstr(absl::StrCat(middle)));
+      EXPECT_EQ(algo->size(), n);
+      EXPECT_TRUE(Map(*algo, keys) == before) << "a refused removal changed "
+                                                 "the mapping";
+      victim = last;
+    }
+    ASSERT_TRUE(algo->RemoveNode(victim).ok());
+    const std::vector<NodeId> after = Map(*algo, keys);
+    ExpectAllLive(*algo, after);
+    size_t moved = 0, moved_needlessly = 0, had_victim = 0;
+    for (size_t i = 0; i < keys.size(); ++i) {
+      if (before[i] == victim) ++had_victim;
+      if (before[i] != after[i]) {
+        ++moved;
+        if (before[i] != victim) ++moved_needlessly;
+      }
+    }
+    EXPECT_GE(moved, had_victim) << "every key of the removed node moves";
+    if (caps().minimal_disruption) {
+      EXPECT_EQ(moved_needlessly, 0u)
+          << "only the removed node's keys may move";
+    }
+    if (traits_->churn == Churn::kRehash && uniform()) {
+      // Removing a middle node shifts every later position: far more than
+      // 1/N moves (at least the keys of the nodes after it, about half).
+      EXPECT_GT(moved, keys.size() / 3) << "modulo: most keys move";
+    }
+  }
+}
+
+// -----------------------------------------------------------------------------
+// Balance
+// -----------------------------------------------------------------------------
+
+TEST_P(ConformanceTest, LoadIsBalanced) {
+  if (!uniform()) GTEST_SKIP() << GetParam().hash << " is not a uniform hash";
+  for (size_t n : {size_t{2}, size_t{10}, size_t{50}}) {
+    SCOPED_TRACE(absl::StrCat("N=", n));
+    AlgorithmParams params = Params();
+    auto algo = MakeBuilt(n, params);
+    ASSERT_TRUE(algo);
+    const std::vector<uint64_t> keys = KeyDigests(*algo, kKeys, 6);
+    std::vector<size_t> count(n, 0);
+    if (traits_->balance == BalanceModel::kCapacity) {
+      // Every Place respects the capacity ceil(c k / n) for the k keys
+      // placed so far (Mirrokni et al. 2018, §2), computed as
+      // ceil(ceil(c k) / n) in integers, which equals ceil(c k / n).
+      const auto capacity = [&](size_t placed, size_t nodes) {
+        const uint64_t ck = static_cast<uint64_t>(
+            std::ceil(params.load_factor * static_cast<double>(placed)));
+        return (ck + nodes - 1) / nodes;
+      };
+      size_t violations = 0;
+      for (size_t k = 0; k < keys.size(); ++k) {
+        const NodeId owner = algo->Place(keys[k]);
+        ASSERT_LT(owner, n);
+        if (++count[owner] > capacity(k + 1, n)) ++violations;
+      }
+      EXPECT_EQ(violations, 0u) << "placements over ceil(c k / n)";
+      // Placed keys stay where they were placed.
+      std::vector<size_t> recount(n, 0);
+      for (uint64_t key : keys) ++recount[algo->Lookup(key)];
+      EXPECT_EQ(recount, count) << "Lookup disagrees with Place";
+      // After a node change the bound holds for the new node count.
+      for (int change = 0; change < 2; ++change) {
+        if (change == 0) {
+          ASSERT_TRUE(algo->AddNode(Node("node-extra")).ok());
+        } else {
+          ASSERT_TRUE(algo->RemoveNode(0).ok());
+        }
+        std::map<NodeId, size_t> load;
+        for (uint64_t key : keys) ++load[algo->Lookup(key)];
+        for (const auto& [id, keys_on] : load) {
+          EXPECT_LE(keys_on, capacity(keys.size(), algo->size()))
+              << "node " << id << " after change " << change;
+        }
+      }
+      continue;
+    }
+    for (uint64_t key : keys) ++count[algo->Lookup(key)];
+    const double m = static_cast<double>(keys.size());
+    const double p = 1.0 / static_cast<double>(n);
+    const double sigma = CountSigma(m, p, RingPoints(n));
+    const double slack = 6 * sigma + 0.01 * m * p + 1;
+    for (size_t i = 0; i < n; ++i) {
+      EXPECT_NEAR(count[i], m * p, slack) << "node " << i;
+    }
+  }
+}
+
+// -----------------------------------------------------------------------------
+// Weights
+// -----------------------------------------------------------------------------
+
+TEST_P(ConformanceTest, WeightsShapeShares) {
+  auto algo = Make();
+  ASSERT_TRUE(algo);
+  std::vector<NodeSpec> specs = Specs(4);
+  const double weights[] = {1, 1, 2, 4};
+  for (int i = 0; i < 4; ++i) specs[i].weight = weights[i];
+  absl::Status s = algo->Build(specs);
+  if (!caps().weights) {
+    EXPECT_FALSE(s.ok());
+    EXPECT_THAT(s.message(), HasSubstr("weight 2"));
+    const NodeSpec heavy = Node("heavy", 2.5);
+    ASSERT_TRUE(algo->Build(Specs(3)).ok());
+    absl::StatusOr<NodeId> id = algo->AddNode(heavy);
+    EXPECT_FALSE(id.ok());
+    EXPECT_THAT(id.status().message(), HasSubstr("2.5"));
+    EXPECT_EQ(algo->size(), 3u);
+    return;
+  }
+  ASSERT_TRUE(s.ok()) << s;
+  if (!uniform()) return;
+  const std::vector<uint64_t> keys = KeyDigests(*algo, kKeys, 7);
+  std::vector<size_t> count(4, 0);
+  for (uint64_t key : keys) ++count[algo->Lookup(key)];
+  const double m = static_cast<double>(keys.size());
+  for (int i = 0; i < 4; ++i) {
+    const double p = weights[i] / 8.0;
+    // A ring node of weight w has round(v w) of the v * 8 points.
+    const double sigma = CountSigma(m, p, RingPoints(8));
+    EXPECT_NEAR(count[i], m * p, 6 * sigma + 0.01 * m * p + 1)
+        << "node " << i << " weight " << weights[i] << " share "
+        << count[i] / m << ", expected " << p;
+  }
+}
+
+TEST_P(ConformanceTest, InvalidWeightsAreRejected) {
+  auto algo = MakeBuilt(3);
+  ASSERT_TRUE(algo);
+  for (double w : {0.0, -1.0, std::nan("")}) {
+    absl::StatusOr<NodeId> id = algo->AddNode(Node("bad", w));
+    EXPECT_FALSE(id.ok()) << "weight " << w;
+  }
+  EXPECT_EQ(algo->size(), 3u);
+}
+
+// -----------------------------------------------------------------------------
+// Replicas
+// -----------------------------------------------------------------------------
+
+TEST_P(ConformanceTest, Replicas) {
+  const size_t n = 9;
+  auto algo = Make();
+  ASSERT_TRUE(algo);
+  std::vector<NodeSpec> specs = Specs(n);
+  for (size_t i = 0; i < n; ++i) specs[i].zone = absl::StrCat("zone-", i % 3);
+  ASSERT_TRUE(algo->Build(specs).ok());
+  const std::vector<uint64_t> keys = KeyDigests(*algo, 2000, 8);
+  std::vector<NodeId> out;
+  if (!caps().replicas) {
+    EXPECT_FALSE(algo->LookupReplicas(keys[0], 2, false, &out).ok());
+    return;
+  }
+  for (size_t r : {size_t{1}, size_t{2}, size_t{3}, n}) {
+    for (uint64_t key : keys) {
+      ASSERT_TRUE(algo->LookupReplicas(key, r, false, &out).ok());
+      ASSERT_EQ(out.size(), r);
+      EXPECT_EQ(out[0], algo->Lookup(key));
+      EXPECT_EQ(std::set<NodeId>(out.begin(), out.end()).size(), r)
+          << "replicas must be distinct";
+      for (NodeId id : out) ASSERT_LT(id, n);
+    }
+  }
+  // Distinct zones: 3 zones, so r = 2, 3 give that many zones and r = 5
+  // gives 3 nodes (fewer than r).
+  for (size_t r : {size_t{2}, size_t{3}, size_t{5}}) {
+    for (size_t k = 0; k < keys.size(); k += 4) {
+      ASSERT_TRUE(algo->LookupReplicas(keys[k], r, true, &out).ok());
+      ASSERT_EQ(out.size(), std::min<size_t>(r, 3));
+      EXPECT_EQ(out[0], algo->Lookup(keys[k]));
+      std::set<std::string> zones;
+      for (NodeId id : out) zones.insert(specs[id].zone);
+      EXPECT_EQ(zones.size(), out.size()) << "zones must be distinct";
+    }
+  }
+  // More replicas than live nodes: an error.
+  EXPECT_FALSE(algo->LookupReplicas(keys[0], n + 1, false, &out).ok());
+  // After a removal replicas avoid the removed node.
+  if (caps().arbitrary_removal) {
+    ASSERT_TRUE(algo->RemoveNode(4).ok());
+    for (size_t k = 0; k < keys.size(); k += 4) {
+      ASSERT_TRUE(algo->LookupReplicas(keys[k], 3, false, &out).ok());
+      EXPECT_EQ(std::count(out.begin(), out.end(), NodeId{4}), 0);
+    }
+  }
+}
+
+// -----------------------------------------------------------------------------
+// Random add/remove sequences against a reference
+// -----------------------------------------------------------------------------
+
+// The reference for algorithm `algo` with `params`: an independent model of
+// the definition where one exists (testing/reference_models.h), else nullptr.
+std::unique_ptr<ReferenceModel> MakeModel(std::string_view algorithm,
+                                          const AlgorithmParams& params);
+
+// Builds a fresh instance from the live node set and maps a key to the
+// incremental instance's id (fresh ids are 0..k-1 in live order).
+struct FreshInstance {
+  std::unique_ptr<ConsistentHash> algo;
+  std::vector<NodeId> ids;  // fresh id -> id in the instance under test
+};
+
+TEST_P(ConformanceTest, RandomChurnMatchesReference) {
+  AlgorithmParams params = Params();
+  params.vnodes = 20;        // ring: keep the model small
+  params.table_size = 1009;  // maglev: a fixed M for incremental and fresh
+  auto algo = Make(params);
+  ASSERT_TRUE(algo);
+  std::unique_ptr<ReferenceModel> model =
+      MakeModel(GetParam().algorithm, params);
+  const bool stateful = caps().stateful;
+  ASSERT_EQ(model != nullptr, traits_->reference_model);
+
+  Sfc64 rng(0xc0ffee);
+  std::vector<NodeSpec> specs;  // by id
+  std::vector<std::string> removed_names;
+  auto add = [&](NodeSpec spec) {
+    absl::StatusOr<NodeId> id = algo->AddNode(spec);
+    ASSERT_TRUE(id.ok()) << id.status();
+    ASSERT_EQ(*id, specs.size());
+    specs.push_back(spec);
+  };
+  int next_name = 0;
+  for (int i = 0; i < 6; ++i) add(Node(absl::StrCat("n", next_name++)));
+
+  const std::vector<uint64_t> keys = KeyDigests(*algo, 400, 9);
+  if (stateful) {
+    for (uint64_t key : keys) algo->Place(key);
+  }
+  constexpr int kSteps = 200;
+  for (int step = 0; step < kSteps; ++step) {
+    const std::vector<NodeId> live = algo->LiveNodes();
+    const bool do_add =
+        live.size() <= 1 || (live.size() < 24 && rng.Below(2) == 0);
+    if (do_add) {
+      NodeSpec spec;
+      if (!removed_names.empty() && rng.Below(4) == 0) {
+        // Reuse a removed name: a fresh id, the same points/scores.
+        const size_t j = rng.Below(removed_names.size());
+        spec.name = removed_names[j];
+        removed_names.erase(removed_names.begin() + j);
+      } else {
+        spec.name = absl::StrCat("n", next_name++);
+      }
+      if (caps().weights && rng.Below(3) == 0) {
+        spec.weight = rng.Below(2) == 0 ? 2.0 : 0.5;
+      }
+      add(spec);
+    } else {
+      const NodeId victim = caps().arbitrary_removal
+                                ? live[rng.Below(live.size())]
+                                : live.back();
+      ASSERT_TRUE(algo->RemoveNode(victim).ok());
+      removed_names.push_back(specs[victim].name);
+    }
+    ASSERT_FALSE(HasFailure()) << "step " << step;
+
+    const std::vector<NodeId> now = algo->LiveNodes();
+    std::vector<LiveNode> live_nodes;
+    std::vector<NodeSpec> live_specs;
+    for (NodeId id : now) {
+      live_nodes.push_back({id, specs[id]});
+      live_specs.push_back(specs[id]);
+    }
+    // The incremental instance equals a fresh instance built from the live
+    // node set (for a stateful one: that also placed the same keys in the
+    // same order), mapped back to ids through the live order.
+    auto fresh = Make(params);
+    ASSERT_TRUE(fresh);
+    ASSERT_TRUE(fresh->Build(live_specs).ok());
+    if (stateful) {
+      // A fresh stateful instance and the incremental one, both placing the
+      // keys now, in the same order, choose the same nodes.
+      for (uint64_t key : keys) {
+        const NodeId f = fresh->Place(key);
+        const NodeId a = algo->Lookup(key);
+        ASSERT_EQ(now[f], a) << "step " << step;
+      }
+      continue;
+    }
+    if (model) model->Rebuild(live_nodes);
+    size_t fresh_mismatch = 0, model_mismatch = 0;
+    for (uint64_t key : keys) {
+      const NodeId a = algo->Lookup(key);
+      if (now[fresh->Lookup(key)] != a) ++fresh_mismatch;
+      if (model && model->Lookup(key) != a) ++model_mismatch;
+    }
+    ASSERT_EQ(fresh_mismatch, 0u)
+        << "step " << step << ": incremental != rebuilt from the live set";
+    ASSERT_EQ(model_mismatch, 0u)
+        << "step " << step << ": differs from the reference model";
+  }
+}
+
+// -----------------------------------------------------------------------------
+// Errors
+// -----------------------------------------------------------------------------
+
+TEST_P(ConformanceTest, RemovingUnknownOrRemovedIdsFails) {
+  auto algo = MakeBuilt(5);
+  ASSERT_TRUE(algo);
+  const std::vector<uint64_t> keys = KeyDigests(*algo, 1000, 10);
+  const std::vector<NodeId> before = Map(*algo, keys);
+  for (NodeId bad : {NodeId{5}, NodeId{999}, kInvalidNode}) {
+    absl::Status s = algo->RemoveNode(bad);
+    EXPECT_FALSE(s.ok()) << bad;
+    EXPECT_THAT(s.message(), HasSubstr(absl::StrCat(bad)));
+  }
+  EXPECT_TRUE(Map(*algo, keys) == before);
+  ASSERT_TRUE(algo->RemoveNode(4).ok());  // the last: allowed everywhere
+  absl::Status again = algo->RemoveNode(4);
+  EXPECT_FALSE(again.ok());
+  EXPECT_THAT(again.message(), HasSubstr("4"));
+  EXPECT_EQ(algo->size(), 4u);
+  // A removed name can come back, with a fresh id.
+  absl::StatusOr<NodeId> back = algo->AddNode(Node("node-4"));
+  ASSERT_TRUE(back.ok()) << back.status();
+  EXPECT_EQ(*back, 5u);
+  EXPECT_TRUE(Map(*algo, keys) ==
+              [&] {
+                std::vector<NodeId> v = before;
+                for (NodeId& o : v) o = o == 4 ? 5 : o;
+                return v;
+              }())
+      << "re-adding a name restores its keys under the fresh id";
+}
+
+TEST_P(ConformanceTest, BadNamesAreRejected) {
+  auto algo = Make();
+  ASSERT_TRUE(algo);
+  std::vector<NodeSpec> dup = Specs(4);
+  dup[3].name = "node-1";
+  absl::Status s = algo->Build(dup);
+  EXPECT_FALSE(s.ok());
+  EXPECT_THAT(s.message(), HasSubstr("node-1"));
+  std::vector<NodeSpec> empty = Specs(3);
+  empty[1].name = "";
+  EXPECT_FALSE(algo->Build(empty).ok());
+
+  ASSERT_TRUE(algo->Build(Specs(3)).ok());
+  const std::vector<uint64_t> keys = KeyDigests(*algo, 1000, 11);
+  const std::vector<NodeId> before = Map(*algo, keys);
+  absl::StatusOr<NodeId> d = algo->AddNode(Node("node-2"));
+  EXPECT_FALSE(d.ok());
+  EXPECT_THAT(d.status().message(), HasSubstr("node-2"));
+  EXPECT_FALSE(algo->AddNode(Node("")).ok());
+  EXPECT_EQ(algo->size(), 3u);
+  EXPECT_TRUE(Map(*algo, keys) == before) << "failed adds changed the mapping";
+  // The next good add still gets the next id.
+  absl::StatusOr<NodeId> ok = algo->AddNode(Node("node-3"));
+  ASSERT_TRUE(ok.ok());
+  EXPECT_EQ(*ok, 3u);
+}
+
+TEST_P(ConformanceTest, StatefulPlacementIsDeterministic) {
+  auto a = MakeBuilt(10);
+  auto b = MakeBuilt(10);
+  ASSERT_TRUE(a && b);
+  const std::vector<uint64_t> keys = KeyDigests(*a, 5000, 12);
+  for (uint64_t key : keys) ASSERT_EQ(a->Place(key), b->Place(key));
+  if (!caps().stateful) {
+    // Place is Lookup for a stateless algorithm.
+    for (uint64_t key : keys) ASSERT_EQ(a->Place(key), a->Lookup(key));
+  }
+}
+
+// -----------------------------------------------------------------------------
+// Golden checksums per algorithm x hash
+// -----------------------------------------------------------------------------
+
+struct Golden {
+  std::string_view algorithm;
+  std::string_view hash;
+  uint64_t checksum;
+};
+
+// MappingChecksum (algorithms/checksum.h) with default parameters except the
+// hash. MappingChecksum feeds pre-hashed SplitMix64 digests, so algorithms
+// that hash nothing but the key (modulo, jump) have one value for every hash. Regenerate: CHBENCH_REGENERATE_GOLDEN=1 algorithms_test
+// --gtest_filter='*GoldenChecksum*' and paste the printed rows.
+constexpr Golden kGolden[] = {
+    // GOLDEN-TABLE-BEGIN
+    {"modulo", "xxh64", 0x21f8ff53d10a3e5fULL},
+    {"modulo", "md5", 0x21f8ff53d10a3e5fULL},
+    {"modulo", "murmur3_32", 0x21f8ff53d10a3e5fULL},
+    {"modulo", "crc32", 0x21f8ff53d10a3e5fULL},
+    {"ring", "xxh64", 0xf29c6ebb5d8df8feULL},
+    {"ring", "md5", 0x111a34864ac9589fULL},
+    {"ring", "murmur3_32", 0xa2f504713482ca9bULL},
+    {"ring", "crc32", 0xa27816c09a47d4adULL},
+    {"rendezvous", "xxh64", 0x367595fa6d45bb39ULL},
+    {"rendezvous", "md5", 0x3d08d181ee151c08ULL},
+    {"rendezvous", "murmur3_32", 0x7cbf7d5d3aef7004ULL},
+    {"rendezvous", "crc32", 0x3b64d6da46dfe4b6ULL},
+    {"jump", "xxh64", 0xcbf9168c99a8b5feULL},
+    {"jump", "md5", 0xcbf9168c99a8b5feULL},
+    {"jump", "murmur3_32", 0xcbf9168c99a8b5feULL},
+    {"jump", "crc32", 0xcbf9168c99a8b5feULL},
+    {"maglev", "xxh64", 0xcec43cea916e2167ULL},
+    {"maglev", "md5", 0xac0940636f58d6e6ULL},
+    {"maglev", "murmur3_32", 0x6a125638f9d5faa5ULL},
+    {"maglev", "crc32", 0xaa228813454868f4ULL},
+    {"bounded_load", "xxh64", 0xe408b9c67c0147aaULL},
+    {"bounded_load", "md5", 0x9014b7837f6778eeULL},
+    {"bounded_load", "murmur3_32", 0xd092384daee4b175ULL},
+    {"bounded_load", "crc32", 0xc55ae229ac3f567dULL},
+    // GOLDEN-TABLE-END
+};
+
+TEST_P(ConformanceTest, GoldenChecksum) {
+  auto algo = Make();
+  ASSERT_TRUE(algo);
+  absl::StatusOr<uint64_t> sum = MappingChecksum(*algo);
+  ASSERT_TRUE(sum.ok()) << sum.status();
+  if (::chbench::testing::RegenerateGolden()) {
+    std::printf("    {\"%s\", \"%s\", 0x%016llxULL},\n",
+                GetParam().algorithm.c_str(), GetParam().hash.c_str(),
+                static_cast<unsigned long long>(*sum));
+    return;
+  }
+  for (const Golden& g : kGolden) {
+    if (g.algorithm == GetParam().algorithm && g.hash == GetParam().hash) {
+      EXPECT_EQ(*sum, g.checksum) << absl::StrFormat(
+          "mapping changed: got 0x%016x; if intended, regenerate with "
+          "CHBENCH_REGENERATE_GOLDEN=1",
+          *sum);
+      return;
+    }
+  }
+  ADD_FAILURE() << absl::StrFormat(
+      "no golden for %s/%s (got 0x%016x); regenerate with "
+      "CHBENCH_REGENERATE_GOLDEN=1",
+      GetParam().algorithm, GetParam().hash, *sum);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    AllAlgorithms, ConformanceTest, ::testing::ValuesIn(AllCases()),
+    [](const ::testing::TestParamInfo<Case>& info) {
+      return absl::StrCat(info.param.algorithm, "_", info.param.hash);
+    });
+
+// -----------------------------------------------------------------------------
+// Reference model factory
+// -----------------------------------------------------------------------------
+
+std::unique_ptr<ReferenceModel> MakeModel(std::string_view algorithm,
+                                          const AlgorithmParams& params) {
+  if (algorithm == "modulo") {
+    return std::make_unique<::chbench::testing::ModuloModel>();
+  }
+  if (algorithm == "jump") {
+    return std::make_unique<::chbench::testing::JumpModel>();
+  }
+  std::unique_ptr<ReferenceModel> model;
+  DispatchHash(params.hash, [&]<typename H>() {
+    if (algorithm == "ring") {
+      model = std::make_unique<::chbench::testing::RingModel<H>>(
+          params.vnodes, &::chbench::testing::RingVnodes);
+    } else if (algorithm == "rendezvous") {
+      model = std::make_unique<::chbench::testing::RendezvousModel<H>>();
+    }
+  });
+  return model;
+}
+
+}  // namespace
+}  // namespace chbench

@@ -1,0 +1,348 @@
+// Copyright 2026 The chbench Authors.
+//
+// -----------------------------------------------------------------------------
+// File: maglev/maglev.h
+// -----------------------------------------------------------------------------
+//
+// Maglev hashing: Eisenbud et al., "Maglev: A Fast and Reliable Software
+// Network Load Balancer", NSDI 2016, §3.4 and Pseudocode 1.
+//
+// Semantics. Each node has a preference list over the M slots of a lookup
+// table (M prime):
+//
+//   offset = H(name, seed 0) mod M
+//   skip   = H(name, seed 1) mod (M - 1) + 1
+//   permutation[j] = (offset + j * skip) mod M
+//
+// The table is populated by turns exactly as Pseudocode 1: the live nodes, in
+// ascending id order, each take their next preferred empty slot in turn until
+// the table is full. A key with digest h belongs to `table[h mod M]`.
+//
+// Weights (an extension; the paper populates equal shares). Turns are taken in
+// rounds r = 1, 2, ...; in round r node i takes a turn only if
+//
+//   filled_i < r * w_i / w_max          (evaluated in IEEE double)
+//
+// so the heaviest node takes a turn every round and node i about w_i / w_max
+// of them: shares are proportional to weights up to rounding. With all
+// weights equal every node takes a turn every round, which is exactly the
+// paper's populate.
+//
+// Table size. `table_size` (AlgorithmParams) fixes M; it must be a prime in
+// [2, 4294967291] and at least the number of nodes. With table_size 0, M is
+// the smallest prime >= 100 * N, decided by the first Build or AddNode and
+// then kept FIXED across later AddNode/RemoveNode calls: changing M would
+// reshuffle every key. So an instance grown one AddNode at a time from empty
+// gets M = 101 (from N = 1) and cannot hold more than 101 nodes; pass
+// table_size when growing incrementally. `Build` starts afresh and chooses M
+// again from the batch size.
+//
+// Guarantees.
+//   * Deterministic across processes and machines (given a reproducible H).
+//   * Every slot is owned by a live node. With equal weights every node owns
+//     floor(M / N) or ceil(M / N) slots; with weights, node i owns within
+//     a couple of slots of M * w_i / sum(w) (see maglev_test.cc).
+//   * AddNode/RemoveNode repopulate the whole table from the new node set, as
+//     the paper does. Disruption is small but NOT minimal (the paper's
+//     Table 1: removing B1 also moves slot 6 from B0 to B2).
+//
+// Complexity. Lookup: one exact fast modulo (Lemire, Kaser, Kurz, "Faster
+// Remainder by Direct Computation", 2019) and one table read; no division,
+// no branch. Populate (every Build/AddNode/RemoveNode): O(M log M) probes at
+// worst (the paper, §3.4; about M ln(M / N) in practice), made on an M-bit
+// occupancy bitmap (1.25 MB at M = 10^7, mostly in cache), so that only
+// successful probes touch the M-entry table; permutations are never
+// materialized (each node keeps its next slot, advanced by +skip mod M);
+// temporary memory M / 8 + O(N) bytes. Memory: 4 * M bytes of table plus the
+// node table.
+//
+// Example:
+//   Maglev<Xxh64> maglev(/*table_size=*/65537);
+//   absl::Status s = maglev.Build(nodes);
+//   NodeId owner = maglev.Lookup(maglev.HashKey("user:42"));
+
+#ifndef CHBENCH_ALGORITHMS_MAGLEV_MAGLEV_H_
+#define CHBENCH_ALGORITHMS_MAGLEV_MAGLEV_H_
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/strings/str_cat.h"
+#include "algorithms/consistent_hash.h"
+#include "algorithms/hash/hash_function.h"
+#include "algorithms/node_table.h"
+
+namespace chbench {
+
+inline constexpr Capabilities kMaglevCapabilities = {
+    .arbitrary_removal = true,
+    .minimal_disruption = false,
+    .weights = true,
+    .replicas = false,
+    .stateful = false,
+};
+
+// Validates the parameters Maglev reads (hash, table_size) and returns an
+// empty instance.
+absl::StatusOr<std::unique_ptr<ConsistentHash>> MakeMaglev(
+    const AlgorithmParams& params);
+
+namespace maglev_internal {
+
+// The largest prime below 2^32: table entries and positions are 32-bit, and
+// FastMod32 needs a 32-bit divisor.
+inline constexpr uint64_t kMaxTableSize = 4294967291ULL;
+
+// (a * b) mod m without overflow.
+inline uint64_t MulMod(uint64_t a, uint64_t b, uint64_t m) {
+  return static_cast<uint64_t>(static_cast<unsigned __int128>(a) * b % m);
+}
+
+// Deterministic primality test for every 64-bit n: Miller-Rabin with the
+// first twelve primes as bases, which has no strong pseudoprime below
+// 3.3 * 10^24 (Sorenson and Webster, "Strong pseudoprimes to twelve prime
+// bases", Math. Comp. 86, 2017).
+bool IsPrime(uint64_t n);
+
+// The smallest prime >= n, or 0 if there is none below 2^64.
+uint64_t NextPrime(uint64_t n);
+
+// OK for 0 (the default) or a prime in [2, kMaxTableSize]; otherwise
+// InvalidArgument naming the value and the valid ones, e.g.
+// "maglev: table size 1000 is not prime; next prime >= 1000 is 1009".
+absl::Status ValidateTableSize(uint64_t table_size);
+
+// Exact a mod d for any 64-bit a and a fixed divisor 1 <= d < 2^32, by
+// Lemire, Kaser and Kurz, "Faster Remainder by Direct Computation: Applications
+// to Compilers and Software Libraries" (Softw. Pract. Exper. 2019), Theorem 1
+// with F = 128 fractional bits: with c = ceil(2^128 / d),
+//   a mod d = ((c * a mod 2^128) * d) div 2^128,
+// exact because F >= 64 + log2(d). Four multiplications, no division.
+class FastMod32 {
+ public:
+  FastMod32() : FastMod32(1) {}
+  explicit FastMod32(uint32_t d)
+      // ceil(2^128 / d) mod 2^128 (= 0 for d = 1, which still yields 0).
+      : magic_(~static_cast<unsigned __int128>(0) / d + 1), d_(d) {}
+
+  uint64_t operator()(uint64_t a) const {
+    const unsigned __int128 low = magic_ * a;  // mod 2^128
+    const unsigned __int128 bottom =
+        (static_cast<unsigned __int128>(static_cast<uint64_t>(low)) * d_) >> 64;
+    const unsigned __int128 top =
+        static_cast<unsigned __int128>(static_cast<uint64_t>(low >> 64)) * d_;
+    return static_cast<uint64_t>((top + bottom) >> 64);
+  }
+  uint32_t divisor() const { return d_; }
+
+ private:
+  unsigned __int128 magic_;
+  uint32_t d_;
+};
+
+// How Populate schedules the weighted turns. All strategies give the same
+// table; kAuto picks the fastest (kEqual when all weights are equal, kRounds
+// when the weights are close, kCalendar when a few nodes are much heavier).
+//   kEqual     Pseudocode 1 verbatim (ignores weights).
+//   kRounds    one pass over all nodes per round, skipping ineligible ones.
+//   kCalendar  a calendar queue of the rounds in which each node is next
+//              eligible: O(1) amortized per turn whatever the weights.
+enum class PopulateStrategy { kAuto, kEqual, kRounds, kCalendar };
+
+// Fills out[0..M) with labels[i] of the node i that owns each slot.
+// offset_skip[i] = (offset, skip) of node i with offset < M, 1 <= skip < M;
+// weights empty = all equal; 1 <= N <= M <= kMaxTableSize. kEqual ignores
+// weights.
+void PopulateTable(uint64_t M,
+                   std::span<const std::pair<uint64_t, uint64_t>> offset_skip,
+                   std::span<const double> weights,
+                   std::span<const uint32_t> labels, std::span<uint32_t> out,
+                   PopulateStrategy strategy = PopulateStrategy::kAuto);
+
+}  // namespace maglev_internal
+
+template <typename H>
+class Maglev final : public ConsistentHash {
+ public:
+  // `table_size`: a prime M, or 0 for the default (smallest prime >= 100 * N).
+  // An invalid size is reported by Build/AddNode (MakeMaglev reports it
+  // earlier).
+  explicit Maglev(uint64_t table_size = 0) : requested_size_(table_size) {}
+  explicit Maglev(const AlgorithmParams& params) : Maglev(params.table_size) {}
+
+  // The test hook used by the class: the table (as indices into offset_skip)
+  // that Pseudocode 1 builds for nodes with these (offset, skip) pairs, in
+  // this turn order, with these weights (empty = equal).
+  static std::vector<uint32_t> Populate(
+      uint64_t M, std::span<const std::pair<uint64_t, uint64_t>> offset_skip,
+      std::span<const double> weights = {},
+      maglev_internal::PopulateStrategy strategy =
+          maglev_internal::PopulateStrategy::kAuto) {
+    std::vector<uint32_t> labels(offset_skip.size());
+    for (size_t i = 0; i < labels.size(); ++i) {
+      labels[i] = static_cast<uint32_t>(i);
+    }
+    std::vector<uint32_t> out(M);
+    maglev_internal::PopulateTable(M, offset_skip, weights, labels, out,
+                                   strategy);
+    return out;
+  }
+
+  // (offset, skip) of a node name for table size M (the paper's §3.4).
+  static std::pair<uint64_t, uint64_t> OffsetSkip(std::string_view name,
+                                                  uint64_t M) {
+    return {HashString<H>(name, 0) % M, HashString<H>(name, 1) % (M - 1) + 1};
+  }
+
+  std::string_view name() const override { return "maglev"; }
+  Capabilities capabilities() const override { return kMaglevCapabilities; }
+
+  absl::Status Build(std::span<const NodeSpec> nodes) override {
+    if (absl::Status s = nodes_.ValidateBatch(nodes); !s.ok()) return s;
+    absl::StatusOr<uint64_t> m = ChooseTableSize(nodes.size());
+    if (!m.ok()) return m.status();
+    nodes_.Clear();
+    for (const NodeSpec& spec : nodes) {
+      // Cannot fail: the batch was validated.
+      (void)nodes_.Add(spec);
+    }
+    SetTableSize(*m);
+    Repopulate();
+    return absl::OkStatus();
+  }
+
+  absl::StatusOr<NodeId> AddNode(const NodeSpec& node) override {
+    if (absl::Status s = nodes_.Validate(node); !s.ok()) return s;
+    uint64_t m = table_size_;
+    if (m == 0) {
+      absl::StatusOr<uint64_t> chosen =
+          ChooseTableSize(nodes_.live_count() + 1);
+      if (!chosen.ok()) return chosen.status();
+      m = *chosen;
+    } else if (nodes_.live_count() + 1 > m) {
+      return absl::FailedPreconditionError(absl::StrCat(
+          "maglev: cannot add node '", node.name, "': ",
+          nodes_.live_count() + 1, " nodes would exceed the table size ", m,
+          "; the table size is fixed after the first Build/AddNode, so pass "
+          "a prime table_size >= the largest node count"));
+    }
+    absl::StatusOr<NodeId> id = nodes_.Add(node);
+    if (!id.ok()) return id.status();
+    if (m != table_size_) SetTableSize(m);
+    Repopulate();
+    return *id;
+  }
+
+  absl::Status RemoveNode(NodeId id) override {
+    if (absl::Status s = nodes_.Remove(id); !s.ok()) return s;
+    Repopulate();
+    return absl::OkStatus();
+  }
+
+  // table[key_hash mod M]. Precondition: at least one live node.
+  NodeId Lookup(uint64_t key_hash) const override {
+    return table_[mod_(key_hash)];
+  }
+
+  uint64_t HashKey(std::string_view key) const override {
+    return HashString<H>(key, 0);
+  }
+
+  size_t MemoryBytes() const override {
+    // The object itself counts: the factory allocates it on the heap.
+    return sizeof(*this) + nodes_.MemoryBytes() +
+           table_.capacity() * sizeof(NodeId);
+  }
+  size_t size() const override { return nodes_.live_count(); }
+  std::vector<NodeId> LiveNodes() const override { return nodes_.LiveIds(); }
+  const std::string& NodeName(NodeId id) const override {
+    static const std::string* const kUnknown = new std::string();
+    return id < nodes_.issued() ? nodes_.name(id) : *kUnknown;
+  }
+
+  // The current table size M (0 before the first Build/AddNode with the
+  // default size) and the table itself (owner of each slot).
+  uint64_t table_size() const { return table_size_; }
+  std::span<const NodeId> table() const {
+    return table_size_ == 0 ? std::span<const NodeId>() : table_;
+  }
+
+ private:
+  // M for a node set of n nodes: the requested size (checked against n), or
+  // the smallest prime >= 100 * n.
+  absl::StatusOr<uint64_t> ChooseTableSize(size_t n) const {
+    if (requested_size_ != 0) {
+      if (absl::Status s = maglev_internal::ValidateTableSize(requested_size_);
+          !s.ok()) {
+        return s;
+      }
+      if (n > requested_size_) {
+        return absl::InvalidArgumentError(absl::StrCat(
+            "maglev: table size ", requested_size_,
+            " is smaller than the number of nodes ", n,
+            "; the table size must be a prime >= the number of nodes, e.g. ",
+            maglev_internal::NextPrime(n < 2 ? 2 : n)));
+      }
+      return requested_size_;
+    }
+    if (n == 0) return 0;
+    const uint64_t m = maglev_internal::NextPrime(100 * uint64_t{n});
+    if (m == 0 || m > maglev_internal::kMaxTableSize) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "maglev: default table size (smallest prime >= 100 * ", n,
+          " nodes) exceeds the maximum ", maglev_internal::kMaxTableSize,
+          "; pass a prime table_size in [", n, ", ",
+          maglev_internal::kMaxTableSize, "]"));
+    }
+    return m;
+  }
+
+  void SetTableSize(uint64_t m) {
+    table_size_ = m;
+    mod_ = maglev_internal::FastMod32(m == 0 ? 1 : static_cast<uint32_t>(m));
+    // Exact capacity, so that MemoryBytes() is what the allocator sees.
+    std::vector<NodeId>(m == 0 ? 1 : m, kInvalidNode).swap(table_);
+  }
+
+  void Repopulate() {
+    const std::vector<NodeId> ids = nodes_.LiveIds();
+    if (ids.empty()) {
+      std::fill(table_.begin(), table_.end(), kInvalidNode);
+      return;
+    }
+    std::vector<std::pair<uint64_t, uint64_t>> offset_skip;
+    std::vector<double> weights;
+    offset_skip.reserve(ids.size());
+    weights.reserve(ids.size());
+    bool equal = true;
+    for (NodeId id : ids) {
+      offset_skip.push_back(OffsetSkip(nodes_.name(id), table_size_));
+      weights.push_back(nodes_.spec(id).weight);
+      equal = equal && weights.back() == weights.front();
+    }
+    if (equal) weights.clear();
+    maglev_internal::PopulateTable(table_size_, offset_skip, weights, ids,
+                                   table_);
+  }
+
+  NodeTable nodes_{"maglev", /*weights_supported=*/true};
+  uint64_t requested_size_;
+  uint64_t table_size_ = 0;  // M; 0 = not decided yet
+  maglev_internal::FastMod32 mod_;
+  // M entries (one kInvalidNode entry while M is undecided, so that Lookup
+  // on an empty instance reads valid memory).
+  std::vector<NodeId> table_ = std::vector<NodeId>(1, kInvalidNode);
+};
+
+}  // namespace chbench
+
+#endif  // CHBENCH_ALGORITHMS_MAGLEV_MAGLEV_H_

@@ -1,0 +1,86 @@
+// Copyright 2026 The chbench Authors.
+
+#include "algorithms/registry.h"
+
+#include <array>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "algorithms/bounded_load/bounded_load.h"
+#include "algorithms/jump/jump.h"
+#include "algorithms/maglev/maglev.h"
+#include "algorithms/modulo/modulo.h"
+#include "algorithms/rendezvous/rendezvous.h"
+#include "algorithms/ring/ring.h"
+
+namespace chbench {
+namespace {
+
+// The golden column is MappingChecksum (algorithms/checksum.h) with default
+// parameters and xxh64; regenerate with
+//   CHBENCH_REGENERATE_GOLDEN=1 build/algorithms/algorithms_test
+//       --gtest_filter='RegistryTest.*'
+constexpr std::array<AlgorithmInfo, 6> kAlgorithms = {{
+    {"modulo", "hash mod N: the baseline; almost every key moves when N changes",
+     "(folklore; see Karger et al., STOC 1997, for why it fails)",
+     kModuloCapabilities, &MakeModulo,
+     0x21f8ff53d10a3e5fULL},
+    {"ring",
+     "hash ring with virtual nodes: first point clockwise; weights, replicas",
+     "Karger et al., \"Consistent Hashing and Random Trees\", STOC 1997; "
+     "DeCandia et al., \"Dynamo\", SOSP 2007",
+     kRingCapabilities, &MakeRing,
+     0xf29c6ebb5d8df8feULL},
+    {"rendezvous",
+     "rendezvous / highest random weight: argmax of h(key, node); O(N) lookup",
+     "Thaler & Ravishankar, \"Using Name-Based Mappings to Increase Hit "
+     "Rates\", IEEE/ACM ToN 1998",
+     kRendezvousCapabilities, &MakeRendezvous,
+     0x367595fa6d45bb39ULL},
+    {"jump", "jump consistent hash: no state; only the last node can leave",
+     "Lamping & Veach, \"A Fast, Minimal Memory, Consistent Hash Algorithm\", "
+     "arXiv:1406.2294, 2014",
+     kJumpCapabilities, &MakeJump,
+     0xcbf9168c99a8b5feULL},
+    {"maglev", "Maglev lookup table of prime size M filled by permutations",
+     "Eisenbud et al., \"Maglev: A Fast and Reliable Software Network Load "
+     "Balancer\", NSDI 2016",
+     kMaglevCapabilities, &MakeMaglev,
+     0xcec43cea916e2167ULL},
+    {"bounded_load",
+     "consistent hashing with bounded loads: ring order, capacity ceil(c*m/n)",
+     "Mirrokni, Thorup & Zadimoghaddam, \"Consistent Hashing with Bounded "
+     "Loads\", SODA 2018",
+     kBoundedLoadCapabilities, &MakeBoundedLoad,
+     0xe408b9c67c0147aaULL},
+}};
+
+}  // namespace
+
+std::span<const AlgorithmInfo> Algorithms() { return kAlgorithms; }
+
+const AlgorithmInfo* FindAlgorithm(std::string_view name) {
+  for (const AlgorithmInfo& info : kAlgorithms) {
+    if (info.name == name) return &info;
+  }
+  return nullptr;
+}
+
+std::string AlgorithmNames() {
+  return absl::StrJoin(kAlgorithms, ", ",
+                       [](std::string* out, const AlgorithmInfo& info) {
+                         out->append(info.name);
+                       });
+}
+
+absl::StatusOr<std::unique_ptr<ConsistentHash>> MakeAlgorithm(
+    std::string_view name, const AlgorithmParams& params) {
+  const AlgorithmInfo* info = FindAlgorithm(name);
+  if (info == nullptr) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "unknown algorithm '", std::string(name), "'; valid algorithms: ", AlgorithmNames()));
+  }
+  return info->make(params);
+}
+
+}  // namespace chbench

@@ -1,0 +1,166 @@
+// Copyright 2026 The chbench Authors.
+//
+// Tests of the algorithm registry (algorithms/registry.h): the rows are
+// well-formed, lookups by name work and fail with helpful errors, every
+// factory returns an instance that agrees with its row, and each row's golden
+// value pins the algorithm's mapping (SMHasher's VerificationTest in spirit).
+//
+// Regenerate the golden column: CHBENCH_REGENERATE_GOLDEN=1
+// build/algorithms/algorithms_test --gtest_filter='Registry*Golden*' prints
+// the values to paste into algorithms/registry.cc.
+
+#include "algorithms/registry.h"
+
+#include <cstdint>
+#include <cstdio>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "absl/strings/str_format.h"
+#include "absl/strings/str_join.h"
+#include "algorithms/checksum.h"
+#include "algorithms/consistent_hash.h"
+#include "algorithms/testing/conformance_util.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+
+namespace chbench {
+namespace {
+
+using ::testing::HasSubstr;
+
+TEST(RegistryTest, ListsTheSixAlgorithmsInOrder) {
+  std::vector<std::string> names;
+  for (const AlgorithmInfo& info : Algorithms()) {
+    names.emplace_back(info.name);
+  }
+  EXPECT_THAT(names, ::testing::ElementsAre("modulo", "ring", "rendezvous",
+                                            "jump", "maglev", "bounded_load"));
+  EXPECT_EQ(AlgorithmNames(), absl::StrJoin(names, ", "));
+}
+
+TEST(RegistryTest, RowsAreWellFormed) {
+  std::set<std::string_view> seen;
+  for (const AlgorithmInfo& info : Algorithms()) {
+    SCOPED_TRACE(info.name);
+    EXPECT_TRUE(seen.insert(info.name).second) << "duplicate name";
+    EXPECT_FALSE(info.description.empty());
+    EXPECT_FALSE(info.citation.empty());
+    EXPECT_NE(info.make, nullptr);
+    EXPECT_EQ(FindAlgorithm(info.name), &info);
+    // A stateful algorithm cannot promise minimal disruption; an algorithm
+    // without arbitrary removal must still be minimal on its allowed change.
+    if (info.capabilities.stateful) {
+      EXPECT_FALSE(info.capabilities.minimal_disruption);
+    }
+  }
+}
+
+TEST(RegistryTest, UnknownAlgorithmIsAnErrorListingTheValidOnes) {
+  EXPECT_EQ(FindAlgorithm("consistent"), nullptr);
+  EXPECT_EQ(FindAlgorithm(""), nullptr);
+  absl::StatusOr<std::unique_ptr<ConsistentHash>> algo =
+      MakeAlgorithm("consistent", AlgorithmParams{});
+  ASSERT_FALSE(algo.ok());
+  EXPECT_EQ(algo.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_THAT(algo.status().message(), HasSubstr("'consistent'"));
+  EXPECT_THAT(algo.status().message(), HasSubstr(AlgorithmNames()));
+}
+
+TEST(RegistryTest, UnknownHashIsAnErrorNamingIt) {
+  for (const AlgorithmInfo& info : Algorithms()) {
+    AlgorithmParams params;
+    params.hash = "sha3";
+    absl::StatusOr<std::unique_ptr<ConsistentHash>> algo =
+        MakeAlgorithm(info.name, params);
+    ASSERT_FALSE(algo.ok()) << info.name;
+    EXPECT_THAT(algo.status().message(), HasSubstr("sha3")) << info.name;
+    EXPECT_THAT(algo.status().message(), HasSubstr("xxh64")) << info.name;
+  }
+}
+
+TEST(RegistryTest, InstancesAgreeWithTheirRows) {
+  for (const AlgorithmInfo& info : Algorithms()) {
+    SCOPED_TRACE(info.name);
+    absl::StatusOr<std::unique_ptr<ConsistentHash>> algo =
+        MakeAlgorithm(info.name, AlgorithmParams{});
+    ASSERT_TRUE(algo.ok()) << algo.status();
+    EXPECT_EQ((*algo)->name(), info.name);
+    const Capabilities c = (*algo)->capabilities();
+    EXPECT_EQ(c.arbitrary_removal, info.capabilities.arbitrary_removal);
+    EXPECT_EQ(c.minimal_disruption, info.capabilities.minimal_disruption);
+    EXPECT_EQ(c.weights, info.capabilities.weights);
+    EXPECT_EQ(c.replicas, info.capabilities.replicas);
+    EXPECT_EQ(c.stateful, info.capabilities.stateful);
+    EXPECT_EQ((*algo)->size(), 0u);
+    EXPECT_TRUE((*algo)->LiveNodes().empty());
+  }
+}
+
+// ARCHITECTURE.md §4: the capabilities each algorithm's definition implies.
+TEST(RegistryTest, CapabilitiesMatchTheDesign) {
+  struct Want {
+    std::string_view name;
+    Capabilities caps;
+  };
+  const Want wants[] = {
+      {"modulo", {true, false, false, false, false}},
+      {"ring", {true, true, true, true, false}},
+      {"rendezvous", {true, true, true, true, false}},
+      {"jump", {false, true, false, false, false}},
+      {"maglev", {true, false, true, false, false}},
+      {"bounded_load", {true, false, false, false, true}},
+  };
+  for (const Want& w : wants) {
+    const AlgorithmInfo* info = FindAlgorithm(w.name);
+    ASSERT_NE(info, nullptr) << w.name;
+    const Capabilities& c = info->capabilities;
+    EXPECT_EQ(c.arbitrary_removal, w.caps.arbitrary_removal) << w.name;
+    EXPECT_EQ(c.minimal_disruption, w.caps.minimal_disruption) << w.name;
+    EXPECT_EQ(c.replicas, w.caps.replicas) << w.name;
+    EXPECT_EQ(c.stateful, w.caps.stateful) << w.name;
+    if (w.name != "bounded_load") {  // weights there are a design choice
+      EXPECT_EQ(c.weights, w.caps.weights) << w.name;
+    }
+  }
+}
+
+// Each row's golden value is MappingChecksum with default parameters (hash
+// xxh64): a silent change of any algorithm's mapping fails here.
+TEST(RegistryTest, GoldenChecksums) {
+  const bool regenerate = ::chbench::testing::RegenerateGolden();
+  for (const AlgorithmInfo& info : Algorithms()) {
+    absl::StatusOr<std::unique_ptr<ConsistentHash>> algo =
+        MakeAlgorithm(info.name, AlgorithmParams{});
+    ASSERT_TRUE(algo.ok()) << algo.status();
+    absl::StatusOr<uint64_t> sum = MappingChecksum(**algo);
+    ASSERT_TRUE(sum.ok()) << info.name << ": " << sum.status();
+    if (regenerate) {
+      std::printf("%s 0x%016llx\n", std::string(info.name).c_str(),
+                  static_cast<unsigned long long>(*sum));
+      continue;
+    }
+    EXPECT_EQ(*sum, info.golden) << absl::StrFormat(
+        "%s: mapping checksum 0x%016x != golden 0x%016x; if the change is "
+        "intended, regenerate with CHBENCH_REGENERATE_GOLDEN=1",
+        info.name, *sum, info.golden);
+  }
+}
+
+// The checksum is a function of the mapping: stable across instances.
+TEST(RegistryTest, ChecksumIsReproducible) {
+  for (const AlgorithmInfo& info : Algorithms()) {
+    auto a = MakeAlgorithm(info.name, AlgorithmParams{});
+    auto b = MakeAlgorithm(info.name, AlgorithmParams{});
+    ASSERT_TRUE(a.ok() && b.ok());
+    absl::StatusOr<uint64_t> sa = MappingChecksum(**a);
+    absl::StatusOr<uint64_t> sb = MappingChecksum(**b);
+    ASSERT_TRUE(sa.ok() && sb.ok());
+    EXPECT_EQ(*sa, *sb) << info.name;
+    EXPECT_NE(*sa, kChecksumInit) << info.name;
+  }
+}
+
+}  // namespace
+}  // namespace chbench

@@ -1,0 +1,364 @@
+// Copyright 2026 The chbench Authors.
+
+#include "algorithms/rendezvous/rendezvous.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <memory>
+#include <set>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "algorithms/hash/hash_function.h"
+#include "algorithms/util/random.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+
+namespace chbench {
+namespace {
+
+using ::testing::AllOf;
+using ::testing::ElementsAre;
+using ::testing::HasSubstr;
+
+NodeSpec Spec(std::string name, double weight = 1.0, std::string zone = "") {
+  NodeSpec spec;
+  spec.name = std::move(name);
+  spec.weight = weight;
+  spec.zone = std::move(zone);
+  return spec;
+}
+
+std::vector<NodeSpec> Nodes(int n) {
+  std::vector<NodeSpec> nodes;
+  for (int i = 0; i < n; ++i)
+    nodes.push_back(Spec("node-" + std::to_string(i)));
+  return nodes;
+}
+
+// Test-only policy that makes scores computable by hand: a node name is a
+// decimal number and hashes to itself; a pair (key, node) hashes to
+// key XOR node, truncated to 32 bits.
+struct XorHash {
+  static constexpr std::string_view kName = "xor_test";
+  static constexpr int kBits = 32;
+  static constexpr bool kReproducible = true;
+  static uint64_t Hash(const void* data, size_t len, uint64_t /*seed*/) {
+    const unsigned char* p = static_cast<const unsigned char*>(data);
+    if (len == 16) {
+      uint64_t a = 0;
+      uint64_t b = 0;
+      for (int i = 0; i < 8; ++i) {
+        a |= uint64_t{p[i]} << (8 * i);
+        b |= uint64_t{p[8 + i]} << (8 * i);
+      }
+      return (a ^ b) & 0xffffffffu;
+    }
+    uint64_t v = 0;
+    for (size_t i = 0; i < len; ++i) v = v * 10 + (p[i] - '0');
+    return v;
+  }
+};
+
+// Test-only policy under which every score is equal: every lookup is a tie.
+struct ConstHash {
+  static constexpr std::string_view kName = "const_test";
+  static constexpr int kBits = 32;
+  static constexpr bool kReproducible = true;
+  static uint64_t Hash(const void*, size_t, uint64_t) { return 12345; }
+};
+
+TEST(RendezvousSemanticsTest, HandComputedScores) {
+  Rendezvous<XorHash> hrw;
+  ASSERT_TRUE(
+      hrw.Build(std::vector<NodeSpec>{Spec("3"), Spec("5"), Spec("6")}).ok());
+  // key 0: scores 3, 5, 6 -> id 2. key 7: 4, 2, 1 -> id 0. key 4: 7, 1, 2
+  // -> id 0. key 1: 2, 4, 7 -> id 2. key 2: 1, 7, 4 -> id 1.
+  EXPECT_EQ(hrw.Lookup(0), 2u);
+  EXPECT_EQ(hrw.Lookup(7), 0u);
+  EXPECT_EQ(hrw.Lookup(4), 0u);
+  EXPECT_EQ(hrw.Lookup(1), 2u);
+  EXPECT_EQ(hrw.Lookup(2), 1u);
+  std::vector<NodeId> out;
+  ASSERT_TRUE(hrw.LookupReplicas(2, 3, false, &out).ok());
+  EXPECT_THAT(out, ElementsAre(1, 2, 0));  // 7 > 4 > 1
+  ASSERT_TRUE(hrw.RemoveNode(1).ok());
+  EXPECT_EQ(hrw.Lookup(2), 2u);  // only node 1's keys move
+  EXPECT_EQ(hrw.Lookup(7), 0u);
+}
+
+TEST(RendezvousSemanticsTest, HandComputedWeightedScores) {
+  // key 0: node 2^31 has u ~ 1/2, node 2^30 has u ~ 1/4.
+  Rendezvous<XorHash> hrw;
+  ASSERT_TRUE(
+      hrw.Build(std::vector<NodeSpec>{Spec("2147483648"), Spec("1073741824")})
+          .ok());
+  EXPECT_TRUE(hrw.uniform_weights());
+  EXPECT_EQ(hrw.Lookup(0), 0u);  // raw scores 2^31 > 2^30
+  // Weight 3 on the second: -1/ln(1/2) = 1.44 < -3/ln(1/4) = 2.16.
+  ASSERT_TRUE(hrw.Build(std::vector<NodeSpec>{Spec("2147483648"),
+                                              Spec("1073741824", 3.0)})
+                  .ok());
+  EXPECT_FALSE(hrw.uniform_weights());
+  EXPECT_NEAR(Rendezvous<XorHash>::WeightedScore(uint64_t{1} << 31, 1.0),
+              1 / std::log(2.0), 1e-9);
+  EXPECT_EQ(hrw.Lookup(0), 1u);
+  // Weight 1.99 versus 2.01: -1.99/ln(1/4) = 1.4355 < 1.4427 < 1.4499.
+  ASSERT_TRUE(hrw.Build(std::vector<NodeSpec>{Spec("2147483648"),
+                                              Spec("1073741824", 1.99)})
+                  .ok());
+  EXPECT_EQ(hrw.Lookup(0), 0u);
+  ASSERT_TRUE(hrw.Build(std::vector<NodeSpec>{Spec("2147483648"),
+                                              Spec("1073741824", 2.01)})
+                  .ok());
+  EXPECT_EQ(hrw.Lookup(0), 1u);
+}
+
+TEST(RendezvousSemanticsTest, TiesGoToTheSmallerId) {
+  Rendezvous<ConstHash> hrw;
+  ASSERT_TRUE(
+      hrw.Build(std::vector<NodeSpec>{Spec("b"), Spec("a"), Spec("c")}).ok());
+  EXPECT_EQ(hrw.Lookup(1), 0u);
+  EXPECT_EQ(hrw.Lookup(99), 0u);
+  std::vector<NodeId> out;
+  ASSERT_TRUE(hrw.LookupReplicas(5, 3, false, &out).ok());
+  EXPECT_THAT(out, ElementsAre(0, 1, 2));
+  ASSERT_TRUE(hrw.RemoveNode(0).ok());
+  EXPECT_EQ(hrw.Lookup(1), 1u);
+  // Weighted ties: equal u, so the larger weight wins; equal weights tie
+  // again and the smaller id wins.
+  ASSERT_TRUE(hrw.Build(std::vector<NodeSpec>{Spec("a", 1.0), Spec("b", 2.0),
+                                              Spec("c", 2.0)})
+                  .ok());
+  EXPECT_EQ(hrw.Lookup(3), 1u);
+  ASSERT_TRUE(hrw.LookupReplicas(3, 3, false, &out).ok());
+  EXPECT_THAT(out, ElementsAre(1, 2, 0));
+}
+
+template <typename H>
+class RendezvousTest : public ::testing::Test {};
+using Policies = ::testing::Types<Xxh64, Md5>;
+TYPED_TEST_SUITE(RendezvousTest, Policies);
+
+// The definition, evaluated directly: the best node by (score desc, id asc).
+template <typename H>
+std::vector<NodeId> ReferenceOrder(const std::vector<NodeSpec>& nodes,
+                                   const std::vector<NodeId>& ids, uint64_t key,
+                                   bool weighted) {
+  std::vector<std::pair<double, NodeId>> weighted_scores;
+  std::vector<std::pair<uint64_t, NodeId>> raw_scores;
+  for (NodeId id : ids) {
+    const uint64_t s = HashPair<H>(key, HashString<H>(nodes[id].name, 0));
+    raw_scores.push_back({s, id});
+    weighted_scores.push_back(
+        {-nodes[id].weight / std::log(ToUnitInterval<H>(s)), id});
+  }
+  std::vector<NodeId> order;
+  auto sort_and_take = [&](auto& v) {
+    std::sort(v.begin(), v.end(), [](const auto& a, const auto& b) {
+      return a.first != b.first ? a.first > b.first : a.second < b.second;
+    });
+    for (const auto& [s, id] : v) order.push_back(id);
+  };
+  if (weighted) {
+    sort_and_take(weighted_scores);
+  } else {
+    sort_and_take(raw_scores);
+  }
+  return order;
+}
+
+TYPED_TEST(RendezvousTest, OwnerAndReplicasMatchTheDefinition) {
+  std::vector<NodeSpec> nodes = Nodes(25);
+  for (bool weighted : {false, true}) {
+    if (weighted) {
+      for (size_t i = 0; i < nodes.size(); ++i) nodes[i].weight = 0.5 + i % 4;
+    }
+    Rendezvous<TypeParam> hrw;
+    ASSERT_TRUE(hrw.Build(nodes).ok());
+    ASSERT_EQ(hrw.uniform_weights(), !weighted);
+    const std::vector<NodeId> ids = hrw.LiveNodes();
+    SplitMix64 rng(weighted ? 21 : 20);
+    std::vector<NodeId> out;
+    for (int i = 0; i < 2000; ++i) {
+      const uint64_t key = rng();
+      const std::vector<NodeId> want =
+          ReferenceOrder<TypeParam>(nodes, ids, key, weighted);
+      ASSERT_EQ(hrw.Lookup(key), want[0]);
+      ASSERT_TRUE(hrw.LookupReplicas(key, 4, false, &out).ok());
+      ASSERT_THAT(out, ElementsAre(want[0], want[1], want[2], want[3]));
+    }
+  }
+}
+
+TYPED_TEST(RendezvousTest, EqualWeightsOtherThanOneUseTheIntegerRule) {
+  std::vector<NodeSpec> ones = Nodes(9);
+  std::vector<NodeSpec> twos = ones;
+  for (NodeSpec& n : twos) n.weight = 2.0;
+  Rendezvous<TypeParam> a;
+  Rendezvous<TypeParam> b;
+  ASSERT_TRUE(a.Build(ones).ok());
+  ASSERT_TRUE(b.Build(twos).ok());
+  EXPECT_TRUE(b.uniform_weights());
+  SplitMix64 rng(22);
+  for (int i = 0; i < 5000; ++i) {
+    const uint64_t key = rng();
+    ASSERT_EQ(a.Lookup(key), b.Lookup(key));
+  }
+  // Removing the only node of another weight returns to the integer rule.
+  ASSERT_TRUE(b.AddNode(Spec("odd", 3.0)).ok());
+  EXPECT_FALSE(b.uniform_weights());
+  ASSERT_TRUE(b.RemoveNode(9).ok());
+  EXPECT_TRUE(b.uniform_weights());
+}
+
+TYPED_TEST(RendezvousTest, WeightedSharesFollowWeights) {
+  Rendezvous<TypeParam> hrw;
+  std::vector<NodeSpec> nodes;
+  for (int i = 0; i < 4; ++i) {
+    nodes.push_back(Spec("node-" + std::to_string(i), 1.0 + i));
+  }
+  ASSERT_TRUE(hrw.Build(nodes).ok());
+  std::vector<double> load(4);
+  SplitMix64 rng(23);
+  constexpr int kKeys = 200000;
+  for (int i = 0; i < kKeys; ++i) load[hrw.Lookup(rng())] += 1;
+  // Exact share w/10 in expectation; binomial sd <= 0.0011: allow 0.006.
+  for (int i = 0; i < 4; ++i) {
+    EXPECT_NEAR(load[i] / kKeys, (1.0 + i) / 10.0, 0.006) << "node " << i;
+  }
+}
+
+TYPED_TEST(RendezvousTest, UnweightedIsBalanced) {
+  Rendezvous<TypeParam> hrw;
+  ASSERT_TRUE(hrw.Build(Nodes(10)).ok());
+  std::vector<int> load(10);
+  SplitMix64 rng(24);
+  for (int i = 0; i < 100000; ++i) ++load[hrw.Lookup(rng())];
+  for (int i = 0; i < 10; ++i) EXPECT_NEAR(load[i], 10000, 570) << i;  // 6 sd
+}
+
+TYPED_TEST(RendezvousTest, MinimalDisruptionAndReAdd) {
+  Rendezvous<TypeParam> hrw;
+  ASSERT_TRUE(hrw.Build(Nodes(10)).ok());
+  SplitMix64 rng(25);
+  std::vector<uint64_t> keys(20000);
+  std::vector<NodeId> before(keys.size());
+  for (size_t i = 0; i < keys.size(); ++i) {
+    keys[i] = rng();
+    before[i] = hrw.Lookup(keys[i]);
+  }
+  const NodeId added = *hrw.AddNode(Spec("node-10"));
+  size_t moved = 0;
+  for (size_t i = 0; i < keys.size(); ++i) {
+    const NodeId now = hrw.Lookup(keys[i]);
+    if (now != before[i]) {
+      ++moved;
+      ASSERT_EQ(now, added);
+    }
+  }
+  EXPECT_NEAR(static_cast<double>(moved), 20000.0 / 11, 250);  // sd ~ 41
+  ASSERT_TRUE(hrw.RemoveNode(added).ok());
+  ASSERT_TRUE(hrw.RemoveNode(6).ok());
+  std::set<NodeId> receivers;
+  for (size_t i = 0; i < keys.size(); ++i) {
+    const NodeId now = hrw.Lookup(keys[i]);
+    if (before[i] == 6) {
+      receivers.insert(now);
+    } else {
+      ASSERT_EQ(now, before[i]);
+    }
+  }
+  EXPECT_EQ(receivers.size(), 9u);  // spread over every other node
+  EXPECT_EQ(*hrw.AddNode(Spec("node-6")), 11u);
+  for (size_t i = 0; i < keys.size(); ++i) {
+    ASSERT_EQ(hrw.NodeName(hrw.Lookup(keys[i])), hrw.NodeName(before[i]));
+  }
+}
+
+TYPED_TEST(RendezvousTest, BuildEqualsSequenceOfAddNode) {
+  std::vector<NodeSpec> nodes = Nodes(17);
+  nodes[4].weight = 3.0;
+  Rendezvous<TypeParam> built;
+  Rendezvous<TypeParam> added;
+  ASSERT_TRUE(built.Build(nodes).ok());
+  for (const NodeSpec& n : nodes) ASSERT_TRUE(added.AddNode(n).ok());
+  SplitMix64 rng(26);
+  for (int i = 0; i < 5000; ++i) {
+    const uint64_t key = rng();
+    ASSERT_EQ(built.Lookup(key), added.Lookup(key));
+  }
+  EXPECT_EQ(built.HashKey("x"), HashString<TypeParam>("x", 0));
+}
+
+TYPED_TEST(RendezvousTest, ReplicasWithZones) {
+  Rendezvous<TypeParam> hrw;
+  std::vector<NodeSpec> nodes;
+  for (int i = 0; i < 12; ++i) {
+    nodes.push_back(Spec("node-" + std::to_string(i), 1.0 + (i % 2),
+                         "zone-" + std::to_string(i % 4)));
+  }
+  ASSERT_TRUE(hrw.Build(nodes).ok());
+  const std::vector<NodeId> ids = hrw.LiveNodes();
+  SplitMix64 rng(27);
+  std::vector<NodeId> out;
+  for (int i = 0; i < 1000; ++i) {
+    const uint64_t key = rng();
+    ASSERT_TRUE(hrw.LookupReplicas(key, 3, true, &out).ok());
+    // Greedy over the full preference order, skipping taken zones.
+    std::vector<NodeId> want;
+    std::set<std::string> zones;
+    for (NodeId id : ReferenceOrder<TypeParam>(nodes, ids, key, true)) {
+      if (want.size() < 3 && zones.insert(nodes[id].zone).second) {
+        want.push_back(id);
+      }
+    }
+    ASSERT_EQ(out, want);
+    ASSERT_TRUE(hrw.LookupReplicas(key, 6, true, &out).ok());
+    ASSERT_EQ(out.size(), 4u);  // only four zones
+    ASSERT_EQ(out[0], hrw.Lookup(key));
+  }
+  const absl::Status zero = hrw.LookupReplicas(1, 0, false, &out);
+  EXPECT_EQ(zero.code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_THAT(zero.message(), AllOf(HasSubstr("r = 0"), HasSubstr("1..12")));
+  EXPECT_EQ(hrw.LookupReplicas(1, 13, false, &out).code(),
+            absl::StatusCode::kInvalidArgument);
+  ASSERT_TRUE(hrw.LookupReplicas(1, 12, false, &out).ok());
+  EXPECT_EQ(std::set<NodeId>(out.begin(), out.end()).size(), 12u);
+}
+
+TYPED_TEST(RendezvousTest, Errors) {
+  Rendezvous<TypeParam> hrw;
+  ASSERT_TRUE(hrw.Build(Nodes(3)).ok());
+  EXPECT_EQ(hrw.AddNode(Spec("z", 0.0)).status().code(),
+            absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(hrw.AddNode(Spec("node-2")).status().code(),
+            absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(hrw.RemoveNode(5).code(), absl::StatusCode::kNotFound);
+  EXPECT_FALSE(hrw.Build(std::vector<NodeSpec>{Spec("")}).ok());
+  EXPECT_EQ(hrw.size(), 3u);
+}
+
+TEST(MakeRendezvousTest, ValidatesHash) {
+  AlgorithmParams params;
+  params.hash = "xxh3";
+  absl::StatusOr<std::unique_ptr<ConsistentHash>> algo = MakeRendezvous(params);
+  ASSERT_TRUE(algo.ok()) << algo.status();
+  EXPECT_EQ((*algo)->name(), "rendezvous");
+  const Capabilities caps = (*algo)->capabilities();
+  EXPECT_TRUE(caps.arbitrary_removal && caps.minimal_disruption &&
+              caps.weights && caps.replicas && !caps.stateful);
+  EXPECT_NE(dynamic_cast<Rendezvous<Xxh3>*>(algo->get()), nullptr);
+  params.hash = "XXH64";  // names are case-sensitive
+  algo = MakeRendezvous(params);
+  EXPECT_EQ(algo.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_THAT(algo.status().message(),
+              AllOf(HasSubstr("'XXH64'"), HasSubstr("xxh64")));
+}
+
+}  // namespace
+}  // namespace chbench

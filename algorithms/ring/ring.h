@@ -1,0 +1,492 @@
+// Copyright 2026 The chbench Authors.
+//
+// -----------------------------------------------------------------------------
+// File: ring/ring.h
+// -----------------------------------------------------------------------------
+//
+// `Ring<H>`: the consistent-hash ring with virtual nodes (Karger et al.,
+// "Consistent Hashing and Random Trees", STOC 1997; virtual nodes and replica
+// lists as in DeCandia et al., "Dynamo", SOSP 2007).
+//
+// Definition (the seed articles' `bisect_right` ring):
+//   * The circle is [0, 2^kBits) of the hash policy H (64 or 32 bits).
+//   * Node X with weight w gets max(1, round(vnodes * w)) points; point i is
+//     HashString<H>("X#i", 0), i = 0, 1, ...
+//   * A key belongs to the first point STRICTLY GREATER than its digest,
+//     wrapping past the largest point to the smallest. A digest equal to a
+//     point therefore belongs to the next point.
+//   * Equal points (likely with 32-bit hashes) are ordered by (point, node
+//     name, vnode index); the earliest in that order owns the keys before it,
+//     so the mapping depends only on the set of live nodes, never on the order
+//     in which they were added.
+//   * For a 32-bit H, `Lookup` reduces the digest mod 2^32 (a no-op for
+//     digests from `HashKey`).
+//   * LookupReplicas(key, r) walks clockwise from the owner's point and
+//     collects the first r distinct nodes (with `distinct_zones`, nodes whose
+//     zone is not yet taken; zones compare as strings, "" is one zone).
+//
+// Guarantees: arbitrary removal; minimal disruption (adding a node moves only
+// the keys its points capture, removing one moves only its keys); weights
+// through the number of points; replicas.
+//
+// Lookup structure. Points and owners live in two contiguous arrays (SoA).
+// A top-bits index of 2^k buckets (2^k in [P/2, P), P = number of points)
+// stores, for each bucket, the first position whose point is >= the bucket's
+// start. A key in bucket b has its successor in [index[b], index[b+1]]; with
+// about one or two points per bucket, a fixed, branchless count of the points
+// <= key among the next kScan positions gives the answer (positions past the
+// bucket hold points > key, and the arrays are padded at the end so that a
+// count past the last point lands on a copy of the first owner: the
+// wrap-around needs no branch). A bucket with more than kScan points (rare for
+// a good hash) falls back to a binary search inside the bucket. A lookup thus
+// touches three cache lines (index, points, owners) instead of the
+// ~log2(P) of a binary search.
+//
+// Complexity (N nodes, P points, V = vnodes):
+//   Lookup      O(1) expected (bucket size is Poisson(1..2)); O(log P) worst.
+//   AddNode     O(P + V log V): hash V points, sort them, merge, re-index.
+//   RemoveNode  O(P): filter, re-index.
+//   Build       O(P log P) (bucketed by top bits, then sorted per bucket).
+//   Memory      12 bytes per point + 2..4 bytes per point of index.
+//
+// Example:
+//   Ring<Xxh64> ring(/*vnodes=*/100);
+//   ring.Build(nodes).IgnoreError();
+//   NodeId owner = ring.Lookup(ring.HashKey("user:42"));
+
+#ifndef CHBENCH_ALGORITHMS_RING_RING_H_
+#define CHBENCH_ALGORITHMS_RING_RING_H_
+
+#include <algorithm>
+#include <bit>
+#include <charconv>
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <limits>
+#include <memory>
+#include <span>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "absl/base/optimization.h"
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/strings/str_cat.h"
+#include "algorithms/consistent_hash.h"
+#include "algorithms/hash/hash_function.h"
+#include "algorithms/hash/hash_registry.h"
+#include "algorithms/node_table.h"
+
+namespace chbench {
+
+inline constexpr Capabilities kRingCapabilities = {
+    .arbitrary_removal = true,
+    .minimal_disruption = true,
+    .weights = true,
+    .replicas = true,
+    .stateful = false,
+};
+
+// Valid range of AlgorithmParams::vnodes for ring.
+inline constexpr uint32_t kRingMinVnodes = 1;
+inline constexpr uint32_t kRingMaxVnodes = 1u << 20;
+
+template <typename H>
+class Ring final : public ConsistentHash {
+ public:
+  // Positions examined by the branchless scan after the index.
+  static constexpr uint32_t kScan = 8;
+  // Points per node and in total: positions are uint32 and the arrays carry
+  // kScan + 1 padding entries.
+  static constexpr uint64_t kMaxPointsPerNode = uint64_t{1} << 24;
+  static constexpr uint64_t kMaxPoints = uint64_t{1} << 31;
+
+  explicit Ring(uint32_t vnodes = 100)
+      : table_("ring", /*weights_supported=*/true), vnodes_(vnodes) {
+    Reindex();
+  }
+
+  std::string_view name() const override { return "ring"; }
+  Capabilities capabilities() const override { return kRingCapabilities; }
+  uint32_t vnodes() const { return vnodes_; }
+
+  // The number of points node `spec` gets: max(1, round(vnodes * weight)).
+  uint64_t PointCount(const NodeSpec& spec) const {
+    const double want = std::round(static_cast<double>(vnodes_) * spec.weight);
+    if (!(want < static_cast<double>(kMaxPointsPerNode + 1))) {
+      return kMaxPointsPerNode + 1;  // rejected by CheckPointCount
+    }
+    return std::max<uint64_t>(1, static_cast<uint64_t>(want));
+  }
+
+  absl::Status Build(std::span<const NodeSpec> nodes) override {
+    if (absl::Status s = table_.ValidateBatch(nodes); !s.ok()) return s;
+    uint64_t total = 0;
+    for (const NodeSpec& spec : nodes) {
+      const uint64_t count = PointCount(spec);
+      if (absl::Status s = CheckPointCount(spec, count, total); !s.ok()) {
+        return s;
+      }
+      total += count;
+    }
+    table_.Clear();
+    std::vector<Entry> entries;
+    entries.reserve(total);
+    std::string buf;
+    for (const NodeSpec& spec : nodes) {
+      const NodeId id = *table_.Add(spec);
+      AppendPoints(spec.name, PointCount(spec), id, &buf, &entries);
+    }
+    SortEntries(&entries);
+    FromSortedEntries(entries);
+    return absl::OkStatus();
+  }
+
+  absl::StatusOr<NodeId> AddNode(const NodeSpec& node) override {
+    if (absl::Status s = table_.Validate(node); !s.ok()) return s;
+    const uint64_t count = PointCount(node);
+    if (absl::Status s = CheckPointCount(node, count, num_points_); !s.ok()) {
+      return s;
+    }
+    const NodeId id = *table_.Add(node);
+    std::vector<Entry> fresh;
+    fresh.reserve(count);
+    std::string buf;
+    AppendPoints(node.name, count, id, &buf, &fresh);
+    // One node: ties are between its own vnodes, ordered by vnode index.
+    std::sort(fresh.begin(), fresh.end(), [](const Entry& a, const Entry& b) {
+      return a.point != b.point ? a.point < b.point : a.vnode < b.vnode;
+    });
+    MergeFresh(fresh, node.name);
+    return id;
+  }
+
+  absl::Status RemoveNode(NodeId id) override {
+    if (absl::Status s = table_.Remove(id); !s.ok()) return s;
+    std::vector<uint64_t> points;
+    std::vector<NodeId> owners;
+    size_t keep = 0;
+    for (uint32_t i = 0; i < num_points_; ++i) keep += owners_[i] != id;
+    points.reserve(keep + kScan);
+    owners.reserve(keep + kScan + 1);
+    for (uint32_t i = 0; i < num_points_; ++i) {
+      if (owners_[i] != id) {
+        points.push_back(points_[i]);
+        owners.push_back(owners_[i]);
+      }
+    }
+    points_ = std::move(points);
+    owners_ = std::move(owners);
+    num_points_ = static_cast<uint32_t>(keep);
+    Reindex();
+    return absl::OkStatus();
+  }
+
+  // The position in [0, P] of the first point strictly greater than the
+  // (circle-reduced) digest; P means "past the largest point" (wrap to 0).
+  uint32_t SuccessorPosition(uint64_t key_hash) const {
+    const uint64_t x = ReduceToCircle(key_hash);
+    const uint32_t* bucket = index_.data() + (x >> shift_);
+    const uint32_t lo = bucket[0];
+    const uint32_t hi = bucket[1];
+    if (ABSL_PREDICT_FALSE(hi - lo > kScan)) {
+      return static_cast<uint32_t>(
+          std::upper_bound(points_.data() + lo, points_.data() + hi, x) -
+          points_.data());
+    }
+    const uint64_t* p = points_.data() + lo;
+    uint32_t count = 0;
+#pragma GCC unroll 8
+    for (uint32_t j = 0; j < kScan; ++j) count += p[j] <= x ? 1 : 0;
+    return lo + count;
+  }
+
+  // The owner of the first point strictly greater than the digest, wrapping
+  // around. On an empty ring returns kInvalidNode.
+  NodeId Lookup(uint64_t key_hash) const override {
+    // owners_[P .. P + kScan] are copies of owners_[0]: no wrap branch.
+    return owners_[SuccessorPosition(key_hash)];
+  }
+
+  absl::Status LookupReplicas(uint64_t key_hash, size_t r, bool distinct_zones,
+                              std::vector<NodeId>* out) const override {
+    out->clear();
+    if (r == 0 || r > table_.live_count()) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "ring: replica count r = ", r, " is out of range; valid: 1..",
+          table_.live_count(), " (the number of live nodes)"));
+    }
+    const uint32_t n = num_points_;
+    uint32_t pos = SuccessorPosition(key_hash);
+    if (pos >= n) pos = 0;
+    // Few replicas: a linear check of `out` beats a bitmap.
+    std::vector<bool> seen;
+    const bool use_bitmap = r > 16;
+    if (use_bitmap) seen.assign(table_.issued(), false);
+    for (uint32_t step = 0; step < n && out->size() < r; ++step) {
+      const NodeId owner = owners_[pos];
+      if (++pos == n) pos = 0;
+      const bool taken =
+          use_bitmap ? static_cast<bool>(seen[owner])
+                     : std::find(out->begin(), out->end(), owner) != out->end();
+      if (taken) continue;
+      if (use_bitmap) seen[owner] = true;
+      if (distinct_zones && ZoneTaken(*out, owner)) continue;
+      out->push_back(owner);
+    }
+    return absl::OkStatus();
+  }
+
+  uint64_t HashKey(std::string_view key) const override {
+    return HashString<H>(key, 0);
+  }
+
+  // Heap bytes including the object itself (as allocated by MakeRing).
+  size_t MemoryBytes() const override {
+    return sizeof(*this) + table_.MemoryBytes() +
+           points_.capacity() * sizeof(uint64_t) +
+           owners_.capacity() * sizeof(NodeId) +
+           index_.capacity() * sizeof(uint32_t);
+  }
+  size_t size() const override { return table_.live_count(); }
+  std::vector<NodeId> LiveNodes() const override { return table_.LiveIds(); }
+  const std::string& NodeName(NodeId id) const override {
+    return table_.name(id);
+  }
+
+  // The sorted points and their owners (without the padding), e.g. to check
+  // Lookup against std::upper_bound.
+  std::span<const uint64_t> points() const {
+    return {points_.data(), num_points_};
+  }
+  std::span<const NodeId> owners() const {
+    return {owners_.data(), num_points_};
+  }
+
+  // Test hook: like Build, but node i gets exactly the points
+  // `points[i]` (its vnode i = points[i][i']) instead of hashed ones, so that
+  // tests can place points by hand (ties, wrap-around). Not for benchmarks.
+  absl::Status BuildFromPointsForTesting(
+      std::span<const NodeSpec> nodes,
+      std::span<const std::vector<uint64_t>> points) {
+    if (nodes.size() != points.size()) {
+      return absl::InvalidArgumentError("ring: one point list per node");
+    }
+    if (absl::Status s = table_.ValidateBatch(nodes); !s.ok()) return s;
+    table_.Clear();
+    std::vector<Entry> entries;
+    for (size_t i = 0; i < nodes.size(); ++i) {
+      const NodeId id = *table_.Add(nodes[i]);
+      for (size_t v = 0; v < points[i].size(); ++v) {
+        entries.push_back(
+            {ReduceToCircle(points[i][v]), id, static_cast<uint32_t>(v)});
+      }
+    }
+    SortEntries(&entries);
+    FromSortedEntries(entries);
+    return absl::OkStatus();
+  }
+
+ private:
+  static constexpr int kCircleBits = H::kBits;
+  static_assert(kCircleBits == 32 || kCircleBits == 64);
+
+  struct Entry {
+    uint64_t point;
+    NodeId owner;
+    uint32_t vnode;
+  };
+
+  static uint64_t ReduceToCircle(uint64_t h) {
+    if constexpr (kCircleBits == 64) {
+      return h;
+    } else {
+      return h & ((uint64_t{1} << kCircleBits) - 1);
+    }
+  }
+
+  absl::Status CheckPointCount(const NodeSpec& spec, uint64_t count,
+                               uint64_t existing) const {
+    if (count > kMaxPointsPerNode) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("ring: node '", spec.name, "' would get round(vnodes ",
+                       vnodes_, " x weight ", spec.weight, ") points; at most ",
+                       kMaxPointsPerNode, " per node"));
+    }
+    if (existing + count > kMaxPoints) {
+      return absl::ResourceExhaustedError(absl::StrCat(
+          "ring: adding node '", spec.name, "' would make ", existing + count,
+          " points; at most ", kMaxPoints, " in total"));
+    }
+    return absl::OkStatus();
+  }
+
+  // Appends the points "name#0" .. "name#(count-1)".
+  static void AppendPoints(std::string_view name, uint64_t count, NodeId id,
+                           std::string* buf, std::vector<Entry>* out) {
+    buf->assign(name);
+    buf->push_back('#');
+    const size_t base = buf->size();
+    buf->resize(base + 24);
+    for (uint64_t v = 0; v < count; ++v) {
+      char* begin = buf->data() + base;
+      char* end = std::to_chars(begin, begin + 24, v).ptr;
+      const uint64_t point = ReduceToCircle(
+          H::Hash(buf->data(), static_cast<size_t>(end - buf->data()), 0));
+      out->push_back({point, id, static_cast<uint32_t>(v)});
+    }
+  }
+
+  // (point, node name, vnode): a strict total order over live points.
+  bool TieLess(const Entry& a, const Entry& b) const {
+    if (a.owner != b.owner) return table_.name(a.owner) < table_.name(b.owner);
+    return a.vnode < b.vnode;
+  }
+
+  // Sorts by (point, name, vnode). Large inputs are first scattered by the
+  // top bits of the point (one counting pass, ~4..8 entries per bucket for a
+  // good hash), then each bucket is sorted with the full comparator: about
+  // twice as fast as one std::sort at 10^6..10^7 points, and no worse for a
+  // skewed hash (a crowded bucket is simply a larger std::sort).
+  void SortEntries(std::vector<Entry>* entries) const {
+    std::vector<Entry>& e = *entries;
+    const auto less = [this](const Entry& a, const Entry& b) {
+      return a.point != b.point ? a.point < b.point : TieLess(a, b);
+    };
+    if (e.size() < 4096) {
+      std::sort(e.begin(), e.end(), less);
+      return;
+    }
+    const int k =
+        std::clamp(static_cast<int>(std::bit_width(e.size())) - 3, 1, 16);
+    const int shift = kCircleBits - k;
+    std::vector<uint32_t> start((size_t{1} << k) + 1, 0);
+    for (const Entry& x : e) ++start[(x.point >> shift) + 1];
+    for (size_t b = 1; b < start.size(); ++b) start[b] += start[b - 1];
+    std::vector<Entry> out(e.size());
+    {
+      std::vector<uint32_t> next(start.begin(), start.end() - 1);
+      for (const Entry& x : e) out[next[x.point >> shift]++] = x;
+    }
+    for (size_t b = 0; b + 1 < start.size(); ++b) {
+      std::sort(out.begin() + start[b], out.begin() + start[b + 1], less);
+    }
+    e.swap(out);
+  }
+
+  void FromSortedEntries(const std::vector<Entry>& entries) {
+    const size_t n = entries.size();
+    std::vector<uint64_t> points;
+    std::vector<NodeId> owners;
+    points.reserve(n + kScan);
+    owners.reserve(n + kScan + 1);
+    for (const Entry& e : entries) {
+      points.push_back(e.point);
+      owners.push_back(e.owner);
+    }
+    points_ = std::move(points);
+    owners_ = std::move(owners);
+    num_points_ = static_cast<uint32_t>(n);
+    Reindex();
+  }
+
+  // Merges one new node's sorted points into the arrays (exact-size copies).
+  void MergeFresh(const std::vector<Entry>& fresh, const std::string& name) {
+    const size_t n = num_points_ + fresh.size();
+    std::vector<uint64_t> points;
+    std::vector<NodeId> owners;
+    points.reserve(n + kScan);
+    owners.reserve(n + kScan + 1);
+    uint32_t i = 0;
+    size_t j = 0;
+    while (i < num_points_ || j < fresh.size()) {
+      bool take_old;
+      if (j == fresh.size()) {
+        take_old = true;
+      } else if (i == num_points_) {
+        take_old = false;
+      } else if (points_[i] != fresh[j].point) {
+        take_old = points_[i] < fresh[j].point;
+      } else {
+        take_old =
+            table_.name(owners_[i]) < name;  // names of live nodes differ
+      }
+      if (take_old) {
+        points.push_back(points_[i]);
+        owners.push_back(owners_[i]);
+        ++i;
+      } else {
+        points.push_back(fresh[j].point);
+        owners.push_back(fresh[j].owner);
+        ++j;
+      }
+    }
+    points_ = std::move(points);
+    owners_ = std::move(owners);
+    num_points_ = static_cast<uint32_t>(n);
+    Reindex();
+  }
+
+  // Pads the arrays (points_ has exactly num_points_ entries on entry) and
+  // rebuilds the top-bits index.
+  void Reindex() {
+    const uint32_t n = num_points_;
+    points_.resize(n);
+    owners_.resize(n);
+    points_.insert(points_.end(), kScan, std::numeric_limits<uint64_t>::max());
+    owners_.insert(owners_.end(), kScan + 1, n > 0 ? owners_[0] : kInvalidNode);
+    // 2^k buckets with 2^k in [n/2, n) (at least 2): one or two points each.
+    int k = n > 1 ? static_cast<int>(std::bit_width(n - 1)) - 1 : 1;
+    k = std::clamp(k, 1, kCircleBits - 1);
+    shift_ = kCircleBits - k;
+    const size_t buckets = size_t{1} << k;
+    std::vector<uint32_t> index(buckets + 1);
+    uint32_t pos = 0;
+    for (size_t b = 0; b < buckets; ++b) {
+      while (pos < n && (points_[pos] >> shift_) < b) ++pos;
+      index[b] = pos;
+    }
+    index[buckets] = n;
+    index_ = std::move(index);
+  }
+
+  bool ZoneTaken(const std::vector<NodeId>& chosen, NodeId candidate) const {
+    const std::string& zone = table_.spec(candidate).zone;
+    for (NodeId id : chosen) {
+      if (table_.spec(id).zone == zone) return true;
+    }
+    return false;
+  }
+
+  NodeTable table_;
+  uint32_t vnodes_;
+  uint32_t num_points_ = 0;
+  int shift_ = kCircleBits - 1;
+  std::vector<uint64_t> points_;  // sorted; then kScan x UINT64_MAX
+  std::vector<NodeId> owners_;    // parallel; then kScan + 1 x owners_[0]
+  std::vector<uint32_t> index_;   // 2^k + 1 bucket starts
+};
+
+// Factory for the registry: validates `params.vnodes` and `params.hash` and
+// returns an empty ring.
+inline absl::StatusOr<std::unique_ptr<ConsistentHash>> MakeRing(
+    const AlgorithmParams& params) {
+  if (params.vnodes < kRingMinVnodes || params.vnodes > kRingMaxVnodes) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("ring: invalid vnodes ", params.vnodes, "; valid range ",
+                     kRingMinVnodes, "..", kRingMaxVnodes));
+  }
+  std::unique_ptr<ConsistentHash> algo;
+  const bool known = DispatchHash(params.hash, [&]<typename H>() {
+    algo = std::make_unique<Ring<H>>(params.vnodes);
+  });
+  if (!known) return UnknownHashError(params.hash);
+  return algo;
+}
+
+}  // namespace chbench
+
+#endif  // CHBENCH_ALGORITHMS_RING_RING_H_

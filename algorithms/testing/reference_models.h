@@ -1,0 +1,201 @@
+// Copyright 2026 The chbench Authors.
+//
+// -----------------------------------------------------------------------------
+// File: testing/reference_models.h
+// -----------------------------------------------------------------------------
+//
+// Reference models for the conformance suite (algorithms/conformance_test.cc):
+// deliberately naive implementations of each algorithm's *definition*
+// (ARCHITECTURE.md §4), rebuilt from scratch from the current live node set
+// on every call to `Rebuild`. The production algorithms are incremental and
+// optimized; the suite drives them through random add/remove sequences and
+// checks after every step that they agree with these models on every key.
+//
+// A model never shares code with the algorithm it checks, so that a bug in
+// one is not silently mirrored in the other. Models are slow on purpose
+// (std::map, brute-force argmax) and are meant for tests only.
+//
+// Example:
+//   std::unique_ptr<ReferenceModel> ref = MakeReferenceModel("ring", params);
+//   ref->Rebuild(live);                       // (id, spec) pairs, ascending id
+//   EXPECT_EQ(algo->Lookup(k), ref->Lookup(k));
+
+#ifndef CHBENCH_ALGORITHMS_TESTING_REFERENCE_MODELS_H_
+#define CHBENCH_ALGORITHMS_TESTING_REFERENCE_MODELS_H_
+
+#include <cmath>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <span>
+#include <string>
+#include <string_view>
+#include <tuple>
+#include <utility>
+#include <vector>
+
+#include "algorithms/consistent_hash.h"
+#include "algorithms/hash/hash_function.h"
+
+namespace chbench {
+namespace testing {
+
+// A live node as the models see it: its id in the algorithm under test and
+// its spec.
+struct LiveNode {
+  NodeId id;
+  NodeSpec spec;
+};
+
+class ReferenceModel {
+ public:
+  virtual ~ReferenceModel() = default;
+  // Replaces the model's node set; `live` is in ascending id order.
+  virtual void Rebuild(std::span<const LiveNode> live) = 0;
+  // The owner of `key_hash` by the algorithm's definition.
+  virtual NodeId Lookup(uint64_t key_hash) const = 0;
+};
+
+// Jump consistent hash, transcribed from the paper's Figure 1: Lamping &
+// Veach, "A Fast, Minimal Memory, Consistent Hash Algorithm",
+// arXiv:1406.2294 (2014). Returns a bucket in [0, num_buckets).
+inline int32_t PaperJumpConsistentHash(uint64_t key, int32_t num_buckets) {
+  int64_t b = -1;
+  int64_t j = 0;
+  while (j < num_buckets) {
+    b = j;
+    key = key * 2862933555777941757ULL + 1;
+    j = static_cast<int64_t>((b + 1) *
+                             (static_cast<double>(int64_t{1} << 31) /
+                              static_cast<double>((key >> 33) + 1)));
+  }
+  return static_cast<int32_t>(b);
+}
+
+// modulo: live[key % n], live in ascending id order (ARCHITECTURE.md §4).
+class ModuloModel final : public ReferenceModel {
+ public:
+  void Rebuild(std::span<const LiveNode> live) override {
+    ids_.clear();
+    for (const LiveNode& n : live) ids_.push_back(n.id);
+  }
+  NodeId Lookup(uint64_t key_hash) const override {
+    return ids_[key_hash % ids_.size()];
+  }
+
+ private:
+  std::vector<NodeId> ids_;
+};
+
+// jump: the paper's function on the live count; bucket b is the b-th live
+// node (consistent_hash.h, "Node identity").
+class JumpModel final : public ReferenceModel {
+ public:
+  void Rebuild(std::span<const LiveNode> live) override {
+    ids_.clear();
+    for (const LiveNode& n : live) ids_.push_back(n.id);
+  }
+  NodeId Lookup(uint64_t key_hash) const override {
+    return ids_[PaperJumpConsistentHash(key_hash,
+                                        static_cast<int32_t>(ids_.size()))];
+  }
+
+ private:
+  std::vector<NodeId> ids_;
+};
+
+// ring: vnode i of node X sits at H("X#i"); a key belongs to the first point
+// strictly greater than its digest, wrapping past the largest point to the
+// smallest; equal points are resolved in favour of the smallest
+// (name, vnode index). `vnodes_of(spec)` is the number of points of a node
+// (the ring's weight rule), passed in so that the model states it explicitly.
+template <typename H>
+class RingModel final : public ReferenceModel {
+ public:
+  using VnodeRule = uint32_t (*)(uint32_t vnodes, double weight);
+  RingModel(uint32_t vnodes, VnodeRule rule) : vnodes_(vnodes), rule_(rule) {}
+
+  void Rebuild(std::span<const LiveNode> live) override {
+    points_.clear();
+    for (const LiveNode& n : live) {
+      const uint32_t count = rule_(vnodes_, n.spec.weight);
+      for (uint32_t i = 0; i < count; ++i) {
+        const uint64_t p =
+            HashString<H>(n.spec.name + "#" + std::to_string(i));
+        Owner candidate{n.spec.name, i, n.id};
+        auto [it, inserted] = points_.emplace(p, candidate);
+        if (!inserted && std::tie(candidate.name, candidate.vnode) <
+                             std::tie(it->second.name, it->second.vnode)) {
+          it->second = candidate;
+        }
+      }
+    }
+  }
+  NodeId Lookup(uint64_t key_hash) const override {
+    auto it = points_.upper_bound(key_hash);
+    if (it == points_.end()) it = points_.begin();
+    return it->second.id;
+  }
+
+ private:
+  struct Owner {
+    std::string name;
+    uint32_t vnode;
+    NodeId id;
+  };
+  uint32_t vnodes_;
+  VnodeRule rule_;
+  std::map<uint64_t, Owner> points_;
+};
+
+// The ring's weight rule (ARCHITECTURE.md §4, "vnodes per node (∝ weight)"):
+// a node of weight w gets max(1, round(vnodes * w)) points.
+inline uint32_t RingVnodes(uint32_t vnodes, double weight) {
+  const double want = std::round(static_cast<double>(vnodes) * weight);
+  return want < 1 ? 1 : static_cast<uint32_t>(want);
+}
+
+// rendezvous: brute-force argmax over the live nodes of the score
+// s = HashPair<H>(key, HashString<H>(name)); when the live weights differ,
+// of -w / ln(ToUnitInterval<H>(s)) (the logarithmic method: Schindelhauer &
+// Schomaker, "Weighted Distributed Hash Tables", SPAA 2005). Equal scores go
+// to the smaller id.
+template <typename H>
+class RendezvousModel final : public ReferenceModel {
+ public:
+  void Rebuild(std::span<const LiveNode> live) override {
+    live_.assign(live.begin(), live.end());
+    weighted_ = false;
+    for (const LiveNode& n : live_) {
+      weighted_ = weighted_ || n.spec.weight != live_.front().spec.weight;
+    }
+  }
+  NodeId Lookup(uint64_t key_hash) const override {
+    NodeId best_id = kInvalidNode;
+    uint64_t best_int = 0;
+    double best_real = 0;
+    for (const LiveNode& n : live_) {  // ascending id: '>' keeps the smaller
+      const uint64_t s = HashPair<H>(key_hash, HashString<H>(n.spec.name));
+      if (weighted_) {
+        const double w = -n.spec.weight / std::log(ToUnitInterval<H>(s));
+        if (best_id == kInvalidNode || w > best_real) {
+          best_real = w;
+          best_id = n.id;
+        }
+      } else if (best_id == kInvalidNode || s > best_int) {
+        best_int = s;
+        best_id = n.id;
+      }
+    }
+    return best_id;
+  }
+
+ private:
+  std::vector<LiveNode> live_;
+  bool weighted_ = false;
+};
+
+}  // namespace testing
+}  // namespace chbench
+
+#endif  // CHBENCH_ALGORITHMS_TESTING_REFERENCE_MODELS_H_
