@@ -1,0 +1,113 @@
+// Copyright 2026 The chbench Authors.
+//
+// -----------------------------------------------------------------------------
+// File: bench/dispatch.h
+// -----------------------------------------------------------------------------
+//
+// DispatchConcrete: from run-time names (an algorithm registry name and a hash
+// registry name) to the compile-time concrete type, so that benchmark loops
+// are instantiated for `Ring<Xxh64>`, `Jump<Md5>`, ... and call the final,
+// inlinable `Lookup` directly (no virtual call in the timed loop).
+//
+//   absl::Status s = DispatchConcrete("ring", "xxh64", [&]<typename A>() {
+//     // A is Ring<Xxh64> here.
+//   });
+//
+// The set of algorithms is the compile-time list below, and the set of hash
+// policies is DispatchHash's (algorithms/hash/hash_function.h). Both must stay
+// in step with the registries; bench/timing_test.cc checks that every
+// registry algorithm x every registry hash dispatches to exactly the type the
+// registry factory creates.
+
+#ifndef CHBENCH_BENCH_DISPATCH_H_
+#define CHBENCH_BENCH_DISPATCH_H_
+
+#include <algorithm>
+#include <array>
+#include <string>
+#include <string_view>
+
+#include "absl/status/status.h"
+#include "absl/strings/str_cat.h"
+#include "algorithms/bounded_load/bounded_load.h"
+#include "algorithms/hash/hash_function.h"
+#include "algorithms/jump/jump.h"
+#include "algorithms/maglev/maglev.h"
+#include "algorithms/modulo/modulo.h"
+#include "algorithms/rendezvous/rendezvous.h"
+#include "algorithms/ring/ring.h"
+
+namespace chbench {
+
+// The algorithms DispatchConcrete knows, in registry order.
+inline constexpr std::array<std::string_view, 6> kConcreteAlgorithms = {
+    "modulo", "ring", "rendezvous", "jump", "maglev", "bounded_load"};
+
+// The hash policies DispatchHash knows, in registry order.
+inline constexpr std::array<std::string_view, 8> kConcreteHashes = {
+    Md5::kName,        Xxh64::kName, Xxh3::kName,  Murmur3_128::kName,
+    Murmur3_32::kName, Crc32::kName, Fnv1a::kName, AbslHash::kName};
+
+namespace dispatch_internal {
+
+// "a, b, c". (absl 20220623 here has its own string_view type, so std::
+// string_view is joined by hand.)
+template <size_t kN>
+std::string JoinNames(const std::array<std::string_view, kN>& names) {
+  std::string out;
+  for (std::string_view name : names) {
+    if (!out.empty()) out += ", ";
+    out += name;
+  }
+  return out;
+}
+
+// Calls f.template operator()<Algo<H>>() for the algorithm named `algorithm`;
+// false if the name is unknown.
+template <typename H, typename F>
+bool DispatchAlgorithm(std::string_view algorithm, F& f) {
+  if (algorithm == "modulo") return f.template operator()<Modulo<H>>(), true;
+  if (algorithm == "ring") return f.template operator()<Ring<H>>(), true;
+  if (algorithm == "rendezvous") {
+    return f.template operator()<Rendezvous<H>>(), true;
+  }
+  if (algorithm == "jump") return f.template operator()<Jump<H>>(), true;
+  if (algorithm == "maglev") return f.template operator()<Maglev<H>>(), true;
+  if (algorithm == "bounded_load") {
+    return f.template operator()<BoundedLoad<H>>(), true;
+  }
+  return false;
+}
+
+}  // namespace dispatch_internal
+
+// Calls `f.template operator()<A>()` once, where A is the concrete final type
+// of algorithm `algorithm` with hash policy `hash` (e.g. Ring<Xxh64>).
+// Returns InvalidArgument naming the valid algorithms (or hashes) when a name
+// is unknown; f is not called then. f's return value is ignored: capture
+// results by reference.
+template <typename F>
+absl::Status DispatchConcrete(std::string_view algorithm,
+                              std::string_view hash, F&& f) {
+  if (std::find(kConcreteAlgorithms.begin(), kConcreteAlgorithms.end(),
+                algorithm) == kConcreteAlgorithms.end()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("unknown algorithm '", std::string(algorithm),
+                     "'; valid algorithms: ",
+                     dispatch_internal::JoinNames(kConcreteAlgorithms)));
+  }
+  const bool known_hash = DispatchHash(hash, [&]<typename H>() {
+    dispatch_internal::DispatchAlgorithm<H>(algorithm, f);
+  });
+  if (!known_hash) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("unknown hash '", std::string(hash),
+                     "'; valid hashes: ",
+                     dispatch_internal::JoinNames(kConcreteHashes)));
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace chbench
+
+#endif  // CHBENCH_BENCH_DISPATCH_H_
