@@ -1,0 +1,790 @@
+// Copyright 2026 The chbench Authors.
+//
+// Tests of the `chbench` command. They run the real binary (CHBENCH_BIN, set
+// by CMake) as a subprocess with posix_spawn: stdin from a temporary file,
+// stdout and stderr into temporary files, and check the exit status, the
+// output and the error text. The mapping is compared with the library
+// (MakeAlgorithm + Build + HashKey + Lookup), so `chbench map` cannot drift
+// from what the experiments measure. cli_util.h is tested directly.
+
+#include <fcntl.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdint>
+#include <cstdio>
+#include <fstream>
+#include <memory>
+#include <set>
+#include <sstream>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "algorithms/consistent_hash.h"
+#include "algorithms/hash/hash_registry.h"
+#include "algorithms/registry.h"
+#include "experiments/cli/cli_util.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+
+extern char** environ;
+
+namespace chbench {
+namespace {
+
+using ::testing::HasSubstr;
+using ::testing::IsEmpty;
+using ::testing::Not;
+
+struct RunResult {
+  bool exited = false;  // false: killed by a signal
+  int exit_code = -1;   // valid when exited
+  int signal = 0;       // valid when !exited
+  std::string out;
+  std::string err;
+};
+
+std::string ReadFile(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+// A temporary file that is removed when the object goes away.
+class TempFile {
+ public:
+  TempFile() {
+    std::string tmpl = ::testing::TempDir() + "chbench_cli_XXXXXX";
+    fd_ = ::mkstemp(tmpl.data());
+    path_ = tmpl;
+  }
+  ~TempFile() {
+    if (fd_ >= 0) ::close(fd_);
+    ::unlink(path_.c_str());
+  }
+  TempFile(const TempFile&) = delete;
+  TempFile& operator=(const TempFile&) = delete;
+
+  bool ok() const { return fd_ >= 0; }
+  int fd() const { return fd_; }
+  const std::string& path() const { return path_; }
+
+ private:
+  int fd_ = -1;
+  std::string path_;
+};
+
+// Runs `chbench args...` with `input` on stdin. Stdout goes to a temporary
+// file, or to `stdout_path` (opened for writing) if given.
+RunResult RunChbench(const std::vector<std::string>& args,
+                     std::string_view input = "",
+                     const std::string& stdout_path = "") {
+  RunResult result;
+  TempFile in, out, err;
+  if (!in.ok() || !out.ok() || !err.ok()) {
+    ADD_FAILURE() << "cannot create temporary files in "
+                  << ::testing::TempDir();
+    return result;
+  }
+  {
+    std::ofstream f(in.path(), std::ios::binary);
+    f.write(input.data(), static_cast<std::streamsize>(input.size()));
+  }
+  std::vector<std::string> argv_storage;
+  argv_storage.push_back(CHBENCH_BIN);
+  argv_storage.insert(argv_storage.end(), args.begin(), args.end());
+  std::vector<char*> argv;
+  for (std::string& a : argv_storage) argv.push_back(a.data());
+  argv.push_back(nullptr);
+
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, in.path().c_str(),
+                                   O_RDONLY, 0);
+  if (stdout_path.empty()) {
+    posix_spawn_file_actions_adddup2(&actions, out.fd(), STDOUT_FILENO);
+  } else {
+    posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO,
+                                     stdout_path.c_str(), O_WRONLY, 0);
+  }
+  posix_spawn_file_actions_adddup2(&actions, err.fd(), STDERR_FILENO);
+  pid_t pid = 0;
+  const int rc = posix_spawn(&pid, CHBENCH_BIN, &actions, nullptr,
+                             argv.data(), environ);
+  posix_spawn_file_actions_destroy(&actions);
+  if (rc != 0) {
+    ADD_FAILURE() << "posix_spawn(" << CHBENCH_BIN << ") failed: " << rc;
+    return result;
+  }
+  int status = 0;
+  while (waitpid(pid, &status, 0) < 0) {
+  }
+  result.exited = WIFEXITED(status);
+  if (result.exited) result.exit_code = WEXITSTATUS(status);
+  if (WIFSIGNALED(status)) result.signal = WTERMSIG(status);
+  result.out = ReadFile(out.path());
+  result.err = ReadFile(err.path());
+  return result;
+}
+
+std::vector<std::string> SplitLines(const std::string& text) {
+  std::vector<std::string> lines;
+  size_t start = 0;
+  while (start < text.size()) {
+    size_t nl = text.find('\n', start);
+    if (nl == std::string::npos) nl = text.size();
+    lines.push_back(text.substr(start, nl - start));
+    start = nl + 1;
+  }
+  return lines;
+}
+
+std::vector<std::string> SplitTabs(const std::string& line) {
+  std::vector<std::string> fields;
+  size_t start = 0;
+  while (true) {
+    const size_t tab = line.find('\t', start);
+    if (tab == std::string::npos) {
+      fields.push_back(line.substr(start));
+      return fields;
+    }
+    fields.push_back(line.substr(start, tab - start));
+    start = tab + 1;
+  }
+}
+
+std::string JoinLines(const std::vector<std::string>& keys) {
+  std::string text;
+  for (const std::string& k : keys) {
+    text += k;
+    text += '\n';
+  }
+  return text;
+}
+
+// What the library says: the owner names of `keys` for `algorithm` built
+// from `nodes` with `params` (Place in order for a stateful algorithm).
+std::vector<std::string> LibraryOwners(const std::string& algorithm,
+                                       const AlgorithmParams& params,
+                                       const std::vector<NodeSpec>& nodes,
+                                       const std::vector<std::string>& keys) {
+  std::vector<std::string> owners;
+  absl::StatusOr<std::unique_ptr<ConsistentHash>> algo =
+      MakeAlgorithm(algorithm, params);
+  if (!algo.ok()) {
+    ADD_FAILURE() << algo.status();
+    return owners;
+  }
+  if (absl::Status s = (*algo)->Build(nodes); !s.ok()) {
+    ADD_FAILURE() << s;
+    return owners;
+  }
+  const bool stateful = (*algo)->capabilities().stateful;
+  for (const std::string& key : keys) {
+    const uint64_t h = (*algo)->HashKey(key);
+    owners.push_back(
+        (*algo)->NodeName(stateful ? (*algo)->Place(h) : (*algo)->Lookup(h)));
+  }
+  return owners;
+}
+
+std::vector<NodeSpec> DefaultNodes(int n) {
+  std::vector<NodeSpec> nodes(n);
+  for (int i = 0; i < n; ++i) nodes[i].name = "node-" + std::to_string(i);
+  return nodes;
+}
+
+// Keys that exercise the hash: short, long, sequential, non-ASCII.
+std::vector<std::string> SampleKeys(int count) {
+  std::vector<std::string> keys;
+  for (int i = 0; i < count; ++i) {
+    keys.push_back(i % 3 == 0   ? "key-" + std::to_string(i)
+                   : i % 3 == 1 ? "https://example.org/item/" +
+                                      std::to_string(i * 7919) + "/caf\xc3\xa9"
+                                : std::string(1 + i % 40, 'a' + i % 26));
+  }
+  return keys;
+}
+
+// Checks `result` is a successful map whose owners (first owner column)
+// equal `expected`, with the keys echoed in order.
+void ExpectMapping(const RunResult& result,
+                   const std::vector<std::string>& keys,
+                   const std::vector<std::string>& expected) {
+  ASSERT_TRUE(result.exited) << "signal " << result.signal;
+  ASSERT_EQ(result.exit_code, 0) << result.err;
+  EXPECT_THAT(result.err, IsEmpty());
+  const std::vector<std::string> lines = SplitLines(result.out);
+  ASSERT_EQ(lines.size(), keys.size());
+  for (size_t i = 0; i < keys.size(); ++i) {
+    const std::vector<std::string> f = SplitTabs(lines[i]);
+    ASSERT_EQ(f.size(), 2u) << "line " << i + 1 << ": " << lines[i];
+    EXPECT_EQ(f[0], keys[i]) << "line " << i + 1;
+    EXPECT_EQ(f[1], expected[i]) << "line " << i + 1 << " key " << keys[i];
+  }
+}
+
+// --- chbench list -----------------------------------------------------------
+
+// True if some line of `text`, after leading spaces, starts with `name` and
+// then a space (a row of a listing, not a mention in prose).
+bool HasRow(const std::string& text, std::string_view name) {
+  for (const std::string& line : SplitLines(text)) {
+    const size_t start = line.find_first_not_of(' ');
+    if (start == std::string::npos) continue;
+    const std::string_view rest = std::string_view(line).substr(start);
+    if (rest.size() > name.size() && rest.substr(0, name.size()) == name &&
+        rest[name.size()] == ' ') {
+      return true;
+    }
+  }
+  return false;
+}
+
+TEST(ListTest, PrintsEveryRegistryName) {
+  const RunResult r = RunChbench({"list"});
+  ASSERT_TRUE(r.exited);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_THAT(r.err, IsEmpty());
+  EXPECT_THAT(r.out, HasSubstr("Algorithms ("));
+  EXPECT_THAT(r.out, HasSubstr("Hash functions ("));
+  EXPECT_THAT(r.out, HasSubstr("Key sets ("));
+  for (const AlgorithmInfo& info : Algorithms()) {
+    EXPECT_TRUE(HasRow(r.out, info.name)) << info.name;
+    EXPECT_THAT(r.out, HasSubstr(std::string(info.description)));
+    EXPECT_THAT(r.out, HasSubstr(std::string(info.citation)));
+  }
+  for (const HashInfo& info : HashFunctions()) {
+    EXPECT_TRUE(HasRow(r.out, info.name)) << info.name;
+    EXPECT_THAT(r.out, HasSubstr(std::string(info.description)));
+  }
+  // The key-set registry (experiments/keyset.h) is not linked into cli_test;
+  // its names are the ones documented there.
+  for (const char* name : {"uniform", "url", "sequential", "words"}) {
+    EXPECT_TRUE(HasRow(r.out, name)) << name;
+  }
+}
+
+TEST(ListTest, ShowsCapabilitiesAndHashProperties) {
+  const RunResult r = RunChbench({"list"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  for (const AlgorithmInfo& info : Algorithms()) {
+    for (const std::string& line : SplitLines(r.out)) {
+      if (!HasRow(line, info.name)) continue;
+      EXPECT_EQ(line.find("weights") != std::string::npos,
+                info.capabilities.weights)
+          << line;
+      EXPECT_EQ(line.find("replicas") != std::string::npos,
+                info.capabilities.replicas)
+          << line;
+      EXPECT_EQ(line.find("stateful") != std::string::npos,
+                info.capabilities.stateful)
+          << line;
+      break;
+    }
+  }
+  for (const HashInfo& info : HashFunctions()) {
+    for (const std::string& line : SplitLines(r.out)) {
+      if (!HasRow(line, info.name)) continue;
+      EXPECT_THAT(line, HasSubstr(" " + std::to_string(info.bits) + " "));
+      EXPECT_THAT(line, HasSubstr(info.reproducible ? "yes" : "no"));
+      break;
+    }
+  }
+}
+
+// --- chbench map: mappings --------------------------------------------------
+
+// Guava's HashingTest.testConsistentHash_correctness: consistentHash(i, 100)
+// for i = 0..19 (Lamping & Veach's jump hash with the key used as the seed).
+TEST(MapTest, JumpU64MatchesGuavaVector) {
+  const int kGuava[20] = {0,  55, 62, 8,  45, 59, 86, 97, 82, 59,
+                          73, 37, 17, 56, 86, 21, 90, 37, 38, 83};
+  std::string input;
+  for (int i = 0; i < 20; ++i) input += std::to_string(i) + "\n";
+  const RunResult r =
+      RunChbench({"map", "--algorithm", "jump", "--nodes", "100",
+                  "--key-format", "u64"},
+                 input);
+  ASSERT_TRUE(r.exited);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  std::string expected;
+  for (int i = 0; i < 20; ++i) {
+    expected += std::to_string(i) + "\tnode-" + std::to_string(kGuava[i]) + "\n";
+  }
+  EXPECT_EQ(r.out, expected);
+}
+
+TEST(MapTest, U64KeysAtTheRangeEndsAreAccepted) {
+  const RunResult r = RunChbench(
+      {"map", "-a", "jump", "-n", "7", "--key-format", "u64"},
+      "0\n18446744073709551615\r\n00042\n");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const std::vector<std::string> lines = SplitLines(r.out);
+  ASSERT_EQ(lines.size(), 3u);
+  EXPECT_THAT(lines[0], ::testing::StartsWith("0\tnode-"));
+  EXPECT_THAT(lines[1], ::testing::StartsWith("18446744073709551615\tnode-"));
+  EXPECT_THAT(lines[2], ::testing::StartsWith("00042\tnode-"));
+}
+
+TEST(MapTest, StringKeysMatchLibraryForEveryAlgorithm) {
+  const std::vector<std::string> keys = SampleKeys(300);
+  for (const AlgorithmInfo& info : Algorithms()) {
+    SCOPED_TRACE(info.name);
+    const std::string name(info.name);
+    const RunResult r =
+        RunChbench({"map", "--algorithm", name, "--nodes", "10"},
+                   JoinLines(keys));
+    ExpectMapping(r, keys,
+                  LibraryOwners(name, AlgorithmParams{}, DefaultNodes(10), keys));
+  }
+}
+
+TEST(MapTest, NonDefaultParametersMatchLibrary) {
+  const std::vector<std::string> keys = SampleKeys(200);
+  struct Case {
+    std::string algorithm;
+    std::vector<std::string> flags;
+    AlgorithmParams params;
+  };
+  std::vector<Case> cases;
+  {
+    Case c{"ring", {"--hash", "md5", "--vnodes", "7"}, {}};
+    c.params.hash = "md5";
+    c.params.vnodes = 7;
+    cases.push_back(c);
+  }
+  {
+    Case c{"maglev", {"--table-size", "101", "--hash", "murmur3_128"}, {}};
+    c.params.table_size = 101;
+    c.params.hash = "murmur3_128";
+    cases.push_back(c);
+  }
+  {
+    Case c{"bounded_load", {"--load-factor", "1.1", "--vnodes", "20"}, {}};
+    c.params.load_factor = 1.1;
+    c.params.vnodes = 20;
+    cases.push_back(c);
+  }
+  {
+    Case c{"rendezvous", {"--hash", "fnv1a"}, {}};
+    c.params.hash = "fnv1a";
+    cases.push_back(c);
+  }
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.algorithm);
+    std::vector<std::string> args = {"map", "-a", c.algorithm, "-n", "6"};
+    args.insert(args.end(), c.flags.begin(), c.flags.end());
+    ExpectMapping(RunChbench(args, JoinLines(keys)), keys,
+                  LibraryOwners(c.algorithm, c.params, DefaultNodes(6), keys));
+  }
+}
+
+TEST(MapTest, OutputOrderEqualsInputOrder) {
+  // A fixed permutation of 0..999 (multiplication by a unit mod 1000), an
+  // empty key and a CRLF line.
+  std::vector<std::string> keys;
+  for (int i = 0; i < 1000; ++i) keys.push_back("k" + std::to_string(i * 617 % 1000));
+  keys.insert(keys.begin() + 500, "");
+  std::string input = JoinLines(keys);
+  input += "crlf-key\r\n";
+  keys.push_back("crlf-key");
+  input += "no-final-newline";
+  keys.push_back("no-final-newline");
+  const RunResult r = RunChbench({"map", "-a", "ring", "-n", "5"}, input);
+  ExpectMapping(r, keys,
+                LibraryOwners("ring", AlgorithmParams{}, DefaultNodes(5), keys));
+}
+
+TEST(MapTest, EmptyInputPrintsNothing) {
+  const RunResult r = RunChbench({"map", "-a", "ring", "-n", "5"}, "");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_THAT(r.out, IsEmpty());
+  const RunResult one_empty = RunChbench({"map", "-a", "modulo", "-n", "1"}, "\n");
+  ASSERT_EQ(one_empty.exit_code, 0) << one_empty.err;
+  EXPECT_EQ(one_empty.out, "\tnode-0\n");
+}
+
+TEST(MapTest, RingReplicasAreDistinctAndStartWithTheOwner) {
+  const std::vector<std::string> keys = SampleKeys(400);
+  const RunResult r3 =
+      RunChbench({"map", "-a", "ring", "-n", "10", "--replicas", "3"},
+                 JoinLines(keys));
+  ASSERT_EQ(r3.exit_code, 0) << r3.err;
+  const std::vector<std::string> owners =
+      LibraryOwners("ring", AlgorithmParams{}, DefaultNodes(10), keys);
+  const std::vector<std::string> lines = SplitLines(r3.out);
+  ASSERT_EQ(lines.size(), keys.size());
+  for (size_t i = 0; i < lines.size(); ++i) {
+    const std::vector<std::string> f = SplitTabs(lines[i]);
+    ASSERT_EQ(f.size(), 4u) << lines[i];
+    EXPECT_EQ(f[0], keys[i]);
+    EXPECT_EQ(f[1], owners[i]) << "the first replica is the owner";
+    EXPECT_EQ(std::set<std::string>(f.begin() + 1, f.end()).size(), 3u)
+        << lines[i];
+  }
+}
+
+TEST(MapTest, ReplicasMatchLibraryWithDistinctZones) {
+  const std::vector<std::string> keys = SampleKeys(200);
+  std::vector<NodeSpec> nodes = DefaultNodes(6);
+  const std::vector<std::string> zones = {"a", "a", "b", "b", "c", "c"};
+  for (int i = 0; i < 6; ++i) nodes[i].zone = zones[i];
+  for (const char* algorithm : {"ring", "rendezvous"}) {
+    SCOPED_TRACE(algorithm);
+    const RunResult r = RunChbench({"map", "-a", algorithm, "-n", "6", "-r",
+                                    "3", "--zones", "a,a,b,b,c,c"},
+                                   JoinLines(keys));
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    auto algo = MakeAlgorithm(algorithm, AlgorithmParams{});
+    ASSERT_TRUE(algo.ok()) << algo.status();
+    ASSERT_TRUE((*algo)->Build(nodes).ok());
+    const std::vector<std::string> lines = SplitLines(r.out);
+    ASSERT_EQ(lines.size(), keys.size());
+    std::vector<NodeId> ids;
+    for (size_t i = 0; i < keys.size(); ++i) {
+      ASSERT_TRUE((*algo)
+                      ->LookupReplicas((*algo)->HashKey(keys[i]), 3, true, &ids)
+                      .ok());
+      std::string expected = keys[i];
+      std::set<std::string> seen_zones;
+      for (NodeId id : ids) {
+        expected += "\t" + (*algo)->NodeName(id);
+        seen_zones.insert(zones[id]);
+      }
+      EXPECT_EQ(lines[i], expected);
+      EXPECT_EQ(seen_zones.size(), 3u) << lines[i];
+    }
+  }
+}
+
+TEST(MapTest, NodeNamesAndWeightsMatchLibrary) {
+  const std::vector<std::string> keys = SampleKeys(300);
+  std::vector<NodeSpec> nodes(3);
+  nodes[0].name = "alpha";
+  nodes[1].name = "beta";
+  nodes[2].name = "gamma";
+  // --node-names alone, and together with an agreeing --nodes.
+  for (const auto& extra : std::vector<std::vector<std::string>>{
+           {}, {"--nodes", "3"}}) {
+    std::vector<std::string> args = {"map", "-a", "rendezvous", "--node-names",
+                                     "alpha,beta,gamma"};
+    args.insert(args.end(), extra.begin(), extra.end());
+    ExpectMapping(RunChbench(args, JoinLines(keys)), keys,
+                  LibraryOwners("rendezvous", AlgorithmParams{}, nodes, keys));
+  }
+  nodes[0].weight = 1;
+  nodes[1].weight = 2.5;
+  nodes[2].weight = 4;
+  for (const char* algorithm : {"ring", "rendezvous", "maglev"}) {
+    SCOPED_TRACE(algorithm);
+    ExpectMapping(
+        RunChbench({"map", "-a", algorithm, "--node-names", "alpha,beta,gamma",
+                    "--weights", "1,2.5,4"},
+                   JoinLines(keys)),
+        keys, LibraryOwners(algorithm, AlgorithmParams{}, nodes, keys));
+  }
+}
+
+TEST(MapTest, JumpNodeIIsBucketI) {
+  // With names, jump's bucket b must print the b-th name.
+  std::string input;
+  for (int i = 0; i < 20; ++i) input += std::to_string(i) + "\n";
+  const RunResult named = RunChbench(
+      {"map", "-a", "jump", "--node-names", "n0,n1,n2,n3,n4", "--key-format",
+       "u64"},
+      input);
+  const RunResult numbered = RunChbench(
+      {"map", "-a", "jump", "-n", "5", "--key-format", "u64"}, input);
+  ASSERT_EQ(named.exit_code, 0) << named.err;
+  ASSERT_EQ(numbered.exit_code, 0) << numbered.err;
+  std::string renamed = numbered.out;
+  for (size_t pos; (pos = renamed.find("node-")) != std::string::npos;) {
+    renamed.replace(pos, 5, "n");
+  }
+  EXPECT_EQ(named.out, renamed);
+}
+
+TEST(MapTest, LargeInputStreamsInOrder) {
+  constexpr int kKeys = 200000;
+  std::string input;
+  input.reserve(kKeys * 12);
+  for (int i = 0; i < kKeys; ++i) input += "key-" + std::to_string(i) + "\n";
+  // A 3 MiB key forces the reader to grow its 1 MiB block.
+  const std::string huge(3 << 20, 'x');
+  input += huge + "\n";
+  input += "last\n";
+  const RunResult r = RunChbench({"map", "-a", "jump", "-n", "37"}, input);
+  ASSERT_TRUE(r.exited);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const std::vector<std::string> lines = SplitLines(r.out);
+  ASSERT_EQ(lines.size(), kKeys + 2u);
+  for (int i = 0; i < kKeys; ++i) {
+    const std::string prefix = "key-" + std::to_string(i) + "\tnode-";
+    if (lines[i].compare(0, prefix.size(), prefix) != 0) {
+      FAIL() << "line " << i + 1 << ": " << lines[i];
+    }
+  }
+  EXPECT_EQ(lines[kKeys].substr(0, huge.size() + 6), huge + "\tnode-");
+  EXPECT_THAT(lines[kKeys + 1], ::testing::StartsWith("last\tnode-"));
+}
+
+// --- chbench map: errors ----------------------------------------------------
+
+struct ErrorCase {
+  std::string name;
+  std::vector<std::string> args;
+  std::string input;
+  std::vector<std::string> stderr_mentions;
+};
+
+void PrintTo(const ErrorCase& c, std::ostream* os) { *os << c.name; }
+
+class MapErrorTest : public ::testing::TestWithParam<ErrorCase> {};
+
+TEST_P(MapErrorTest, ExitsTwoWithOneLineAndNoOutput) {
+  const ErrorCase& c = GetParam();
+  const RunResult r = RunChbench(c.args, c.input);
+  ASSERT_TRUE(r.exited) << "killed by signal " << r.signal;
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_THAT(r.out, IsEmpty());
+  ASSERT_THAT(r.err, Not(IsEmpty()));
+  EXPECT_EQ(r.err.find('\n'), r.err.size() - 1) << "one line: " << r.err;
+  for (const std::string& m : c.stderr_mentions) {
+    EXPECT_THAT(r.err, HasSubstr(m));
+  }
+}
+
+std::vector<std::string> Map(std::vector<std::string> args) {
+  args.insert(args.begin(), "map");
+  return args;
+}
+
+const std::vector<ErrorCase>& ErrorCases() {
+  static const auto* cases = new std::vector<ErrorCase>{
+      {"UnknownAlgorithm", Map({"-a", "chord", "-n", "3"}), "k\n",
+       {"'chord'", AlgorithmNames()}},
+      {"MissingAlgorithm", Map({"-n", "3"}), "k\n", {"--algorithm"}},
+      {"UnknownHash", Map({"-a", "ring", "-n", "3", "--hash", "sha9"}), "k\n",
+       {"'sha9'", HashNames()}},
+      {"NodesZero", Map({"-a", "ring", "-n", "0"}), "k\n", {"--nodes '0'"}},
+      {"NodesMissing", Map({"-a", "ring"}), "k\n", {"--nodes"}},
+      {"NodesNotANumber", Map({"-a", "ring", "-n", "three"}), "k\n",
+       {"'three'"}},
+      {"NodesNegative", Map({"-a", "ring", "-n", "-3"}), "k\n", {"'-3'"}},
+      {"NodesOctalLooking", Map({"-a", "ring", "-n", "0x10"}), "k\n",
+       {"'0x10'"}},
+      {"NodesTooMany", Map({"-a", "jump", "-n", "4000000000"}), "k\n",
+       {"'4000000000'"}},
+      {"NodesMissingValue", Map({"-a", "ring", "-n"}), "k\n", {"--nodes"}},
+      {"NodesDisagreeWithNames",
+       Map({"-a", "ring", "-n", "2", "--node-names", "a,b,c"}), "k\n",
+       {"--nodes 2", "3 names"}},
+      {"DuplicateNodeNames", Map({"-a", "ring", "--node-names", "a,b,a"}),
+       "k\n", {"'a'"}},
+      {"EmptyNodeName", Map({"-a", "ring", "--node-names", "a,,b"}), "k\n",
+       {"empty"}},
+      {"VnodesZero", Map({"-a", "ring", "-n", "3", "--vnodes", "0"}), "k\n",
+       {"--vnodes '0'"}},
+      {"VnodesNotANumber", Map({"-a", "ring", "-n", "3", "--vnodes", "1.5"}),
+       "k\n", {"'1.5'"}},
+      {"TableSizeNotPrime",
+       Map({"-a", "maglev", "-n", "3", "--table-size", "100"}), "k\n",
+       {"'100'", "prime"}},
+      {"TableSizeBelowNodes",
+       Map({"-a", "maglev", "-n", "20", "--table-size", "7"}), "k\n",
+       {"'7'", "20"}},
+      {"TableSizeNegative",
+       Map({"-a", "maglev", "-n", "3", "--table-size", "-7"}), "k\n",
+       {"'-7'"}},
+      {"LoadFactorOne",
+       Map({"-a", "bounded_load", "-n", "3", "--load-factor", "1"}), "k\n",
+       {"--load-factor '1'", "> 1"}},
+      {"LoadFactorBelowOne",
+       Map({"-a", "bounded_load", "-n", "3", "--load-factor", "0.5"}), "k\n",
+       {"'0.5'"}},
+      {"LoadFactorNan",
+       Map({"-a", "bounded_load", "-n", "3", "--load-factor", "nan"}), "k\n",
+       {"'nan'"}},
+      {"WeightsWrongCount", Map({"-a", "ring", "-n", "3", "--weights", "1,2"}),
+       "k\n", {"2 weights", "3 nodes"}},
+      {"WeightZero", Map({"-a", "ring", "-n", "3", "--weights", "1,0,1"}),
+       "k\n", {"'0'", "> 0"}},
+      {"WeightNegative",
+       Map({"-a", "rendezvous", "-n", "3", "--weights", "1,1,-2"}), "k\n",
+       {"'-2'"}},
+      {"WeightNotANumber",
+       Map({"-a", "maglev", "-n", "3", "--weights", "1,heavy,1"}), "k\n",
+       {"'heavy'"}},
+      {"WeightsUnsupported",
+       Map({"-a", "jump", "-n", "3", "--weights", "1,1,1"}), "k\n",
+       {"jump", "--weights", "ring"}},
+      {"ReplicasZero", Map({"-a", "ring", "-n", "3", "-r", "0"}), "k\n",
+       {"--replicas '0'"}},
+      {"ReplicasAboveNodes", Map({"-a", "ring", "-n", "3", "-r", "4"}), "k\n",
+       {"'4'", "1..3"}},
+      {"ReplicasUnsupported", Map({"-a", "jump", "-n", "3", "-r", "2"}), "k\n",
+       {"jump", "--replicas 2", "ring", "rendezvous"}},
+      {"ZonesWrongCount",
+       Map({"-a", "ring", "-n", "3", "-r", "2", "--zones", "a,b"}), "k\n",
+       {"2 zones", "'a,b'"}},
+      {"KeyFormatUnknown", Map({"-a", "ring", "-n", "3", "--key-format", "hex"}),
+       "k\n", {"'hex'", "string, u64"}},
+      {"U64NotANumber", Map({"-a", "jump", "-n", "3", "--key-format", "u64"}),
+       "abc\n1\n", {"line 1", "'abc'"}},
+      {"U64Sign", Map({"-a", "jump", "-n", "3", "--key-format", "u64"}),
+       "-5\n", {"line 1", "'-5'"}},
+      {"U64PlusSign", Map({"-a", "jump", "-n", "3", "--key-format", "u64"}),
+       "+5\n", {"line 1", "'+5'"}},
+      {"U64Overflow", Map({"-a", "jump", "-n", "3", "--key-format", "u64"}),
+       "18446744073709551616\n", {"line 1", "'18446744073709551616'"}},
+      {"U64TrailingGarbage",
+       Map({"-a", "jump", "-n", "3", "--key-format", "u64"}), "12x\n",
+       {"line 1", "'12x'"}},
+      {"U64Space", Map({"-a", "jump", "-n", "3", "--key-format", "u64"}),
+       " 12\n", {"line 1", "' 12'"}},
+      {"U64EmptyLine", Map({"-a", "jump", "-n", "3", "--key-format", "u64"}),
+       "\n", {"line 1", "''"}},
+      {"UnknownFlag", Map({"-a", "ring", "-n", "3", "--bogus"}), "k\n",
+       {"--bogus"}},
+      {"ExtraPositional", Map({"-a", "ring", "-n", "3", "stray"}), "k\n",
+       {"stray"}},
+      {"NoSubcommand", {}, "", {"subcommand"}},
+      {"UnknownSubcommand", {"frobnicate"}, "", {"frobnicate"}},
+      {"ListExtraArgument", {"list", "--verbose"}, "", {"--verbose"}},
+  };
+  return *cases;
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    All, MapErrorTest, ::testing::ValuesIn(ErrorCases()),
+    [](const ::testing::TestParamInfo<ErrorCase>& info) {
+      return info.param.name;
+    });
+
+TEST(MapTest, MalformedU64KeyStopsAfterTheLinesBeforeIt) {
+  const RunResult r =
+      RunChbench({"map", "-a", "jump", "-n", "100", "--key-format", "u64"},
+                 "0\n1\n2x\n3\n");
+  ASSERT_TRUE(r.exited);
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(r.out, "0\tnode-0\n1\tnode-55\n");  // Guava vector, keys 0 and 1
+  EXPECT_THAT(r.err, HasSubstr("line 3"));
+  EXPECT_THAT(r.err, HasSubstr("'2x'"));
+}
+
+// /dev/full fails every write with ENOSPC: an internal failure, exit 1.
+TEST(MapTest, WriteErrorOnStdoutExitsOne) {
+  if (::access("/dev/full", W_OK) != 0) GTEST_SKIP() << "no /dev/full";
+  const RunResult map =
+      RunChbench({"map", "-a", "ring", "-n", "3"}, "a\nb\n", "/dev/full");
+  ASSERT_TRUE(map.exited);
+  EXPECT_EQ(map.exit_code, 1);
+  EXPECT_THAT(map.err, HasSubstr("write error on stdout"));
+  const RunResult list = RunChbench({"list"}, "", "/dev/full");
+  ASSERT_TRUE(list.exited);
+  EXPECT_EQ(list.exit_code, 1);
+  EXPECT_THAT(list.err, HasSubstr("write error on stdout"));
+}
+
+// --- help and version -------------------------------------------------------
+
+TEST(HelpTest, EverySubcommandHasHelp) {
+  for (const std::vector<std::string>& args :
+       std::vector<std::vector<std::string>>{
+           {"--help"}, {"list", "--help"}, {"map", "--help"}, {"run", "--help"}}) {
+    SCOPED_TRACE(args.front());
+    const RunResult r = RunChbench(args);
+    ASSERT_TRUE(r.exited);
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_THAT(r.out, HasSubstr("Usage"));
+  }
+}
+
+TEST(HelpTest, MapHelpShowsDefaultsAndBehaviour) {
+  const RunResult r = RunChbench({"map", "--help"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  for (const char* text :
+       {"--algorithm", "--nodes", "--node-names", "--vnodes", "--hash",
+        "--table-size", "--load-factor", "--weights", "--replicas", "--zones",
+        "--key-format", "H=xxh64", "V=100", "M=smallest prime >= 100*N",
+        "C=1.25", "R=1", "=string", "Place()", "already been printed"}) {
+    EXPECT_THAT(r.out, HasSubstr(text));
+  }
+  for (const AlgorithmInfo& info : Algorithms()) {
+    EXPECT_THAT(r.out, HasSubstr(std::string(info.name)));
+  }
+}
+
+TEST(HelpTest, VersionExitsZero) {
+  const RunResult r = RunChbench({"--version"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_THAT(r.out, HasSubstr("chbench"));
+  EXPECT_THAT(r.out, HasSubstr("build type"));
+}
+
+// --- cli_util.h -------------------------------------------------------------
+
+TEST(CliUtilTest, ParseDecimalU64IsStrict) {
+  uint64_t v = 0;
+  EXPECT_TRUE(cli::ParseDecimalU64("0", &v));
+  EXPECT_EQ(v, 0u);
+  EXPECT_TRUE(cli::ParseDecimalU64("18446744073709551615", &v));
+  EXPECT_EQ(v, UINT64_MAX);
+  EXPECT_TRUE(cli::ParseDecimalU64("0010", &v));
+  EXPECT_EQ(v, 10u);
+  for (const char* bad : {"", "18446744073709551616", "99999999999999999999",
+                          "-1", "+1", " 1", "1 ", "0x10", "1e3", "1.0", "a"}) {
+    EXPECT_FALSE(cli::ParseDecimalU64(bad, &v)) << "'" << bad << "'";
+  }
+}
+
+TEST(CliUtilTest, ParseFiniteDouble) {
+  double v = 0;
+  EXPECT_TRUE(cli::ParseFiniteDouble("1.25", &v));
+  EXPECT_EQ(v, 1.25);
+  EXPECT_TRUE(cli::ParseFiniteDouble("2e1", &v));
+  EXPECT_EQ(v, 20.0);
+  for (const char* bad : {"", "inf", "nan", "+1", " 1", "1x", "1e999", "--"}) {
+    EXPECT_FALSE(cli::ParseFiniteDouble(bad, &v)) << "'" << bad << "'";
+  }
+}
+
+TEST(CliUtilTest, SplitCommaListKeepsEmptyElements) {
+  EXPECT_EQ(cli::SplitCommaList("a,b,c"),
+            (std::vector<std::string>{"a", "b", "c"}));
+  EXPECT_EQ(cli::SplitCommaList("a,,b"), (std::vector<std::string>{"a", "", "b"}));
+  EXPECT_EQ(cli::SplitCommaList(""), (std::vector<std::string>{""}));
+}
+
+TEST(CliUtilTest, IsPrime) {
+  // Small values, against trial division.
+  for (uint64_t n = 0; n < 2000; ++n) {
+    bool prime = n >= 2;
+    for (uint64_t d = 2; d * d <= n; ++d) {
+      if (n % d == 0) prime = false;
+    }
+    EXPECT_EQ(cli::IsPrime(n), prime) << n;
+  }
+  // 2^61 - 1 (a Mersenne prime) and 2^64 - 59 (the largest prime below
+  // 2^64, OEIS A014234); 3215031751 is a strong pseudoprime to bases 2, 3, 5
+  // and 7 (Pomerance, Selfridge & Wagstaff 1980); 561 is a Carmichael number.
+  EXPECT_TRUE(cli::IsPrime((uint64_t{1} << 61) - 1));
+  EXPECT_TRUE(cli::IsPrime(18446744073709551557ULL));
+  EXPECT_FALSE(cli::IsPrime(3215031751ULL));
+  EXPECT_FALSE(cli::IsPrime(561));
+  EXPECT_FALSE(cli::IsPrime(UINT64_MAX));
+}
+
+TEST(CliUtilTest, FormatColumnsAligns) {
+  EXPECT_EQ(cli::FormatColumns({{"a", "bb", "c"}, {"ddd", "e", "f"}}, 1),
+            " a    bb  c\n ddd  e   f\n");
+  EXPECT_EQ(cli::Excerpt("ab\ncd"), "ab?cd");
+  EXPECT_EQ(cli::Excerpt("abcdef", 3), "abc...");
+}
+
+}  // namespace
+}  // namespace chbench
