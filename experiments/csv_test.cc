@@ -1,0 +1,86 @@
+// Copyright 2026 The chbench Authors.
+
+#include "experiments/csv.h"
+
+#include <sys/stat.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <string>
+
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+
+namespace chbench {
+namespace {
+
+TEST(CsvTest, FormatNumberIsShortestRoundTrip) {
+  EXPECT_EQ(FormatNumber(0.1), "0.1");
+  EXPECT_EQ(FormatNumber(1000000), "1000000");
+  EXPECT_EQ(FormatNumber(1.25), "1.25");
+  EXPECT_EQ(FormatNumber(-0.0), "0");
+  EXPECT_EQ(FormatNumber(1.0 / 3), "0.3333333333333333");
+  EXPECT_EQ(std::stod(FormatNumber(2.0 / 3)), 2.0 / 3);
+}
+
+TEST(CsvTest, HeaderIsTheSchema) {
+  EXPECT_EQ(CsvHeader(),
+            "run_id,experiment,algorithm,hash,keyset,nodes,vnodes,table_size,"
+            "load_factor,keys,seed,repetition,scenario,node,weight,metric,"
+            "value,unit,note\n");
+}
+
+TEST(CsvTest, RowRoundTripsWithQuoting) {
+  ResultRow r;
+  r.run_id = "smoke-0123abcd";
+  r.experiment = "disruption";
+  r.algorithm = "jump";
+  r.nodes = 10;
+  r.load_factor = 1.25;
+  r.metric = "moved_fraction";
+  r.unit = "fraction";
+  r.note = "not applicable: jump, \"last only\"";
+  const std::string line = FormatRow(r);
+  absl::StatusOr<std::vector<std::vector<std::string>>> recs = ParseCsv(line);
+  ASSERT_TRUE(recs.ok()) << recs.status();
+  ASSERT_EQ(recs->size(), 1u);
+  const std::vector<std::string>& f = (*recs)[0];
+  ASSERT_EQ(f.size(), kColumns.size());
+  EXPECT_EQ(f[2], "jump");
+  EXPECT_EQ(f[5], "10");
+  EXPECT_EQ(f[6], "");
+  EXPECT_EQ(f[8], "1.25");
+  EXPECT_EQ(f[16], "");
+  EXPECT_EQ(f[18], r.note);
+}
+
+TEST(CsvTest, ParseRejectsTruncatedText) {
+  EXPECT_FALSE(ParseCsv("a,b\nc,d").ok());
+  EXPECT_FALSE(ParseCsv("a,\"b\n").ok());
+  EXPECT_TRUE(ParseCsv("a,b\nc,d\n").ok());
+}
+
+TEST(CsvTest, AtomicWriteReplacesOrLeavesNothing) {
+  const std::string dir =
+      testing::TempDir() + "/csv_atomic_" + std::to_string(getpid());
+  std::filesystem::create_directories(dir);
+  const std::string path = dir + "/a.csv";
+  ASSERT_TRUE(WriteFileAtomic(path, "x\n").ok());
+  ASSERT_TRUE(WriteFileAtomic(path, "y,z\n").ok());
+  EXPECT_EQ(*ReadFile(path), "y,z\n");
+  // A failing write (directory missing) reports an error and creates nothing.
+  const std::string bad = dir + "/missing/b.csv";
+  EXPECT_FALSE(WriteFileAtomic(bad, "x\n").ok());
+  EXPECT_FALSE(std::filesystem::exists(bad));
+  // No temporary file is left behind.
+  int files = 0;
+  for (const auto& e : std::filesystem::directory_iterator(dir)) {
+    (void)e;
+    ++files;
+  }
+  EXPECT_EQ(files, 1);
+  std::filesystem::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace chbench

@@ -1,0 +1,159 @@
+// Copyright 2026 The chbench Authors.
+//
+// Key set generators (see keyset.h). Every generator draws from SplitMix64 or
+// Sfc64 (algorithms/util/random.h) seeded with the caller's seed, so the same
+// (name, count, seed) gives the same keys on every machine.
+
+#include "experiments/keyset.h"
+
+#include <algorithm>
+#include <array>
+#include <cstdio>
+#include <fstream>
+#include <mutex>
+#include <string>
+#include <unordered_set>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "algorithms/util/random.h"
+
+namespace chbench {
+namespace {
+
+// Debian's wamerican word list.
+constexpr char kWordsPath[] = "/usr/share/dict/words";
+
+constexpr std::array<KeySetInfo, 4> kKeySets = {{
+    {"uniform", "16 hex digits of a SplitMix64 output per key"},
+    {"url", "URL-like strings https://<host>/<section>/<slug>/<id>"},
+    {"sequential", "key-<i> for consecutive i: the hard case for weak hashes"},
+    {"words", "/usr/share/dict/words (wamerican), shuffled by the seed"},
+}};
+
+// Word lists for URL-like keys (invented, no source).
+constexpr std::array<std::string_view, 16> kHosts = {
+    "www.example.com", "shop.example.org",  "blog.example.net",
+    "news.example.com", "api.example.io",   "static.example.com",
+    "wiki.example.org", "docs.example.dev", "mail.example.com",
+    "cdn.example.net",  "m.example.com",    "forum.example.org",
+    "img.example.com",  "video.example.tv", "store.example.co.uk",
+    "login.example.com"};
+constexpr std::array<std::string_view, 16> kSections = {
+    "articles", "products", "users",   "search", "images",  "category",
+    "posts",    "tags",     "archive", "news",   "reviews", "help",
+    "download", "events",   "videos",  "pages"};
+constexpr std::array<std::string_view, 16> kSlugs = {
+    "index",  "travel", "sports", "music",  "garden", "kitchen",
+    "books",  "health", "cars",   "movies", "money",  "science",
+    "family", "games",  "style",  "weather"};
+
+// The distinct non-empty lines of the word list, in file order; read once.
+absl::StatusOr<const std::vector<std::string>*> Words() {
+  static std::mutex mu;
+  static std::vector<std::string>* words = nullptr;
+  std::lock_guard<std::mutex> lock(mu);
+  if (words != nullptr) return words;
+  std::ifstream in(kWordsPath);
+  if (!in) {
+    return absl::NotFoundError(
+        absl::StrCat("key set 'words' needs ", kWordsPath,
+                     ", which cannot be read; install Debian's wamerican "
+                     "package (apt-get install wamerican)"));
+  }
+  auto* list = new std::vector<std::string>();
+  std::unordered_set<std::string> seen;
+  std::string line;
+  while (std::getline(in, line)) {
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    if (line.empty()) continue;
+    if (seen.insert(line).second) list->push_back(line);
+  }
+  words = list;
+  return words;
+}
+
+}  // namespace
+
+std::span<const KeySetInfo> KeySets() { return kKeySets; }
+
+const KeySetInfo* FindKeySet(std::string_view name) {
+  for (const KeySetInfo& info : kKeySets) {
+    if (info.name == name) return &info;
+  }
+  return nullptr;
+}
+
+std::string KeySetNames() {
+  return absl::StrJoin(kKeySets, ", ",
+                       [](std::string* out, const KeySetInfo& info) {
+                         absl::StrAppend(out, std::string(info.name));
+                       });
+}
+
+absl::StatusOr<std::vector<std::string>> GenerateKeys(std::string_view name,
+                                                      size_t count,
+                                                      uint64_t seed) {
+  std::vector<std::string> keys;
+  if (name == "uniform") {
+    keys.reserve(count);
+    SplitMix64 rng(seed);
+    char buf[17];
+    for (size_t i = 0; i < count; ++i) {
+      std::snprintf(buf, sizeof(buf), "%016llx",
+                    static_cast<unsigned long long>(rng()));
+      keys.emplace_back(buf, 16);
+    }
+  } else if (name == "url") {
+    keys.reserve(count);
+    SplitMix64 rng(seed ^ 0x75726c6b657973ULL);  // "urlkeys"
+    for (size_t i = 0; i < count; ++i) {
+      const uint64_t r = rng();
+      // Disjoint bit fields of one draw choose host, section and slug; a
+      // second draw gives a 12-digit id.
+      const uint64_t id = rng() % 1000000000000ULL;
+      std::string key = "https://";
+      key.append(kHosts[r & 15]).append("/");
+      key.append(kSections[(r >> 4) & 15]).append("/");
+      key.append(kSlugs[(r >> 8) & 15]).append("/");
+      key.append(std::to_string(id));
+      keys.push_back(std::move(key));
+    }
+  } else if (name == "sequential") {
+    keys.reserve(count);
+    // Seed s starts at s * count, so repetitions use disjoint key ranges.
+    const uint64_t start = seed * static_cast<uint64_t>(count);
+    for (size_t i = 0; i < count; ++i) {
+      keys.push_back(absl::StrCat("key-", start + i));
+    }
+  } else if (name == "words") {
+    absl::StatusOr<const std::vector<std::string>*> words = Words();
+    if (!words.ok()) return words.status();
+    std::vector<uint32_t> order((*words)->size());
+    for (uint32_t i = 0; i < order.size(); ++i) order[i] = i;
+    // Partial Fisher-Yates shuffle: the first `take` positions.
+    Sfc64 rng(seed ^ 0x776f726473ULL);  // "words"
+    const size_t take = std::min(count, order.size());
+    for (size_t i = 0; i < take; ++i) {
+      const size_t j = i + rng.Below(order.size() - i);
+      std::swap(order[i], order[j]);
+    }
+    keys.reserve(take);
+    for (size_t i = 0; i < take; ++i) keys.push_back((**words)[order[i]]);
+  } else {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "unknown key set '", std::string(name), "'; valid key sets: ", KeySetNames()));
+  }
+  return keys;
+}
+
+std::vector<uint64_t> GenerateKeyHashes(size_t count, uint64_t seed) {
+  std::vector<uint64_t> out(count);
+  SplitMix64 rng(seed);
+  for (uint64_t& h : out) h = rng();
+  return out;
+}
+
+}  // namespace chbench

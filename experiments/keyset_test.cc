@@ -1,0 +1,73 @@
+// Copyright 2026 The chbench Authors.
+
+#include "experiments/keyset.h"
+
+#include <filesystem>
+#include <set>
+
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+
+namespace chbench {
+namespace {
+
+TEST(KeySetTest, Registry) {
+  EXPECT_EQ(KeySetNames(), "uniform, url, sequential, words");
+  EXPECT_NE(FindKeySet("url"), nullptr);
+  EXPECT_EQ(FindKeySet("zipf"), nullptr);
+  absl::StatusOr<std::vector<std::string>> bad = GenerateKeys("zipf", 3, 0);
+  ASSERT_FALSE(bad.ok());
+  EXPECT_THAT(bad.status().message(),
+              ::testing::HasSubstr("unknown key set 'zipf'; valid key sets: "
+                                   "uniform, url, sequential, words"));
+}
+
+TEST(KeySetTest, DeterministicAndSeeded) {
+  for (const char* name : {"uniform", "url", "sequential"}) {
+    const auto a = GenerateKeys(name, 1000, 7);
+    const auto b = GenerateKeys(name, 1000, 7);
+    const auto c = GenerateKeys(name, 1000, 8);
+    ASSERT_TRUE(a.ok() && b.ok() && c.ok());
+    EXPECT_EQ(a->size(), 1000u);
+    EXPECT_EQ(*a, *b) << name;
+    EXPECT_NE(*a, *c) << name;
+    EXPECT_EQ(std::set<std::string>(a->begin(), a->end()).size(), 1000u)
+        << name;
+  }
+}
+
+TEST(KeySetTest, Formats) {
+  const auto u = GenerateKeys("uniform", 2, 0);
+  EXPECT_THAT((*u)[0], ::testing::MatchesRegex("[0-9a-f]{16}"));
+  // SplitMix64(0)'s first output (Vigna's splitmix64.c).
+  EXPECT_EQ((*u)[0], "e220a8397b1dcdaf");
+  const auto s = GenerateKeys("sequential", 3, 0);
+  EXPECT_EQ(*s, (std::vector<std::string>{"key-0", "key-1", "key-2"}));
+  const auto url = GenerateKeys("url", 1, 0);
+  EXPECT_THAT((*url)[0],
+              ::testing::MatchesRegex("https://[a-z.]+/[a-z]+/[a-z]+/[0-9]+"));
+  EXPECT_EQ(GenerateKeyHashes(2, 0)[0], 0xe220a8397b1dcdafULL);
+}
+
+TEST(KeySetTest, Words) {
+  if (!std::filesystem::exists("/usr/share/dict/words")) {
+    const auto w = GenerateKeys("words", 10, 0);
+    ASSERT_FALSE(w.ok());
+    EXPECT_THAT(w.status().message(),
+                ::testing::HasSubstr("/usr/share/dict/words"));
+    return;
+  }
+  const auto w = GenerateKeys("words", 5000, 3);
+  ASSERT_TRUE(w.ok());
+  EXPECT_EQ(w->size(), 5000u);
+  EXPECT_EQ(std::set<std::string>(w->begin(), w->end()).size(), 5000u);
+  EXPECT_EQ(*w, *GenerateKeys("words", 5000, 3));
+  // More than the dictionary: stops at its distinct lines.
+  const auto all = GenerateKeys("words", 10000000, 0);
+  ASSERT_TRUE(all.ok());
+  EXPECT_LT(all->size(), 10000000u);
+  EXPECT_GT(all->size(), 50000u);
+}
+
+}  // namespace
+}  // namespace chbench

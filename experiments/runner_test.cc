@@ -1,0 +1,243 @@
+// Copyright 2026 The chbench Authors.
+//
+// Runner tests on single cells and on tiny specs in a temporary directory:
+// not-applicable rows, resume and --force, and the exit paths of `run`.
+
+#include "experiments/runner.h"
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "experiments/csv.h"
+
+namespace chbench {
+namespace {
+
+namespace fs = std::filesystem;
+using ::testing::HasSubstr;
+
+Cell MakeCell(const std::string& kind, const std::string& alg, uint32_t n,
+              uint64_t keys, const std::string& scenario = "") {
+  Cell c;
+  c.experiment = "test";
+  c.kind = kind;
+  c.algorithm = alg;
+  c.hash = "xxh64";
+  c.keyset = "uniform";
+  c.nodes = n;
+  if (alg == "ring" || alg == "bounded_load") c.vnodes = 100;
+  if (alg == "bounded_load") c.load_factor = 1.25;
+  if (alg == "maglev") c.table_size = NextPrime(100 * n);
+  c.keys = keys;
+  c.scenario = scenario;
+  return c;
+}
+
+const ResultRow* Find(const std::vector<ResultRow>& rows,
+                      const std::string& metric,
+                      const std::string& scenario = "") {
+  for (const ResultRow& r : rows) {
+    if (r.metric == metric && (scenario.empty() || r.scenario == scenario)) {
+      return &r;
+    }
+  }
+  return nullptr;
+}
+
+TEST(RunnerTest, NodeNamesSaltedBySeed) {
+  EXPECT_EQ(NodeName(3, 0), "node-3");
+  EXPECT_EQ(NodeName(3, 7), "node-3-s7");
+}
+
+TEST(RunnerTest, JumpRemoveRandomBecomesRemoveLast) {
+  auto rows = RunCell(MakeCell("disruption", "jump", 10, 20000, "remove_random"),
+                      "r", "");
+  ASSERT_TRUE(rows.ok()) << rows.status();
+  const ResultRow* moved = Find(*rows, "moved_fraction");
+  ASSERT_NE(moved, nullptr);
+  EXPECT_EQ(moved->scenario, "remove_last");
+  EXPECT_THAT(moved->note, HasSubstr("remove_last recorded"));
+  // Jump is minimal: only the removed node's keys move.
+  EXPECT_DOUBLE_EQ(Find(*rows, "moved_excess_fraction")->value.value(), 0);
+  EXPECT_NEAR(*moved->value, 0.1, 0.02);
+  // Jump's last bucket spreads over all others.
+  EXPECT_EQ(Find(*rows, "receivers")->value.value(), 9);
+}
+
+TEST(RunnerTest, NotApplicableRowsAreWritten) {
+  auto rows = RunCell(
+      MakeCell("disruption", "jump", 10, 1000, "remove_30pct_random"), "r", "");
+  ASSERT_TRUE(rows.ok()) << rows.status();
+  ASSERT_FALSE(rows->empty());
+  for (const ResultRow& r : *rows) {
+    EXPECT_FALSE(r.value.has_value());
+    EXPECT_THAT(r.note, HasSubstr("not applicable: jump"));
+  }
+  Cell w = MakeCell("weights", "modulo", 4, 1000);
+  w.weights = {1, 1, 2, 4};
+  auto wrows = RunCell(w, "r", "");
+  ASSERT_TRUE(wrows.ok()) << wrows.status();
+  ASSERT_EQ(wrows->size(), 4u);
+  EXPECT_EQ((*wrows)[3].node, std::optional<uint64_t>(3));
+  EXPECT_EQ((*wrows)[3].weight, std::optional<double>(4));
+  EXPECT_THAT((*wrows)[3].note, HasSubstr("not applicable"));
+}
+
+TEST(RunnerTest, ModuloAddMovesAlmostEverything) {
+  auto rows = RunCell(MakeCell("disruption", "modulo", 4, 20000, "add"), "r", "");
+  ASSERT_TRUE(rows.ok()) << rows.status();
+  // h mod 4 == h mod 5 for 4 of 20 residues mod 20: 80 % move.
+  EXPECT_NEAR(Find(*rows, "moved_fraction")->value.value(), 0.8, 0.02);
+  EXPECT_DOUBLE_EQ(Find(*rows, "moved_optimal_fraction")->value.value(), 0.2);
+}
+
+TEST(RunnerTest, WeightedSharesFollowWeights) {
+  Cell w = MakeCell("weights", "rendezvous", 4, 100000);
+  w.weights = {1, 1, 2, 4};
+  auto rows = RunCell(w, "r", "");
+  ASSERT_TRUE(rows.ok()) << rows.status();
+  ASSERT_EQ(rows->size(), 8u);  // measured + analytic per node
+  EXPECT_EQ((*rows)[7].scenario, "analytic");
+  EXPECT_DOUBLE_EQ((*rows)[7].value.value(), 0.5);
+  EXPECT_NEAR((*rows)[6].value.value(), 0.5, 0.01);
+}
+
+TEST(RunnerTest, BalanceHasMeasuredAndAnalyticRows) {
+  auto rows = RunCell(MakeCell("balance", "ring", 10, 10000), "r", "");
+  ASSERT_TRUE(rows.ok()) << rows.status();
+  const ResultRow* m = Find(*rows, "load_max_over_mean", "measured");
+  const ResultRow* a = Find(*rows, "load_max_over_mean", "analytic");
+  ASSERT_NE(m, nullptr);
+  ASSERT_NE(a, nullptr);
+  EXPECT_GT(*m->value, 1.0);
+  EXPECT_GT(*a->value, 1.0);
+  auto b = RunCell(MakeCell("balance", "bounded_load", 10, 10000), "r", "");
+  ASSERT_TRUE(b.ok()) << b.status();
+  EXPECT_LE(Find(*b, "load_max_over_mean", "measured")->value.value(),
+            Find(*b, "load_max_over_mean", "analytic")->value.value());
+}
+
+TEST(RunnerTest, MemoryRows) {
+  auto rows = RunCell(MakeCell("memory", "ring", 100, 0), "r", "");
+  ASSERT_TRUE(rows.ok()) << rows.status();
+  const double self = Find(*rows, "memory_bytes")->value.value();
+  const double heap = Find(*rows, "heap_bytes")->value.value();
+  EXPECT_GT(self, 100 * 100 * 8);
+  EXPECT_GT(heap, 0.8 * self);
+  EXPECT_DOUBLE_EQ(Find(*rows, "memory_bytes_per_node")->value.value(),
+                   self / 100);
+}
+
+TEST(RunnerTest, RendezvousKeysAreCappedWithNote) {
+  auto rows = RunCell(MakeCell("balance", "rendezvous", 10000, 1000000), "r", "");
+  ASSERT_TRUE(rows.ok()) << rows.status();
+  EXPECT_EQ((*rows)[0].keys, std::optional<uint64_t>(3000));
+  EXPECT_THAT((*rows)[0].note, HasSubstr("keys capped"));
+}
+
+TEST(RunnerTest, GoldensPass) { EXPECT_TRUE(CheckGoldens().ok()) << CheckGoldens(); }
+
+class SpecDirTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    root_ = testing::TempDir() + "/runner_test_" + std::to_string(getpid()) +
+            "_" + testing::UnitTest::GetInstance()->current_test_info()->name();
+    fs::remove_all(root_);
+    fs::create_directories(root_ + "/specs");
+    std::ofstream(root_ + "/specs/balance.toml") << R"(
+[[sweep]]
+kind = "balance"
+algorithm = ["modulo", "ring"]
+nodes = [5, 7]
+keys = 2000
+repetitions = 3
+)";
+    options_.tier = "default";
+    options_.spec_dir = root_ + "/specs";
+    options_.results_dir = root_ + "/results";
+    options_.jobs = 2;
+  }
+  void TearDown() override { fs::remove_all(root_); }
+
+  std::string RunDir() {
+    for (const auto& e : fs::directory_iterator(root_ + "/results/balance")) {
+      return e.path().string();
+    }
+    return "";
+  }
+
+  std::string root_;
+  RunOptions options_;
+};
+
+TEST_F(SpecDirTest, WritesDataSummaryMetaAndResumes) {
+  ASSERT_TRUE(RunExperiments({"balance"}, options_).ok());
+  const std::string dir = RunDir();
+  EXPECT_THAT(dir, ::testing::EndsWith(
+                       "/results/balance/default-" +
+                       fs::path(dir).filename().string().substr(8)));
+  for (const char* f : {"data.csv", "summary.csv", "meta.json"}) {
+    EXPECT_TRUE(fs::exists(dir + "/" + f)) << f;
+  }
+  const std::string data = *ReadFile(dir + "/data.csv");
+  auto recs = ParseCsv(data);
+  ASSERT_TRUE(recs.ok());
+  // 4 configurations x 3 repetitions x 12 rows (6 measured + 6 analytic).
+  EXPECT_EQ(recs->size(), 1u + 4 * 3 * 12);
+  const std::string summary = *ReadFile(dir + "/summary.csv");
+  EXPECT_THAT(summary, ::testing::StartsWith(
+                           "experiment,algorithm,hash,keyset,nodes,vnodes,"
+                           "table_size,load_factor,keys,scenario,node,weight,"
+                           "metric,unit,n,median,mean,ci95_low,ci95_high\n"));
+  EXPECT_THAT(summary, HasSubstr(",load_max_over_mean,ratio,3,"));
+  const std::string meta = *ReadFile(dir + "/meta.json");
+  for (const char* key : {"\"run_id\"", "\"spec_hash\"", "\"git_commit\"",
+                          "\"cpu_model\"", "\"seeds\": [0, 1, 2]",
+                          "\"tier\": \"default\""}) {
+    EXPECT_THAT(meta, HasSubstr(key));
+  }
+  // Resume: plant a marker in one cell file; a rerun keeps it (skipped).
+  std::string cell;
+  for (const auto& e : fs::directory_iterator(dir + "/cells")) {
+    cell = e.path().string();
+    break;
+  }
+  std::string text = *ReadFile(cell);
+  const std::string marker = "MARKER-SKIPPED";
+  const size_t pos = text.find("xxh64");
+  ASSERT_NE(pos, std::string::npos);
+  text.replace(pos, 5, marker);
+  ASSERT_TRUE(WriteFileAtomic(cell, text).ok());
+  ASSERT_TRUE(RunExperiments({"balance"}, options_).ok());
+  EXPECT_THAT(*ReadFile(dir + "/data.csv"), HasSubstr(marker));
+  // --force recomputes and gives the original bytes back.
+  options_.force = true;
+  ASSERT_TRUE(RunExperiments({"balance"}, options_).ok());
+  EXPECT_EQ(*ReadFile(dir + "/data.csv"), data);
+}
+
+TEST_F(SpecDirTest, BadSpecIsInvalidArgumentAndRunsNothing) {
+  std::ofstream(root_ + "/specs/balance.toml")
+      << "[[sweep]]\nkind = \"balance\"\nalgorithm = [\"ring\", \"foo\"]\n"
+         "nodes = 5\nkeys = 10\n";
+  const absl::Status s = RunExperiments({"balance"}, options_);
+  EXPECT_TRUE(absl::IsInvalidArgument(s));
+  EXPECT_THAT(s.message(),
+              HasSubstr("experiments/balance.toml: key 'algorithm': unknown "
+                        "value 'foo'; valid: modulo, ring"));
+  EXPECT_FALSE(fs::exists(root_ + "/results"));
+}
+
+TEST_F(SpecDirTest, UnknownExperiment) {
+  const absl::Status s = RunExperiments({"latency"}, options_);
+  EXPECT_TRUE(absl::IsInvalidArgument(s));
+  EXPECT_THAT(s.message(), HasSubstr("unknown experiment 'latency'; valid: all, "
+                                     "lookup, build, memory, disruption"));
+}
+
+}  // namespace
+}  // namespace chbench

@@ -1,0 +1,606 @@
+// Copyright 2026 The chbench Authors.
+
+#include "experiments/spec.h"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <set>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "absl/strings/str_join.h"
+#include "algorithms/hash/hash_registry.h"
+#include "algorithms/registry.h"
+#include "experiments/csv.h"
+#include "experiments/keyset.h"
+#include "toml++/toml.h"
+
+namespace chbench {
+
+bool IsTimingMetric(std::string_view metric) {
+  return metric == "lookup_ns" || metric == "lookup_latency_ns" ||
+         metric == "hash_ns" || metric == "build_ns" ||
+         metric == "add_node_ns" || metric == "remove_node_ns";
+}
+
+bool IsPrime(uint64_t n) {
+  if (n < 2) return false;
+  for (uint64_t d = 2; d * d <= n; ++d) {
+    if (n % d == 0) return false;
+  }
+  return true;
+}
+
+uint64_t NextPrime(uint64_t n) {
+  while (!IsPrime(n)) ++n;
+  return n;
+}
+
+uint64_t Fnv1a64(std::string_view bytes) {
+  uint64_t h = 0xcbf29ce484222325ULL;
+  for (unsigned char c : bytes) {
+    h ^= c;
+    h *= 0x100000001b3ULL;
+  }
+  return h;
+}
+
+std::string JoinViews(std::span<const std::string_view> names) {
+  std::string out;
+  for (std::string_view n : names) {
+    if (!out.empty()) out += ", ";
+    out += n;
+  }
+  return out;
+}
+
+namespace {
+
+bool UsesVnodes(std::string_view alg) {
+  return alg == "ring" || alg == "bounded_load";
+}
+
+std::string Sanitize(std::string_view s) {
+  std::string out;
+  for (char c : s) {
+    const bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+                    (c >= '0' && c <= '9') || c == '.' || c == '-';
+    out += ok ? c : '-';
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string Cell::Name() const {
+  std::vector<std::string> parts = {kind};
+  if (!claim.empty()) parts.push_back(claim);
+  if (!algorithm.empty()) parts.push_back(algorithm);
+  parts.push_back(hash);
+  parts.push_back(keyset);
+  if (nodes) parts.push_back(absl::StrCat("n", nodes));
+  if (vnodes) parts.push_back(absl::StrCat("v", *vnodes));
+  if (table_size) parts.push_back(absl::StrCat("t", *table_size));
+  if (load_factor) parts.push_back(absl::StrCat("c", FormatNumber(*load_factor)));
+  parts.push_back(absl::StrCat("k", keys));
+  if (!weights.empty()) {
+    std::vector<std::string> w;
+    for (double x : weights) w.push_back(FormatNumber(x));
+    parts.push_back(absl::StrCat("w", absl::StrJoin(w, "-")));
+  }
+  if (!scenario.empty()) parts.push_back(scenario);
+  parts.push_back(absl::StrCat("s", seed));
+  std::string name;
+  for (const std::string& p : parts) {
+    if (!name.empty()) name += '_';
+    name += Sanitize(p);
+  }
+  return name;
+}
+
+AlgorithmParams Cell::Params() const {
+  AlgorithmParams p;
+  p.hash = hash;
+  if (vnodes) p.vnodes = *vnodes;
+  if (table_size) p.table_size = *table_size;
+  if (load_factor) p.load_factor = *load_factor;
+  return p;
+}
+
+namespace {
+
+// One sweep block after tier overrides; unset optionals take defaults.
+struct Block {
+  std::string kind;
+  std::string claim;
+  std::vector<std::string> algorithm;
+  std::vector<std::string> hash = {"xxh64"};
+  std::vector<std::string> keyset = {"uniform"};
+  std::vector<int64_t> nodes, vnodes, table_size, keys, keys_per_node;
+  std::vector<double> load_factor;
+  std::vector<std::string> scenario;
+  std::vector<std::vector<double>> weights;
+  int64_t repetitions = 1;
+  int64_t seed = 0;
+  double min_time_s = 0.1;
+  std::set<std::string> set_keys;  // keys given anywhere
+};
+
+constexpr std::array<std::string_view, 17> kBlockKeys = {
+    "kind",  "claim",       "algorithm",     "hash",        "keyset",
+    "nodes", "vnodes",      "table_size",    "load_factor", "keys",
+    "keys_per_node", "scenario", "weights",  "repetitions", "seed",
+    "min_time_s", "tiers"};
+
+template <typename C>
+std::string JoinNames(const C& c) {
+  return absl::StrJoin(c, ", ", [](std::string* out, const auto& v) {
+    absl::StrAppend(out, std::string(std::string_view(v)));
+  });
+}
+
+class Parser {
+ public:
+  explicit Parser(std::string_view path) : path_(path) {}
+
+  absl::Status Error(std::string_view key, std::string_view problem) const {
+    return absl::InvalidArgumentError(
+        absl::StrCat(path_, ": key '", std::string(key), "': ",
+                     std::string(problem)));
+  }
+
+  // Elements of an axis: an array's elements, or the scalar itself.
+  std::vector<const toml::node*> Elements(const toml::node& node) const {
+    std::vector<const toml::node*> out;
+    if (const toml::array* arr = node.as_array()) {
+      for (const toml::node& e : *arr) out.push_back(&e);
+    } else {
+      out.push_back(&node);
+    }
+    return out;
+  }
+
+  absl::Status Strings(std::string_view key, const toml::node& node,
+                       std::vector<std::string>* out) const {
+    out->clear();
+    for (const toml::node* e : Elements(node)) {
+      std::optional<std::string> s = e->value<std::string>();
+      if (!s || !e->is_string()) return Error(key, "expected a string or an array of strings");
+      out->push_back(*s);
+    }
+    if (out->empty()) return Error(key, "empty axis; give at least one value");
+    return absl::OkStatus();
+  }
+
+  absl::Status Ints(std::string_view key, const toml::node& node,
+                    int64_t min, std::vector<int64_t>* out) const {
+    out->clear();
+    for (const toml::node* e : Elements(node)) {
+      if (!e->is_integer()) {
+        return Error(key, "expected an integer or an array of integers");
+      }
+      const int64_t v = *e->value<int64_t>();
+      if (v < min) {
+        return Error(key, absl::StrCat("value ", v, " out of range; must be >= ",
+                                       min));
+      }
+      out->push_back(v);
+    }
+    if (out->empty()) return Error(key, "empty axis; give at least one value");
+    return absl::OkStatus();
+  }
+
+  absl::Status Doubles(std::string_view key, const toml::node& node,
+                       std::vector<double>* out) const {
+    out->clear();
+    for (const toml::node* e : Elements(node)) {
+      if (!e->is_number()) {
+        return Error(key, "expected a number or an array of numbers");
+      }
+      out->push_back(*e->value<double>());
+    }
+    if (out->empty()) return Error(key, "empty axis; give at least one value");
+    return absl::OkStatus();
+  }
+
+  absl::Status Scalar(std::string_view key, const toml::node& node,
+                      std::string* out) const {
+    if (!node.is_string()) return Error(key, "expected a string");
+    *out = *node.value<std::string>();
+    return absl::OkStatus();
+  }
+
+  // Applies the keys of `t` (a block or a tier table) to `b`.
+  absl::Status Apply(const toml::table& t, bool allow_kind, Block* b) const {
+    for (const auto& [k, node] : t) {
+      const std::string key(k.str());
+      if (std::find(kBlockKeys.begin(), kBlockKeys.end(), key) ==
+          kBlockKeys.end()) {
+        return Error(key, absl::StrCat("unknown key; valid: ",
+                                       JoinNames(kBlockKeys)));
+      }
+      if (key == "tiers") continue;
+      b->set_keys.insert(key);
+      absl::Status s;
+      if (key == "kind" || key == "claim") {
+        if (!allow_kind) {
+          return Error(key, "cannot be overridden by a tier");
+        }
+        s = Scalar(key, node, key == "kind" ? &b->kind : &b->claim);
+        if (s.ok() && key == "kind" &&
+            std::find(kCellKinds.begin(), kCellKinds.end(), b->kind) ==
+                kCellKinds.end()) {
+          return Error(key, absl::StrCat("unknown value '", b->kind,
+                                         "'; valid: ", JoinNames(kCellKinds)));
+        }
+      } else if (key == "algorithm") {
+        s = Strings(key, node, &b->algorithm);
+        for (const std::string& a : b->algorithm) {
+          if (s.ok() && FindAlgorithm(a) == nullptr) {
+            return Error(key, absl::StrCat("unknown value '", a,
+                                           "'; valid: ", AlgorithmNames()));
+          }
+        }
+      } else if (key == "hash") {
+        s = Strings(key, node, &b->hash);
+        for (const std::string& h : b->hash) {
+          if (s.ok() && FindHash(h) == nullptr) {
+            return Error(key, absl::StrCat("unknown value '", h,
+                                           "'; valid: ", HashNames()));
+          }
+        }
+      } else if (key == "keyset") {
+        s = Strings(key, node, &b->keyset);
+        for (const std::string& k2 : b->keyset) {
+          if (s.ok() && FindKeySet(k2) == nullptr) {
+            return Error(key, absl::StrCat("unknown value '", k2,
+                                           "'; valid: ", KeySetNames()));
+          }
+        }
+      } else if (key == "scenario") {
+        s = Strings(key, node, &b->scenario);
+        for (const std::string& sc : b->scenario) {
+          if (s.ok() && std::find(kDisruptionScenarios.begin(),
+                                  kDisruptionScenarios.end(),
+                                  sc) == kDisruptionScenarios.end()) {
+            return Error(key, absl::StrCat("unknown value '", sc, "'; valid: ",
+                                           JoinNames(kDisruptionScenarios)));
+          }
+        }
+      } else if (key == "nodes") {
+        s = Ints(key, node, 1, &b->nodes);
+      } else if (key == "vnodes") {
+        s = Ints(key, node, 1, &b->vnodes);
+      } else if (key == "table_size") {
+        s = Ints(key, node, 2, &b->table_size);
+        for (int64_t m : b->table_size) {
+          if (s.ok() && !IsPrime(static_cast<uint64_t>(m))) {
+            return Error(key, absl::StrCat("value ", m,
+                                           " out of range; Maglev table sizes "
+                                           "must be prime (e.g. ",
+                                           NextPrime(m), ")"));
+          }
+        }
+      } else if (key == "keys") {
+        s = Ints(key, node, 1, &b->keys);
+      } else if (key == "keys_per_node") {
+        s = Ints(key, node, 1, &b->keys_per_node);
+      } else if (key == "load_factor") {
+        s = Doubles(key, node, &b->load_factor);
+        for (double c : b->load_factor) {
+          if (s.ok() && !(c > 1 && std::isfinite(c))) {
+            return Error(key, absl::StrCat("value ", FormatNumber(c),
+                                           " out of range; must be > 1"));
+          }
+        }
+      } else if (key == "weights") {
+        b->weights.clear();
+        const toml::array* arr = node.as_array();
+        if (arr == nullptr) return Error(key, "expected an array of numbers");
+        const bool nested = !arr->empty() && (*arr)[0].is_array();
+        std::vector<const toml::node*> rows;
+        if (nested) {
+          for (const toml::node& e : *arr) rows.push_back(&e);
+        } else {
+          rows.push_back(&node);
+        }
+        for (const toml::node* row : rows) {
+          std::vector<double> w;
+          if (!row->is_array()) return Error(key, "expected arrays of numbers");
+          s = Doubles(key, *row, &w);
+          if (!s.ok()) return s;
+          for (double x : w) {
+            if (!(x > 0 && std::isfinite(x))) {
+              return Error(key, absl::StrCat("value ", FormatNumber(x),
+                                             " out of range; weights must be "
+                                             "finite and > 0"));
+            }
+          }
+          b->weights.push_back(std::move(w));
+        }
+        if (b->weights.empty()) {
+          return Error(key, "empty axis; give at least one value");
+        }
+      } else if (key == "repetitions" || key == "seed") {
+        if (!node.is_integer()) return Error(key, "expected an integer");
+        const int64_t v = *node.value<int64_t>();
+        if (v < (key == "seed" ? 0 : 1)) {
+          return Error(key, absl::StrCat("value ", v, " out of range; must be >= ",
+                                         key == "seed" ? 0 : 1));
+        }
+        (key == "seed" ? b->seed : b->repetitions) = v;
+      } else if (key == "min_time_s") {
+        if (!node.is_number()) return Error(key, "expected a number");
+        b->min_time_s = *node.value<double>();
+        if (!(b->min_time_s > 0)) {
+          return Error(key, "value out of range; must be > 0");
+        }
+      }
+      if (!s.ok()) return s;
+    }
+    return absl::OkStatus();
+  }
+
+  // Checks that the tier table names only known tiers.
+  absl::Status CheckTiers(const toml::node* tiers) const {
+    if (tiers == nullptr) return absl::OkStatus();
+    const toml::table* t = tiers->as_table();
+    if (t == nullptr) return Error("tiers", "expected a table");
+    for (const auto& [k, v] : *t) {
+      if (std::find(kTierNames.begin(), kTierNames.end(), k.str()) ==
+          kTierNames.end()) {
+        return Error("tiers", absl::StrCat("unknown value '", std::string(k.str()),
+                                           "'; valid: ", JoinNames(kTierNames)));
+      }
+      if (!v.is_table()) return Error(k.str(), "expected a table");
+    }
+    return absl::OkStatus();
+  }
+
+  absl::Status CheckBlock(const Block& b) const {
+    if (b.kind.empty()) return Error("kind", absl::StrCat("missing; valid: ", JoinNames(kCellKinds)));
+    const bool hs = b.kind == "hash_speed";
+    if (!hs && b.algorithm.empty()) return Error("algorithm", "missing");
+    if (hs && b.set_keys.count("algorithm")) {
+      return Error("algorithm", "not used by kind 'hash_speed'");
+    }
+    if (!hs && b.kind != "weights" && b.nodes.empty()) {
+      return Error("nodes", "missing");
+    }
+    if (b.kind == "weights") {
+      if (b.weights.empty()) return Error("weights", "missing");
+      if (!b.nodes.empty()) {
+        return Error("nodes", "not used by kind 'weights' (one node per weight)");
+      }
+    } else if (!b.weights.empty()) {
+      return Error("weights", absl::StrCat("not used by kind '", b.kind, "'"));
+    }
+    if (b.kind == "disruption") {
+      if (b.scenario.empty()) return Error("scenario", "missing");
+      for (int64_t n : b.nodes) {
+        if (n < 2) {
+          return Error("nodes", absl::StrCat("value ", n,
+                                             " out of range; disruption needs "
+                                             ">= 2 nodes"));
+        }
+      }
+    } else if (!b.scenario.empty()) {
+      return Error("scenario", absl::StrCat("not used by kind '", b.kind, "'"));
+    }
+    if (b.kind == "memory") {
+      if (!b.keys.empty() || !b.keys_per_node.empty()) {
+        return Error("keys", "not used by kind 'memory'");
+      }
+    } else if (b.keys.empty() == b.keys_per_node.empty()) {
+      return Error("keys", "give exactly one of 'keys' and 'keys_per_node'");
+    }
+    if (hs && !b.keys_per_node.empty()) {
+      return Error("keys_per_node", "not used by kind 'hash_speed'; use 'keys'");
+    }
+    if (b.kind != "lookup" && b.kind != "build" && !hs) {
+      for (const std::string& h : b.hash) {
+        const HashInfo* info = FindHash(h);
+        if (info != nullptr && !info->reproducible) {
+          return Error("hash", absl::StrCat(
+              "value '", h, "' is seeded per process and cannot be used "
+              "where results must reproduce (kind '", b.kind,
+              "'); use it in lookup, build or hash_speed only"));
+        }
+      }
+    }
+    for (int64_t m : b.table_size) {
+      for (int64_t n : b.nodes) {
+        if (m < n) {
+          return Error("table_size", absl::StrCat(
+              "value ", m, " out of range; must be >= nodes (", n, ")"));
+        }
+      }
+    }
+    return absl::OkStatus();
+  }
+
+ private:
+  std::string path_;
+};
+
+void Expand(const Block& b, std::string_view experiment, std::string_view tier,
+            std::vector<Cell>* cells) {
+  const bool hs = b.kind == "hash_speed";
+  const std::vector<std::string> algs =
+      hs ? std::vector<std::string>{""} : b.algorithm;
+  std::vector<int64_t> nodes = b.nodes;
+  if (b.kind == "weights") nodes = {0};  // from weights
+  if (hs) nodes = {0};
+  std::vector<std::vector<double>> weights = b.weights;
+  if (weights.empty()) weights = {{}};
+  std::vector<std::string> scenarios = b.scenario;
+  if (scenarios.empty()) scenarios = {""};
+  const bool per_node = !b.keys_per_node.empty();
+  std::vector<int64_t> key_axis = per_node ? b.keys_per_node : b.keys;
+  if (key_axis.empty()) key_axis = {0};  // memory
+  (void)tier;
+  for (const std::string& alg : algs) {
+    for (const std::string& hash : b.hash) {
+      for (const std::string& keyset : b.keyset) {
+        for (int64_t n0 : nodes) {
+          for (const std::vector<double>& w : weights) {
+            const uint32_t n = b.kind == "weights"
+                                   ? static_cast<uint32_t>(w.size())
+                                   : static_cast<uint32_t>(n0);
+            std::vector<std::optional<uint32_t>> vn = {std::nullopt};
+            if (UsesVnodes(alg)) {
+              vn.clear();
+              if (b.vnodes.empty()) vn.push_back(100);
+              for (int64_t v : b.vnodes) vn.push_back(static_cast<uint32_t>(v));
+            }
+            std::vector<std::optional<uint64_t>> ts = {std::nullopt};
+            if (alg == "maglev") {
+              ts.clear();
+              if (b.table_size.empty()) ts.push_back(NextPrime(100ULL * n));
+              for (int64_t t : b.table_size) ts.push_back(t);
+            }
+            std::vector<std::optional<double>> lf = {std::nullopt};
+            if (alg == "bounded_load") {
+              lf.clear();
+              if (b.load_factor.empty()) lf.push_back(1.25);
+              for (double c : b.load_factor) lf.push_back(c);
+            }
+            for (const auto& v : vn) {
+              for (const auto& t : ts) {
+                for (const auto& c : lf) {
+                  for (int64_t k : key_axis) {
+                    for (const std::string& sc : scenarios) {
+                      for (int64_t r = 0; r < b.repetitions; ++r) {
+                        Cell cell;
+                        cell.experiment = std::string(experiment);
+                        cell.kind = b.kind;
+                        cell.claim = b.claim;
+                        cell.algorithm = alg;
+                        cell.hash = hash;
+                        cell.keyset = keyset;
+                        cell.nodes = n;
+                        cell.vnodes = v;
+                        cell.table_size = t;
+                        cell.load_factor = c;
+                        cell.keys = per_node ? static_cast<uint64_t>(k) * n
+                                             : static_cast<uint64_t>(k);
+                        cell.scenario = sc;
+                        cell.weights = w;
+                        cell.seed = static_cast<uint64_t>(b.seed + r);
+                        cell.repetition = static_cast<uint32_t>(r);
+                        cell.min_time_s = b.min_time_s;
+                        cells->push_back(std::move(cell));
+                      }
+                    }
+                  }
+                }
+              }
+            }
+          }
+        }
+      }
+    }
+  }
+}
+
+}  // namespace
+
+absl::StatusOr<Spec> ParseSpec(std::string_view text,
+                               std::string_view display_path,
+                               std::string_view experiment,
+                               std::string_view tier) {
+  Parser p(display_path);
+  if (std::find(kTierNames.begin(), kTierNames.end(), tier) ==
+      kTierNames.end()) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "unknown tier '", std::string(tier), "'; valid tiers: ", JoinNames(kTierNames)));
+  }
+  toml::table root;
+  try {
+    root = toml::parse(text, display_path);
+  } catch (const toml::parse_error& e) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        std::string(display_path), ":", e.source().begin.line, ":",
+        e.source().begin.column,
+        ": TOML syntax error: ", std::string(e.description())));
+  }
+  Spec spec;
+  spec.experiment = std::string(experiment);
+  spec.display_path = std::string(display_path);
+  spec.tier = std::string(tier);
+  const std::string salted = absl::StrCat(std::string(text), std::string(1, '\0'),
+                                          std::string(tier));
+  spec.hash = Fnv1a64(salted);
+  spec.run_id = absl::StrFormat("%s-%08x", std::string(tier),
+                                static_cast<uint32_t>(spec.hash >> 32));
+  for (const auto& [k, node] : root) {
+    const std::string key(k.str());
+    if (key != "description" && key != "sweep" && key != "tiers") {
+      return p.Error(key, "unknown key; valid: description, sweep, tiers");
+    }
+  }
+  if (const toml::node* d = root.get("description")) {
+    if (absl::Status s = p.Scalar("description", *d, &spec.description);
+        !s.ok()) {
+      return s;
+    }
+  }
+  if (absl::Status s = p.CheckTiers(root.get("tiers")); !s.ok()) return s;
+  const toml::array* sweep =
+      root.get("sweep") ? root.get("sweep")->as_array() : nullptr;
+  if (sweep == nullptr || sweep->empty()) {
+    return p.Error("sweep", "missing; give at least one [[sweep]] block");
+  }
+  std::set<uint64_t> seeds;
+  // Every tier is validated; the requested one is expanded.
+  for (std::string_view t : kTierNames) {
+    std::vector<Cell> cells;
+    for (const toml::node& bn : *sweep) {
+      const toml::table* bt = bn.as_table();
+      if (bt == nullptr) return p.Error("sweep", "expected [[sweep]] tables");
+      Block b;
+      if (absl::Status s = p.Apply(*bt, true, &b); !s.ok()) return s;
+      const toml::node* bt_tiers = bt->get("tiers");
+      if (absl::Status s = p.CheckTiers(bt_tiers); !s.ok()) return s;
+      if (const toml::node* g = root.at_path(absl::StrCat("tiers.", std::string(t))).node()) {
+        if (absl::Status s = p.Apply(*g->as_table(), false, &b); !s.ok()) {
+          return s;
+        }
+      }
+      if (bt_tiers != nullptr) {
+        if (const toml::node* o = bt_tiers->as_table()->get(t)) {
+          if (absl::Status s = p.Apply(*o->as_table(), false, &b); !s.ok()) {
+            return s;
+          }
+        }
+      }
+      if (absl::Status s = p.CheckBlock(b); !s.ok()) return s;
+      if (t == tier) Expand(b, experiment, tier, &cells);
+    }
+    if (t != tier) continue;
+    std::set<std::string> names;
+    for (Cell& c : cells) {
+      if (names.insert(c.Name()).second) {
+        seeds.insert(c.seed);
+        spec.cells.push_back(std::move(c));
+      }
+    }
+  }
+  spec.seeds.assign(seeds.begin(), seeds.end());
+  return spec;
+}
+
+absl::StatusOr<Spec> LoadSpec(const std::string& path,
+                              std::string_view display_path,
+                              std::string_view experiment,
+                              std::string_view tier) {
+  absl::StatusOr<std::string> text = ReadFile(path);
+  if (!text.ok()) {
+    return absl::NotFoundError(absl::StrCat(
+        "cannot read spec ", path, " for experiment '", std::string(experiment), "'"));
+  }
+  return ParseSpec(*text, display_path, experiment, tier);
+}
+
+}  // namespace chbench

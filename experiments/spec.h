@@ -1,0 +1,144 @@
+// Copyright 2026 The chbench Authors.
+//
+// -----------------------------------------------------------------------------
+// File: spec.h
+// -----------------------------------------------------------------------------
+//
+// Experiment specs: one TOML file per experiment, experiments/<name>.toml,
+// parsed with toml++. A spec is a list of sweep blocks; every array in a
+// block is a sweep axis (a scalar is a one-value axis) and the runner takes
+// the cartesian product. Tiers override axes:
+//
+//   description = "Keys moved when one node joins or leaves"
+//   [tiers.smoke]                 # applies to every block
+//   repetitions = 2
+//
+//   [[sweep]]
+//   kind = "disruption"           # lookup|build|memory|disruption|balance|
+//                                 # hash_speed|weights
+//   claim = "mod_4to5"            # optional: names the claim in `scenario`
+//   algorithm = ["modulo", "ring", "jump"]
+//   hash = ["xxh64"]              # default ["xxh64"]
+//   keyset = ["uniform"]          # default ["uniform"]
+//   nodes = [10, 100, 1000]
+//   vnodes = [100]                # ring, bounded_load (default 100)
+//   table_size = [65537]          # maglev, primes (default: smallest prime
+//                                 # >= 100 * nodes)
+//   load_factor = [1.25]          # bounded_load, > 1 (default 1.25)
+//   keys = [1000000]              # or keys_per_node = [1000]
+//   scenario = ["add", "remove_random"]   # disruption only
+//   weights = [[1, 1, 2, 4]]      # weights only: one node per entry
+//   repetitions = 5               # seeds seed .. seed + repetitions - 1
+//   seed = 0
+//   min_time_s = 0.1              # timing kinds
+//   [sweep.tiers.smoke]           # overrides for this block (last wins)
+//   nodes = [10]
+//
+// Order of precedence: block < [tiers.<tier>] < [sweep.tiers.<tier>].
+// Parameters that an algorithm does not read (vnodes for modulo, ...) are
+// dropped for its cells, so the product has no duplicate cells.
+//
+// Validation happens before anything runs, for every tier: unknown key,
+// unknown algorithm/hash/keyset/scenario/kind/tier, empty axis, wrong type and
+// out-of-range values give InvalidArgument
+//   "experiments/x.toml: key 'algorithm': unknown value 'foo'; valid: ..."
+
+#ifndef CHBENCH_EXPERIMENTS_SPEC_H_
+#define CHBENCH_EXPERIMENTS_SPEC_H_
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "algorithms/consistent_hash.h"
+
+namespace chbench {
+
+inline constexpr std::array<std::string_view, 10> kExperimentNames = {
+    "lookup",  "build",  "memory",       "disruption", "balance",
+    "vnodes",  "hashes", "bounded_load", "weights",    "seeds"};
+inline constexpr std::array<std::string_view, 3> kTierNames = {
+    "smoke", "default", "full"};
+inline constexpr std::array<std::string_view, 7> kCellKinds = {
+    "lookup", "build", "memory", "disruption", "balance", "hash_speed",
+    "weights"};
+inline constexpr std::array<std::string_view, 9> kDisruptionScenarios = {
+    "add",
+    "remove_random",
+    "remove_last",
+    "remove_10pct_random",
+    "remove_30pct_random",
+    "remove_50pct_random",
+    "remove_10pct_lifo",
+    "remove_30pct_lifo",
+    "remove_50pct_lifo"};
+
+// Metrics measured in time; everything else reproduces bit for bit.
+bool IsTimingMetric(std::string_view metric);
+
+// One unit of work: one parameter combination and one repetition.
+struct Cell {
+  std::string experiment;
+  std::string kind;
+  std::string claim;      // seeds: names the reproduced claim
+  std::string algorithm;  // empty for hash_speed
+  std::string hash;
+  std::string keyset;
+  uint32_t nodes = 0;
+  std::optional<uint32_t> vnodes;      // ring, bounded_load
+  std::optional<uint64_t> table_size;  // maglev
+  std::optional<double> load_factor;   // bounded_load
+  uint64_t keys = 0;
+  std::string scenario;  // disruption operation
+  std::vector<double> weights;
+  uint64_t seed = 0;
+  uint32_t repetition = 0;
+  double min_time_s = 0.1;
+
+  bool timing() const {
+    return kind == "lookup" || kind == "build" || kind == "hash_speed";
+  }
+  // File-name-safe and unique among the cells of an experiment, e.g.
+  // "disruption_ring_xxh64_uniform_n100_v100_k1000000_add_r0".
+  std::string Name() const;
+  AlgorithmParams Params() const;
+};
+
+struct Spec {
+  std::string experiment;
+  std::string display_path;  // e.g. "experiments/disruption.toml"
+  std::string tier;
+  std::string description;
+  uint64_t hash = 0;    // FNV-1a 64 of the file bytes, a NUL and the tier
+  std::string run_id;   // "<tier>-<first 8 hex digits of hash>"
+  std::vector<Cell> cells;  // expansion order, no duplicates
+  std::vector<uint64_t> seeds;  // distinct seeds used, ascending
+};
+
+// Parses and validates `text` (the bytes of `display_path`) and expands the
+// cells of `tier`.
+absl::StatusOr<Spec> ParseSpec(std::string_view text,
+                               std::string_view display_path,
+                               std::string_view experiment,
+                               std::string_view tier);
+// Reads `path` and calls ParseSpec.
+absl::StatusOr<Spec> LoadSpec(const std::string& path,
+                              std::string_view display_path,
+                              std::string_view experiment,
+                              std::string_view tier);
+
+// Smallest prime >= n (Maglev's default table size rule, 100 * nodes).
+uint64_t NextPrime(uint64_t n);
+bool IsPrime(uint64_t n);
+uint64_t Fnv1a64(std::string_view bytes);
+// "a, b, c"
+std::string JoinViews(std::span<const std::string_view> names);
+
+}  // namespace chbench
+
+#endif  // CHBENCH_EXPERIMENTS_SPEC_H_
