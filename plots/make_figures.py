@@ -1,0 +1,646 @@
+#!/usr/bin/python3
+"""Draws every chbench figure (PNG + SVG) from the results tree.
+
+Usage:
+  /usr/bin/python3 plots/make_figures.py --results results \
+      --out plots/figures [--tier smoke] [--strict] [--only lookup_vs_nodes]
+
+One function per figure (FIGURE_FUNCS, stems as in make_report.FIGURES).
+A figure whose experiment is missing is skipped with a message. A figure
+that fails is reported and skipped; --strict turns that into exit status 1
+(the test uses it). Files are written atomically by style.save_figure.
+"""
+
+import sys as _sys
+_sys.dont_write_bytecode = True  # no __pycache__ in the source tree
+import argparse
+import math
+import os
+import sys
+import traceback
+
+import numpy as np
+import pandas as pd
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import style  # noqa: E402  (selects Agg first)
+import chdata  # noqa: E402
+import make_report  # noqa: E402  (FIGURES, SEED_CLAIMS, variant helpers)
+
+from matplotlib.ticker import FuncFormatter, PercentFormatter  # noqa: E402
+
+plt = style.plt
+
+
+class Skip(Exception):
+    """Raised when a figure cannot be drawn for lack of data."""
+
+
+def need(exps, *names):
+    missing = [n for n in names if n not in exps]
+    if missing:
+        raise Skip("no results for experiment(s): " + ", ".join(missing))
+    return [exps[n] for n in names]
+
+
+def variant_style(var, all_vars):
+    """Line kwargs for an algorithm variant; several variants of one
+    algorithm differ by line style and lightness."""
+    a = var["algorithm"]
+    same = [v for v in all_vars if v["algorithm"] == a]
+    kw = style.line_kw(a)
+    kw["label"] = make_report.variant_label(var) if len(same) > 1 else a
+    if len(same) > 1:
+        i = same.index(var)
+        kw["linestyle"] = ["-", "--", ":", "-."][i % 4]
+        kw["alpha"] = 1.0 - 0.5 * i / max(1, len(same) - 1)
+    return kw
+
+
+def plot_metric_vs_nodes(ax, s, metric, scenario=None, yerr=True):
+    d = s[s["metric"] == metric]
+    if scenario is not None:
+        d = d[d["scenario"] == scenario]
+    vars_ = make_report.variants(d)
+    for var in vars_:
+        dv = make_report.match_variant(d, var).sort_values("nodes")
+        dv = dv[dv["median"].notna()]
+        if dv.empty:
+            continue
+        kw = variant_style(var, vars_)
+        if yerr and dv["ci95_low"].notna().any():
+            lo = (dv["median"] - dv["ci95_low"]).clip(lower=0).fillna(0)
+            hi = (dv["ci95_high"] - dv["median"]).clip(lower=0).fillna(0)
+            ax.errorbar(dv["nodes"], dv["median"], yerr=[lo, hi], capsize=2,
+                        **kw)
+        else:
+            ax.plot(dv["nodes"], dv["median"], **kw)
+    return vars_
+
+
+def log_axes(ax, x=True, y=True):
+    if x:
+        ax.set_xscale("log")
+    if y:
+        ax.set_yscale("log")
+
+
+# --------------------------------------------------------------------------
+# figures
+
+def fig_lookup(exps, out, metric="lookup_ns", stem="lookup_vs_nodes",
+               what="Lookup time (throughput)"):
+    (e,) = need(exps, "lookup")
+    s = e.summary
+    if s[s["metric"] == metric].empty:
+        raise Skip(f"no {metric} rows")
+    fig, axes = style.new_figure(ncols=2, sharey=True)
+    for ax, sc in zip(axes[0], ("prehashed", "string")):
+        plot_metric_vs_nodes(ax, s, metric, sc)
+        if sc == "string":
+            h = s[(s["metric"] == "hash_ns") & (s["scenario"] == "string")]
+            if not h.empty:
+                hm = h.groupby("nodes")["median"].median()
+                ax.plot(hm.index, hm.values, color="black", linestyle="--",
+                        marker="x", label="hash only (string key)")
+        log_axes(ax)
+        ax.set_title(f"{sc} keys" + (" (includes hashing the key)"
+                                     if sc == "string" else ""))
+        ax.set_xlabel("nodes N")
+    axes[0][0].set_ylabel(f"{what}, ns per lookup (median, 95 % CI)")
+    leg = style.legend_outside(fig, axes)
+    fig.suptitle(f"{what} vs number of nodes")
+    return style.save_figure(fig, out, stem, [e.meta], leg)
+
+
+def fig_lookup_latency(exps, out):
+    return fig_lookup(exps, out, "lookup_latency_ns",
+                      "lookup_latency_vs_nodes",
+                      "Lookup latency (dependent chain)")
+
+
+def fig_memory(exps, out):
+    (e,) = need(exps, "memory")
+    s = e.summary
+    fig, axes = style.new_figure(ncols=2)
+    for ax, metric, lab in zip(axes[0], ("memory_bytes",
+                                         "memory_bytes_per_node"),
+                               ("memory, bytes", "memory per node, bytes")):
+        if s[s["metric"] == metric].empty:
+            ax.text(0.5, 0.5, f"no {metric} rows", transform=ax.transAxes,
+                    ha="center")
+            continue
+        plot_metric_vs_nodes(ax, s, metric, yerr=False)
+        log_axes(ax)
+        ax.set_xlabel("nodes N")
+        ax.set_ylabel(lab + " (self-reported)")
+    axes[0][0].set_title("total")
+    axes[0][1].set_title("per node")
+    leg = style.legend_outside(fig, axes)
+    fig.suptitle("Memory vs number of nodes (ring at several vnode counts)")
+    return style.save_figure(fig, out, "memory_vs_nodes", [e.meta], leg)
+
+
+def fig_build(exps, out):
+    (e,) = need(exps, "build")
+    s = e.summary
+    metrics = [("build_ns", "build from scratch"),
+               ("add_node_ns", "add one node"),
+               ("remove_node_ns", "remove one node")]
+    fig, axes = style.new_figure(ncols=3, figsize=(13, 4.4))
+    for ax, (m, title) in zip(axes[0], metrics):
+        if s[s["metric"] == m].empty:
+            ax.text(0.5, 0.5, f"no {m} rows", transform=ax.transAxes,
+                    ha="center")
+        else:
+            plot_metric_vs_nodes(ax, s, m)
+            log_axes(ax)
+        na = e.not_applicable()
+        na = na[na["metric"] == m]
+        if not na.empty:
+            ax.text(0.02, 0.98, "n/a: " + ", ".join(
+                style.order_algorithms(na["algorithm"].unique())),
+                transform=ax.transAxes, va="top", fontsize=7,
+                color="#444444")
+        ax.set_title(title)
+        ax.set_xlabel("nodes N")
+        ax.set_ylabel("time, ns (median, 95 % CI)")
+    leg = style.legend_outside(fig, axes)
+    fig.suptitle("Build / add / remove time vs number of nodes")
+    return style.save_figure(fig, out, "build_vs_nodes", [e.meta], leg)
+
+
+def fig_disruption(exps, out):
+    (e,) = need(exps, "disruption")
+    s = e.summary
+    fig, axes = style.new_figure(ncols=2, nrows=2, figsize=(11, 7.5))
+    for j, (sc, opt_lab) in enumerate((("add", "optimum 1/(N+1)"),
+                                       ("remove_random", "optimum 1/N"))):
+        ax = axes[0][j]
+        plot_metric_vs_nodes(ax, s, "moved_fraction", sc)
+        opt = s[(s["metric"] == "moved_optimal_fraction") &
+                (s["scenario"] == sc)].groupby("nodes")["median"].median()
+        if not opt.empty:
+            ax.plot(opt.index, opt.values, label=opt_lab, zorder=10,
+                    **style.IDEAL_KW)
+        log_axes(ax)
+        ax.set_ylabel("keys moved, fraction of all keys")
+        ax.set_title({"add": "add one node",
+                      "remove_random": "remove one random node"}[sc] +
+                     f" — {opt_lab}")
+        na = e.not_applicable()
+        na = na[na["scenario"] == sc]
+        if not na.empty:
+            ax.text(0.02, 0.02, "n/a: " + ", ".join(
+                style.order_algorithms(na["algorithm"].unique())),
+                transform=ax.transAxes, fontsize=7, color="#444444")
+        ax2 = axes[1][j]
+        plot_metric_vs_nodes(ax2, s, "moved_excess_fraction", sc)
+        ax2.set_xscale("log")
+        ax2.set_yscale("symlog", linthresh=1e-4)
+        ax2.set_ylim(bottom=0)
+        ax2.set_ylabel("excess moves, fraction (symlog; 0 = minimal)")
+        ax2.set_xlabel("nodes N")
+        ax2.set_title("keys moved that did not have to")
+    # unify the optimum label in the legend
+    for ax in axes[0]:
+        for ln in ax.get_lines():
+            if ln.get_label().startswith("optimum"):
+                ln.set_label("optimum (1/(N+1) add, 1/N remove)")
+    leg = style.legend_outside(fig, axes)
+    fig.suptitle("Disruption: keys moved vs number of nodes")
+    return style.save_figure(fig, out, "disruption_vs_nodes", [e.meta], leg)
+
+
+MULTI = ["remove_10pct_random", "remove_30pct_random", "remove_50pct_random",
+         "remove_10pct_lifo", "remove_30pct_lifo", "remove_50pct_lifo"]
+
+
+def fig_disruption_multi(exps, out):
+    (e,) = need(exps, "disruption")
+    s = e.summary
+    d = s[(s["metric"] == "moved_fraction") & s["scenario"].isin(MULTI)]
+    if d.empty:
+        raise Skip("no multi-removal scenarios")
+    n = make_report.pick_n(d["nodes"], 100)
+    d = d[d["nodes"] == n]
+    scen = [x for x in MULTI if x in set(d["scenario"])]
+    vars_ = make_report.variants(s[s["nodes"] == n])
+    fig, axes = style.new_figure(figsize=(10, 4.8))
+    ax = axes[0][0]
+    width = 0.8 / max(1, len(vars_))
+    x = np.arange(len(scen))
+    for i, var in enumerate(vars_):
+        dv = make_report.match_variant(d, var).set_index("scenario")
+        ys = [dv["median"].get(sc, np.nan) for sc in scen]
+        kw = variant_style(var, vars_)
+        ax.bar(x + (i - (len(vars_) - 1) / 2) * width, ys, width,
+               color=kw["color"], alpha=kw.get("alpha", 1.0),
+               label=kw["label"], edgecolor="white", linewidth=0.4)
+        for k, y in enumerate(ys):
+            if isinstance(y, float) and math.isnan(y):
+                ax.text(x[k] + (i - (len(vars_) - 1) / 2) * width, 0.005,
+                        "n/a", rotation=90, ha="center", va="bottom",
+                        fontsize=6, color=kw["color"])
+    opt = s[(s["metric"] == "moved_optimal_fraction") & (s["nodes"] == n)
+            ].groupby("scenario")["median"].median()
+    ax.scatter(x, [opt.get(sc, np.nan) for sc in scen], marker="_", s=900,
+               color="black", zorder=5, label="optimum r/N")
+    ax.set_xticks(x)
+    ax.set_xticklabels([sc.replace("remove_", "").replace("pct", " %")
+                        .replace("_", " ") for sc in scen])
+    ax.set_ylabel("keys moved, fraction of all keys")
+    ax.set_xlabel("nodes removed (random order vs last-added-first)")
+    ax.yaxis.set_major_formatter(PercentFormatter(1.0))
+    leg = style.legend_outside(fig, axes)
+    fig.suptitle(f"Removing many nodes at N = {n}")
+    return style.save_figure(fig, out, "disruption_multi", [e.meta], leg)
+
+
+def fig_vnodes(exps, out):
+    (e,) = need(exps, "vnodes")
+    d = e.data[(e.data["scenario"] == "measured") & e.data["value"].notna()]
+    if d.empty:
+        raise Skip("no measured vnodes rows")
+    ns = sorted(d["nodes"].dropna().unique())
+    fig, axes = style.new_figure(ncols=len(ns), sharey=True,
+                                 figsize=(max(7.5, 5.5 * len(ns)), 4.6))
+    col = style.algorithm_style("ring")["color"]
+    for ax, n in zip(axes[0], ns):
+        dn = d[d["nodes"] == n]
+        an = e.summary[(e.summary["scenario"] == "analytic") &
+                       (e.summary["nodes"] == n)]
+        for m, mk, lab in (("load_max_over_mean", "o", "max/mean"),
+                           ("load_min_over_mean", "v", "min/mean")):
+            g = dn[dn["metric"] == m].groupby("vnodes")["value"]
+            if g.ngroups == 0:
+                continue
+            med = g.median()
+            ax.fill_between(med.index, g.quantile(0.025).values,
+                            g.quantile(0.975).values, color=col,
+                            alpha=0.15 if "max" in m else 0.25, linewidth=0)
+            ax.plot(med.index, med.values, color=col, marker=mk,
+                    label=f"ring {lab}: median (band: 95 % of repetitions)")
+            a_ = an[an["metric"] == m].sort_values("vnodes")
+            if not a_.empty:
+                ax.plot(a_["vnodes"], a_["median"], label=f"analytic {lab}",
+                        **{**style.ANALYTIC_KW,
+                           "linestyle": ":" if "max" in m else "-."})
+        for cl in make_report.SEED_CLAIMS:
+            st = cl["setting"]
+            if cl["metric"] in ("load_max_over_mean",
+                                "load_min_over_mean") and \
+                    st.get("nodes") == n:
+                ax.plot([st["vnodes"]], [cl["article"]],
+                        label=f"article (003), {n:g} nodes",
+                        **style.ARTICLE_KW)
+        ax.axhline(1.0, color="#999999", linewidth=0.8)
+        ax.set_xscale("log")
+        ax.set_xlabel("virtual nodes per node")
+        keys = dn["keys"].dropna().unique()
+        ax.set_title(f"N = {n:g}" + (f", {keys[0]:,.0f} keys"
+                                     if len(keys) == 1 else ""))
+    axes[0][0].set_ylabel("keys on node / mean keys per node")
+    leg = style.legend_outside(fig, axes, ncol=3)
+    fig.suptitle("Ring balance vs virtual nodes")
+    return style.save_figure(fig, out, "vnodes_balance", [e.meta], leg)
+
+
+def fig_balance(exps, out):
+    (e,) = need(exps, "balance")
+    s, ks = make_report.restrict(e.summary, "keyset", "uniform")
+    s, hs = make_report.restrict(s, "hash", "xxh64")
+    d = s[s["scenario"] == "measured"]
+    ns = sorted(d["nodes"].dropna().unique())
+    if not ns:
+        raise Skip("no measured balance rows")
+    fig, axes = style.new_figure(ncols=len(ns), sharey=True,
+                                 figsize=(max(7.5, 5 * len(ns)), 4.6))
+    vars_ = make_report.variants(d)
+    for ax, n in zip(axes[0], ns):
+        dn = d[d["nodes"] == n]
+        x = np.arange(len(vars_))
+        for i, var in enumerate(vars_):
+            dv = make_report.match_variant(dn, var)
+            kw = variant_style(var, vars_)
+            for m, off, hatch in (("load_max_over_mean", -0.2, None),
+                                  ("load_min_over_mean", 0.2, "///")):
+                r = dv[dv["metric"] == m]
+                if r.empty:
+                    continue
+                r = r.iloc[0]
+                err = None
+                if not pd.isna(r["ci95_low"]):
+                    err = [[max(0, r["median"] - r["ci95_low"])],
+                           [max(0, r["ci95_high"] - r["median"])]]
+                ax.bar(x[i] + off, r["median"], 0.38, color=kw["color"],
+                       alpha=kw.get("alpha", 1), hatch=hatch,
+                       edgecolor="white", yerr=err, capsize=2)
+            a = s[(s["scenario"] == "analytic") & (s["nodes"] == n) &
+                  (s["metric"] == "load_max_over_mean")]
+            a = make_report.match_variant(a, var)
+            if not a.empty:
+                ax.plot([x[i] - 0.2], [a["median"].iloc[0]],
+                        label="analytic max/mean", **{
+                            **style.ANALYTIC_KW, "marker": "_",
+                            "markersize": 14, "linestyle": "none",
+                            "markeredgewidth": 2})
+        ax.axhline(1.0, color="#999999", linewidth=0.8)
+        ax.set_xticks(x)
+        ax.set_xticklabels([make_report.variant_label(v) for v in vars_],
+                           rotation=30, ha="right")
+        ax.set_title(f"N = {n:g}")
+    axes[0][0].set_ylabel("load / mean (left solid: max, right hatched: "
+                          "min)")
+    from matplotlib.patches import Patch
+    handles = [Patch(facecolor="#888888", label="max/mean"),
+               Patch(facecolor="#888888", hatch="///", edgecolor="white",
+                     label="min/mean")]
+    an = [ln for ln in axes[0][0].get_lines()
+          if ln.get_label() == "analytic max/mean"]
+    if an:
+        handles.append(an[0])
+    leg = style.legend_outside(fig, axes, handles=handles,
+                               labels=[h.get_label() for h in handles])
+    fig.suptitle("Load balance per algorithm (median, 95 % CI)"
+                 + (f", key set {ks}" if ks else "")
+                 + (f", hash {hs}" if hs else ""))
+    return style.save_figure(fig, out, "balance_by_algorithm", [e.meta], leg)
+
+
+def _heat(ax, mat, fmt, cmap, title, vmin=None, vmax=None):
+    im = ax.imshow(mat.values, cmap=cmap, aspect="auto", vmin=vmin,
+                   vmax=vmax)
+    ax.set_xticks(range(mat.shape[1]))
+    ax.set_xticklabels(mat.columns, rotation=30, ha="right")
+    ax.set_yticks(range(mat.shape[0]))
+    ax.set_yticklabels(mat.index)
+    ax.grid(False)
+    vals = mat.values[~np.isnan(mat.values)]
+    mid = (np.nanmin(vals) + np.nanmax(vals)) / 2 if vals.size else 0
+    for i in range(mat.shape[0]):
+        for j in range(mat.shape[1]):
+            v = mat.values[i, j]
+            if not np.isnan(v):
+                ax.text(j, i, fmt(v), ha="center", va="center", fontsize=7,
+                        color="white" if v > mid else "black")
+    ax.set_title(title)
+    return im
+
+
+def fig_hashes(exps, out):
+    (e,) = need(exps, "hashes")
+    s = e.summary
+    d = s[(s["metric"] == "load_max_over_mean") &
+          (s["scenario"].isin(["measured", ""]))]
+    if d.empty:
+        raise Skip("no hash balance rows")
+    d = d[d["nodes"] == d["nodes"].max()]
+    algos = style.order_algorithms(d["algorithm"].unique())
+    fig, axes = style.new_figure(ncols=len(algos),
+                                 figsize=(max(6, 4.2 * len(algos)), 4.6),
+                                 sharey=True)
+    vmin, vmax = 1.0, float(d["median"].max())
+    im = None
+    for ax, a in zip(axes[0], algos):
+        mat = d[d["algorithm"] == a].pivot_table(
+            index="hash", columns="keyset", values="median")
+        im = _heat(ax, mat, lambda v: f"{v:.2f}", "viridis",
+                   f"{a}: max/mean", vmin, vmax)
+        ax.set_xlabel("key set")
+    axes[0][0].set_ylabel("hash function")
+    if im is not None:
+        cb = fig.colorbar(im, ax=list(axes[0]), shrink=0.85, pad=0.02)
+        cb.set_label("max/mean load (median; 1 = perfect)")
+    n = d["nodes"].dropna().unique()
+    fig.suptitle("Balance per hash × key set" +
+                 (f" (N = {n[0]:g})" if len(n) == 1 else ""))
+    return style.save_figure(fig, out, "hashes_balance", [e.meta])
+
+
+def fig_hashes_speed(exps, out):
+    (e,) = need(exps, "hashes")
+    s = e.summary
+    d = s[s["metric"] == "hash_ns"]
+    if d.empty:
+        raise Skip("no hash_ns rows")
+    mat = d.pivot_table(index="hash", columns="keyset", values="median",
+                        aggfunc="median")
+    fig, axes = style.new_figure(figsize=(6.5, 4.6))
+    im = _heat(axes[0][0], mat, lambda v: f"{v:.3g}", "magma_r",
+               "hash cost, ns per key (median)")
+    cb = fig.colorbar(im, ax=axes[0][0])
+    cb.set_label("ns per key")
+    axes[0][0].set_xlabel("key set")
+    axes[0][0].set_ylabel("hash function")
+    return style.save_figure(fig, out, "hashes_speed", [e.meta])
+
+
+def fig_bounded_load(exps, out):
+    (e,) = need(exps, "bounded_load")
+    s, n = make_report.bounded_rows(e)
+    ring = e.summary[(e.summary["algorithm"] == "ring") &
+                     (e.summary["nodes"] == n)]
+    col = style.algorithm_style("bounded_load")
+    rcol = style.algorithm_style("ring")
+    fig, axes = style.new_figure(ncols=2)
+    ax = axes[0][0]
+    m = s[(s["metric"] == "load_max_over_mean") &
+          (s["scenario"] == "measured")].sort_values("load_factor")
+    if not m.empty:
+        ax.errorbar(m["load_factor"], m["median"],
+                    yerr=[(m["median"] - m["ci95_low"]).clip(lower=0)
+                          .fillna(0),
+                          (m["ci95_high"] - m["median"]).clip(lower=0)
+                          .fillna(0)],
+                    color=col["color"], marker=col["marker"], capsize=2,
+                    label="bounded_load max/mean (median, 95 % CI)")
+    a = s[(s["metric"] == "load_max_over_mean") &
+          (s["scenario"] == "analytic")].sort_values("load_factor")
+    if not a.empty:
+        ax.plot(a["load_factor"], a["median"],
+                label="bound ⌈c·m/n⌉ / (m/n)", **style.IDEAL_KW)
+    r = ring[(ring["metric"] == "load_max_over_mean") &
+             (ring["scenario"] == "measured")]
+    if not r.empty:
+        rm = r.groupby("load_factor")["median"].median() \
+            if r["load_factor"].notna().any() else None
+        if rm is not None:
+            ax.plot(rm.index, rm.values, color=rcol["color"],
+                    marker=rcol["marker"], label="ring max/mean (no cap)")
+        else:
+            ax.axhline(r["median"].median(), color=rcol["color"],
+                       label="ring max/mean (no cap)")
+    ax.set_xlabel("load factor c = 1 + ε")
+    ax.set_ylabel("keys on busiest node / mean")
+    ax.set_title("balance vs c")
+    ax2 = axes[0][1]
+    for sc, ls in (("add", "-"), ("remove_random", "--")):
+        d = s[(s["metric"] == "moved_fraction") & (s["scenario"] == sc)
+              ].sort_values("load_factor")
+        if d.empty:
+            continue
+        ax2.plot(d["load_factor"], d["median"], color=col["color"],
+                 marker=col["marker"], linestyle=ls,
+                 label=f"moved on {sc.replace('_', ' ')}")
+        o = s[(s["metric"] == "moved_optimal_fraction") &
+              (s["scenario"] == sc)].sort_values("load_factor")
+        if not o.empty:
+            ax2.plot(o["load_factor"], o["median"],
+                     label=f"optimum ({sc.replace('_', ' ')})",
+                     **{**style.IDEAL_KW, "linestyle": ls, "color":
+                        "black" if sc == "add" else "#666666"})
+    ax2.set_yscale("log")
+    ax2.yaxis.set_major_formatter(PercentFormatter(1.0))
+    ax2.set_xlabel("load factor c = 1 + ε")
+    ax2.set_ylabel("keys moved, fraction of all keys (log)")
+    ax2.set_title("disruption vs c")
+    leg = style.legend_outside(fig, axes, ncol=3)
+    fig.suptitle("Bounded load" + (f" (N = {n:g})" if n else ""))
+    return style.save_figure(fig, out, "bounded_load", [e.meta], leg)
+
+
+def fig_weights(exps, out):
+    (e,) = need(exps, "weights")
+    d = e.data[(e.data["metric"] == "share") & e.data["value"].notna()]
+    meas = d[d["scenario"] == "measured"]
+    if meas.empty:
+        raise Skip("no measured share rows")
+    fig, axes = style.new_figure()
+    ax = axes[0][0]
+    algos = style.order_algorithms(meas["algorithm"].unique())
+    span = meas["weight"].max() - meas["weight"].min()
+    step = 0.04 * (span if span > 0 else 1)
+    for i, a in enumerate(algos):
+        ma = meas[meas["algorithm"] == a]
+        g = ma.groupby(["node", "weight"])["value"]
+        med = g.median().reset_index()
+        lo = g.min().values
+        hi = g.max().values
+        off = (i - (len(algos) - 1) / 2) * step
+        kw = style.line_kw(a, linestyle="none")
+        ax.errorbar(med["weight"] + off, med["value"],
+                    yerr=[med["value"] - lo, hi - med["value"]], capsize=2,
+                    **kw)
+    an = d[d["scenario"] == "analytic"]
+    if not an.empty:
+        ideal = an.groupby("weight")["value"].median()
+        ax.plot(ideal.index, ideal.values, label="ideal w / Σw",
+                **style.IDEAL_KW)
+    na = e.not_applicable()
+    if not na.empty:
+        ax.text(0.02, 0.98, "no weights (n/a): " + ", ".join(
+            style.order_algorithms(na["algorithm"].unique())),
+            transform=ax.transAxes, va="top", fontsize=7, color="#444444")
+    ax.set_xlabel("node weight")
+    ax.set_ylabel("share of keys (median; bars: min–max of repetitions)")
+    ax.yaxis.set_major_formatter(PercentFormatter(1.0))
+    leg = style.legend_outside(fig, axes)
+    fig.suptitle("Weighted shares vs weight")
+    return style.save_figure(fig, out, "weights_shares", [e.meta], leg)
+
+
+def fig_seeds(exps, out):
+    (e,) = need(exps, "seeds")
+    ctx = make_report.Ctx(exps, os.path.join(out, "x.md"), out)
+    rows = make_report.seed_rows(ctx)
+    rows = [r for r in rows if r["found"]]
+    if not rows:
+        raise Skip("no seed scenarios matched SEED_CLAIMS")
+    fig, axes = style.new_figure(nrows=len(rows),
+                                 figsize=(8, 0.75 * len(rows) + 0.8))
+    fig.subplots_adjust(hspace=1.6, top=1 - 0.45 / (0.75 * len(rows) + 0.8))
+    col = style.algorithm_style("ring")["color"]
+    for ax, r in zip(axes[:, 0], rows):
+        k = r["fmt"]
+        scale = 100.0 if k == "pct" else 1.0
+        ax.hlines(0, r["band_lo"] * scale, r["band_hi"] * scale, color=col,
+                  alpha=0.35, linewidth=7)
+        if not math.isnan(r["ci_lo"]):
+            ax.hlines(0, r["ci_lo"] * scale, r["ci_hi"] * scale, color=col,
+                      linewidth=2.5)
+        ax.plot([r["median"] * scale], [0], "o", color=col, markersize=5)
+        ax.plot([r["article"] * scale], [0], **style.ARTICLE_KW)
+        lo = min(r["band_lo"], r["article"]) * scale
+        hi = max(r["band_hi"], r["article"]) * scale
+        pad = (hi - lo) * 0.15 or max(abs(hi) * 0.05, 0.5)
+        ax.set_xlim(lo - pad, hi + pad)
+        ax.set_ylim(-1, 1)
+        ax.set_yticks([])
+        ax.grid(False, axis="y")
+        ax.tick_params(axis="x", labelsize=7, pad=1)
+        unit = {"pct": " %", "x": "×", "int": ""}[k]
+        ax.xaxis.set_major_formatter(FuncFormatter(
+            lambda v, _, u=unit: f"{v:g}{u}"))
+        ax.set_title(f"{r['id']} · {r['label']} — article "
+                     f"{make_report.fmt_value(r['article'], k)}, ours "
+                     f"{make_report.fmt_value(r['median'], k)}",
+                     loc="left", fontsize=8, pad=3)
+        for sp in ("top", "right", "left"):
+            ax.spines[sp].set_visible(False)
+    from matplotlib.lines import Line2D
+    handles = [Line2D([], [], color=col, linewidth=7, alpha=0.35,
+                      label="ours: central 95 % of repetitions"),
+               Line2D([], [], color=col, linewidth=2.5,
+                      label="ours: 95 % CI of the mean"),
+               Line2D([], [], color=col, marker="o", linestyle="none",
+                      label="ours: median"),
+               Line2D([], [], label="article value", **style.ARTICLE_KW)]
+    leg = style.legend_outside(fig, axes, ncol=4, handles=handles,
+                               labels=[h.get_label() for h in handles])
+    fig.suptitle("Seed articles' numbers vs our measurements", y=1.0)
+    return style.save_figure(fig, out, "seeds", [e.meta], leg)
+
+
+FIGURE_FUNCS = {
+    "lookup_vs_nodes": fig_lookup,
+    "lookup_latency_vs_nodes": fig_lookup_latency,
+    "memory_vs_nodes": fig_memory,
+    "build_vs_nodes": fig_build,
+    "disruption_vs_nodes": fig_disruption,
+    "disruption_multi": fig_disruption_multi,
+    "vnodes_balance": fig_vnodes,
+    "balance_by_algorithm": fig_balance,
+    "hashes_balance": fig_hashes,
+    "hashes_speed": fig_hashes_speed,
+    "bounded_load": fig_bounded_load,
+    "weights_shares": fig_weights,
+    "seeds": fig_seeds,
+}
+assert list(FIGURE_FUNCS) == [s for s, _ in make_report.FIGURES]
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description="Draw chbench figures")
+    ap.add_argument("--results", default="results")
+    ap.add_argument("--out", default="plots/figures")
+    ap.add_argument("--tier", default=None,
+                    help="use only runs of this tier (default: newest run)")
+    ap.add_argument("--only", action="append", default=None,
+                    help="draw only this figure stem (repeatable)")
+    ap.add_argument("--strict", action="store_true",
+                    help="exit 1 if any figure fails (missing data is not "
+                    "a failure)")
+    args = ap.parse_args(argv)
+    exps = chdata.load_all(args.results, args.tier)
+    os.makedirs(args.out, exist_ok=True)
+    failed = 0
+    for stem, fn in FIGURE_FUNCS.items():
+        if args.only and stem not in args.only:
+            continue
+        try:
+            paths = fn(exps, args.out)
+            print(f"chbench plots: wrote {paths[0]}")
+        except Skip as s:
+            print(f"chbench plots: skipped {stem}: {s}")
+        except Exception:  # noqa: BLE001 (one broken figure must not stop
+            # the others; --strict reports it)
+            failed += 1
+            print(f"chbench plots: FAILED {stem}:", file=sys.stderr)
+            traceback.print_exc()
+            plt.close("all")
+    return 1 if (failed and args.strict) else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

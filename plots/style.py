@@ -1,0 +1,211 @@
+"""One visual style for every chbench figure.
+
+Guarantees:
+  * Each algorithm always has the same colour and marker in every figure
+    (ALGORITHM_STYLE); algorithms not listed get a spare entry assigned in
+    sorted-name order, so a new algorithm is still stable across figures.
+  * The Agg backend is selected before pyplot is imported (no display needed).
+  * save_figure() writes PNG and SVG atomically (temporary file, then rename)
+    and adds a footer naming the run id(s), date(s) and commit(s) the figure
+    was drawn from.
+
+Example:
+    import style
+    fig, ax = style.new_figure()
+    ax.plot(x, y, **style.line_kw("ring"))
+    style.save_figure(fig, out_dir, "lookup_vs_nodes", runs=[meta])
+"""
+
+import math
+import os
+import tempfile
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402  (after matplotlib.use)
+
+# Colour-blind-safe palette (Okabe & Ito 2008, "Color Universal Design") plus
+# Tableau 10 spares. Fixed: do not reorder, figures across runs rely on it.
+ALGORITHM_STYLE = {
+    "modulo": {"color": "#7f7f7f", "marker": "s"},
+    "ring": {"color": "#0072B2", "marker": "o"},
+    "rendezvous": {"color": "#E69F00", "marker": "^"},
+    "jump": {"color": "#009E73", "marker": "D"},
+    "maglev": {"color": "#CC79A7", "marker": "v"},
+    "bounded_load": {"color": "#D55E00", "marker": "P"},
+}
+SPARE_STYLES = [
+    {"color": "#56B4E9", "marker": "X"},
+    {"color": "#8c564b", "marker": "*"},
+    {"color": "#bcbd22", "marker": "h"},
+    {"color": "#17becf", "marker": "<"},
+    {"color": "#9467bd", "marker": ">"},
+    {"color": "#000000", "marker": "p"},
+]
+# Order of algorithms in legends and tables.
+ALGORITHM_ORDER = list(ALGORITHM_STYLE)
+
+# Reference lines (optimum, analytic expectation, article value).
+IDEAL_KW = {"color": "black", "linestyle": "--", "linewidth": 1.2}
+ANALYTIC_KW = {"color": "black", "linestyle": ":", "linewidth": 1.4}
+ARTICLE_KW = {"color": "#C00000", "marker": "*", "markersize": 11,
+              "linestyle": "none"}
+
+FIGSIZE = (7.5, 4.6)
+FIGSIZE_WIDE = (11.0, 4.6)
+DPI = 130
+
+matplotlib.rcParams.update({
+    "font.size": 9,
+    "axes.titlesize": 10,
+    "axes.labelsize": 9,
+    "legend.fontsize": 8,
+    "xtick.labelsize": 8,
+    "ytick.labelsize": 8,
+    "axes.grid": True,
+    "grid.alpha": 0.3,
+    "grid.linewidth": 0.6,
+    "lines.linewidth": 1.5,
+    "lines.markersize": 5,
+    "savefig.dpi": DPI,
+    "svg.fonttype": "none",
+    "svg.hashsalt": "chbench",  # deterministic SVG ids
+})
+
+_spare_assigned = {}
+
+
+def algorithm_style(name):
+    """Returns {'color', 'marker'} for an algorithm name (stable)."""
+    if name in ALGORITHM_STYLE:
+        return ALGORITHM_STYLE[name]
+    if name not in _spare_assigned:
+        _spare_assigned[name] = SPARE_STYLES[len(_spare_assigned) %
+                                             len(SPARE_STYLES)]
+    return _spare_assigned[name]
+
+
+def order_algorithms(names):
+    """Sorts algorithm names: known ones in ALGORITHM_ORDER, then the rest."""
+    names = list(dict.fromkeys(names))
+    known = [a for a in ALGORITHM_ORDER if a in names]
+    rest = sorted(a for a in names if a not in ALGORITHM_ORDER)
+    for a in rest:
+        algorithm_style(a)  # assign spare in sorted order
+    return known + rest
+
+
+def line_kw(name, **extra):
+    """Keyword arguments for ax.plot / ax.errorbar for one algorithm."""
+    s = algorithm_style(name)
+    kw = {"color": s["color"], "marker": s["marker"], "label": name}
+    kw.update(extra)
+    return kw
+
+
+def new_figure(ncols=1, nrows=1, wide=False, figsize=None, **kw):
+    """A figure with consistent size; returns (fig, axes)."""
+    if figsize is None:
+        figsize = FIGSIZE_WIDE if (wide or ncols > 1) else FIGSIZE
+    fig, axes = plt.subplots(nrows, ncols, figsize=figsize, squeeze=False,
+                             **kw)
+    return fig, axes
+
+
+_REFERENCE_WORDS = {"optimum", "ideal", "analytic", "bound", "hash",
+                    "article"}
+
+
+def legend_outside(fig, axes, ncol=None, handles=None, labels=None):
+    """One legend for the figure, below the axes, so it never hides data."""
+    if handles is None:
+        seen = {}
+        for ax in list(axes.flat if hasattr(axes, "flat") else axes):
+            h, l = ax.get_legend_handles_labels()
+            for hh, ll in zip(h, l):
+                if ll and not ll.startswith("_") and ll not in seen:
+                    seen[ll] = hh
+        # Algorithms first, reference lines (optimum, analytic, ...) last.
+        labels = sorted(seen, key=lambda l: l.split(" ")[0].lower()
+                        in _REFERENCE_WORDS)
+        handles = [seen[l] for l in labels]
+    if not handles:
+        return None
+    if ncol is None:
+        rows = math.ceil(len(handles) / 6)
+        ncol = math.ceil(len(handles) / rows)
+    # Anchor just below the lowest axes artist (rotated tick labels too).
+    y = _lowest_axes_y(fig) - 0.01
+    return fig.legend(handles, labels, loc="upper center",
+                      bbox_to_anchor=(0.5, y), ncol=ncol, frameon=False)
+
+
+def _lowest_axes_y(fig, extra=()):
+    """Lowest y (figure fraction) of the axes' tight boxes and `extra`."""
+    fig.canvas.draw()
+    r = fig.canvas.get_renderer()
+    boxes = [ax.get_tightbbox(r) for ax in fig.axes]
+    boxes += [a.get_window_extent(r) for a in extra]
+    boxes = [b for b in boxes if b is not None]
+    if not boxes:
+        return 0.0
+    ymin = min(b.y0 for b in boxes)
+    return float(fig.transFigure.inverted().transform((0, ymin))[1])
+
+
+def footer_text(runs):
+    """'run <id> · <date> · commit <c>' for each run meta dict."""
+    parts = []
+    seen = set()
+    for m in runs:
+        if not m:
+            continue
+        rid = m.get("run_id", "?")
+        if rid in seen:
+            continue
+        seen.add(rid)
+        commit = str(m.get("git_commit") or m.get("commit") or "?")[:10]
+        dirty = m.get("git_dirty", m.get("dirty"))
+        if dirty in (True, "true", "True", 1, "1"):
+            commit += "+dirty"
+        date = str(m.get("date") or m.get("date_utc") or "?")
+        exp = m.get("experiment", "")
+        parts.append(f"{exp} run {rid} · {date} · commit {commit}")
+    return "chbench · " + ("; ".join(parts) if parts else "no run metadata")
+
+
+def atomic_savefig(fig, path, **kw):
+    """fig.savefig to a temporary file in the same directory, then rename."""
+    d = os.path.dirname(os.path.abspath(path))
+    os.makedirs(d, exist_ok=True)
+    ext = os.path.splitext(path)[1].lstrip(".")
+    fd, tmp = tempfile.mkstemp(prefix=".tmp-", suffix="." + ext, dir=d)
+    os.close(fd)
+    try:
+        fig.savefig(tmp, format=ext, **kw)
+        os.replace(tmp, path)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise
+
+
+def save_figure(fig, out_dir, stem, runs=(), legend=None):
+    """Adds the footer and writes <stem>.png and <stem>.svg atomically.
+
+    Returns the list of written paths.
+    """
+    # Footer just below the lowest artist (tick labels or the legend).
+    y = _lowest_axes_y(fig, [legend] if legend is not None else []) - 0.01
+    fig.text(0.5, y, footer_text(runs), ha="center", va="top", fontsize=6.5,
+             color="#555555")
+    paths = []
+    for ext in ("png", "svg"):
+        p = os.path.join(out_dir, f"{stem}.{ext}")
+        # Default extra artists include the figure legend and the footer.
+        atomic_savefig(fig, p, bbox_inches="tight", pad_inches=0.08,
+                       metadata={"Date": None} if ext == "svg" else None)
+        paths.append(p)
+    plt.close(fig)
+    return paths

@@ -1,0 +1,602 @@
+#!/usr/bin/python3
+"""Writes a small FAKE chbench results tree that follows SCHEMA.md exactly.
+
+For developing and testing plots/make_figures.py and plots/make_report.py
+before (and independently of) the real runner. Values are plausible but
+invented: balance and disruption of the ring come from a tiny Python ring
+simulation (uniform points, multinomial keys), timings from simple formulas
+with noise. Deterministic (fixed numpy seed).
+
+Usage:
+  /usr/bin/python3 plots/testdata/make_fake_results.py --out /tmp/fake
+
+Writes <out>/<experiment>/<run_id>/{data.csv, summary.csv, meta.json} for
+every experiment in SCHEMA.md, plus one OLDER run of `lookup` (different
+values, older date, tier "default") that the readers must ignore when
+choosing the newest run.
+"""
+
+import sys as _sys
+_sys.dont_write_bytecode = True  # no __pycache__ in the source tree
+import argparse
+import csv
+import hashlib
+import json
+import math
+import os
+import sys
+import zlib
+
+import numpy as np
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.dirname(HERE))
+
+import chdata  # noqa: E402
+import make_report  # noqa: E402  (SEED_CLAIMS: the seeds scenario names)
+
+ALGOS = ["modulo", "ring", "rendezvous", "jump", "maglev", "bounded_load"]
+NODES = [10, 100, 1000, 10000]
+TIER = "smoke"
+DATE = "2026-01-15T12:00:00Z"
+COMMIT = "0123456789abcdef0123456789abcdef01234567"
+RING_VNODES = 100
+MAGLEV_M = 65537
+BL_C = 1.25
+NA = {
+    "jump_remove": "not applicable: jump removes only the last node",
+    "weights_modulo": "not applicable: modulo has no weights",
+    "weights_jump": "not applicable: jump has no weights",
+    "weights_bounded_load": "not applicable: bounded_load has no weights",
+}
+
+rng = np.random.default_rng(20260115)
+
+
+def run_id(exp):
+    return f"{TIER}-" + hashlib.sha256(exp.encode()).hexdigest()[:8]
+
+
+class Writer:
+    def __init__(self, exp):
+        self.exp = exp
+        self.rid = run_id(exp)
+        self.rows = []
+
+    def add(self, *, algorithm="", hash="", keyset="", nodes=None,
+            vnodes=None, table_size=None, load_factor=None, keys=None,
+            seed=None, repetition=None, scenario="", node=None, weight=None,
+            metric, value, unit, note=""):
+        self.rows.append({
+            "run_id": self.rid, "experiment": self.exp,
+            "algorithm": algorithm, "hash": hash, "keyset": keyset,
+            "nodes": nodes, "vnodes": vnodes, "table_size": table_size,
+            "load_factor": load_factor, "keys": keys, "seed": seed,
+            "repetition": repetition, "scenario": scenario, "node": node,
+            "weight": weight, "metric": metric, "value": value,
+            "unit": unit, "note": note})
+
+    def write(self, out, date=DATE, tier=TIER, rid=None):
+        rid = rid or self.rid
+        d = os.path.join(out, self.exp, rid)
+        os.makedirs(d, exist_ok=True)
+        for r in self.rows:
+            r["run_id"] = rid
+        with open(os.path.join(d, "data.csv"), "w", newline="") as f:
+            w = csv.writer(f, lineterminator="\n")
+            w.writerow(chdata.COLUMNS)
+            for r in self.rows:
+                w.writerow([_fmt(r[c]) for c in chdata.COLUMNS])
+        data = chdata.read_csv(os.path.join(d, "data.csv"), chdata.COLUMNS)
+        summ = chdata.summarize(data)
+        with open(os.path.join(d, "summary.csv"), "w", newline="") as f:
+            w = csv.writer(f, lineterminator="\n")
+            w.writerow(chdata.SUMMARY_COLUMNS)
+            for _, r in summ.iterrows():
+                w.writerow([_fmt(r[c]) for c in chdata.SUMMARY_COLUMNS])
+        meta = {
+            "run_id": rid, "experiment": self.exp,
+            "spec_hash": rid.split("-")[-1],
+            "command_line": f"chbench run {self.exp} --tier {tier}",
+            "date": date, "git_commit": COMMIT, "git_dirty": True,
+            "compiler": "GNU 12.2.0", "cxx_flags": "-O2 -DNDEBUG",
+            "build_type": "Release",
+            "cpu_model": "FAKE CPU @ 2.00GHz",
+            "caches": {"L1d": "32 KiB", "L2": "1 MiB", "L3": "32 MiB"},
+            "kernel": "Linux 6.1.0-fake", "tier": tier, "seed": 42,
+            "library_versions": {"benchmark": "1.7.1", "absl": "20220623",
+                                 "xxhash": "0.8.1", "murmurhash": "0.10",
+                                 "boost": "1.74.0"},
+            "benchmark_context": {"num_cpus": 2, "mhz_per_cpu": 2000,
+                                  "cpu_scaling_enabled": False},
+            "fake": True,
+        }
+        with open(os.path.join(d, "meta.json"), "w") as f:
+            json.dump(meta, f, indent=2)
+
+
+def _fmt(v):
+    if v is None:
+        return ""
+    if isinstance(v, float):
+        if math.isnan(v):
+            return ""
+        return repr(round(v, 12))
+    if isinstance(v, (np.floating,)):
+        return _fmt(float(v))
+    if isinstance(v, (np.integer,)):
+        return str(int(v))
+    return str(v)
+
+
+# --- tiny ring simulation -------------------------------------------------
+
+def ring_loads(n, v, keys, r):
+    """Loads of n nodes with v uniform points each, `keys` uniform keys."""
+    pts = r.random(n * v)
+    owner = np.repeat(np.arange(n), v)
+    order = np.argsort(pts)
+    pts, owner = pts[order], owner[order]
+    arcs = np.diff(np.concatenate([[pts[-1] - 1.0], pts]))
+    share = np.bincount(owner, weights=arcs, minlength=n)
+    return r.multinomial(keys, share / share.sum()), pts, owner
+
+
+def ring_add(n, v, keys, r):
+    """(moved_fraction, load_max after) for adding one node to n."""
+    pts = r.random((n + 1) * v)
+    owner = np.repeat(np.arange(n + 1), v)
+    k = r.random(keys)
+
+    def assign(p, o):
+        order = np.argsort(p)
+        p, o = p[order], o[order]
+        i = np.searchsorted(p, k, side="right") % len(p)
+        return o[i]
+
+    before = assign(pts[: n * v], owner[: n * v])
+    after = assign(pts, owner)
+    return float(np.mean(before != after)), int(np.bincount(after).max())
+
+
+def ring_remove_receivers(n, v, r):
+    pts = r.random(n * v)
+    owner = np.repeat(np.arange(n), v)
+    order = np.argsort(pts)
+    owner = owner[order]
+    victim = 0
+    succ = [owner[(i + 1) % len(owner)] for i in range(len(owner))
+            if owner[i] == victim]
+    # successor of a victim point may itself be the victim: skip forward.
+    rec = set()
+    for i in range(len(owner)):
+        if owner[i] == victim:
+            j = (i + 1) % len(owner)
+            while owner[j] == victim:
+                j = (j + 1) % len(owner)
+            rec.add(int(owner[j]))
+    del succ
+    return len(rec)
+
+
+def analytic_ring_max(n, v):
+    # Fake "analytic" curve: 1 + c·sqrt(ln n / v) style.
+    return 1.0 + 1.2 * math.sqrt(math.log(n) / v)
+
+
+def analytic_ring_min(n, v):
+    return max(0.0, 1.0 - 0.9 * math.sqrt(math.log(n) / v))
+
+
+# --- experiments -----------------------------------------------------------
+
+def params(a):
+    p = {}
+    if a in ("ring", "bounded_load"):
+        p["vnodes"] = RING_VNODES
+    if a == "maglev":
+        p["table_size"] = MAGLEV_M
+    if a == "bounded_load":
+        p["load_factor"] = BL_C
+    return p
+
+
+def lookup_ns(a, n):
+    base = {"modulo": 1.5, "jump": 2.0 + 1.1 * math.log(n),
+            "ring": 4 + 2.2 * math.log2(n * RING_VNODES),
+            "rendezvous": 2.5 * n, "maglev": 3.0,
+            "bounded_load": 6 + 2.2 * math.log2(n * RING_VNODES)}[a]
+    return base * (1 + 0.03 * rng.standard_normal())
+
+
+def gen_lookup(scale=1.0):
+    w = Writer("lookup")
+    for a in ALGOS:
+        for n in NODES:
+            for rep in range(3):
+                for sc, ks in (("prehashed", "uniform"), ("string", "url")):
+                    common = dict(algorithm=a, hash="xxh64", keyset=ks,
+                                  nodes=n, keys=100000, seed=1000 + rep,
+                                  repetition=rep, scenario=sc, **params(a))
+                    hns = 18.0 * (1 + 0.02 * rng.standard_normal())
+                    t = lookup_ns(a, n) * scale + (hns if sc == "string"
+                                                   else 0)
+                    w.add(metric="lookup_ns", value=t, unit="ns", **common)
+                    w.add(metric="lookup_latency_ns", value=t * 2.5,
+                          unit="ns", **common)
+                    if sc == "string":
+                        w.add(metric="hash_ns", value=hns, unit="ns",
+                              **common)
+                    w.add(metric="checksum", value=float(
+                        zlib.crc32(f"{a}{n}{sc}".encode())), unit="",
+                        **common)
+    return w
+
+
+def gen_build():
+    w = Writer("build")
+    for a in ALGOS:
+        for n in NODES:
+            for rep in range(3):
+                common = dict(algorithm=a, hash="xxh64", nodes=n,
+                              seed=2000 + rep, repetition=rep, **params(a))
+                f = 1 + 0.05 * rng.standard_normal()
+                build = {"modulo": 20, "jump": 20, "rendezvous": 30 * n,
+                         "ring": 60 * n * RING_VNODES * math.log2(
+                             n * RING_VNODES) / 10,
+                         "bounded_load": 60 * n * RING_VNODES * math.log2(
+                             n * RING_VNODES) / 10,
+                         "maglev": 25 * MAGLEV_M * math.log(n + 1)}[a] * f
+                w.add(metric="build_ns", value=build, unit="ns", **common)
+                w.add(metric="add_node_ns", value=build / max(n, 1) * 3
+                      if a in ("ring", "bounded_load") else build * 0.9,
+                      unit="ns", **common)
+                if a == "jump":
+                    w.add(metric="remove_node_ns", value=None, unit="ns",
+                          note=NA["jump_remove"], **common)
+                else:
+                    w.add(metric="remove_node_ns", value=build * 0.8,
+                          unit="ns", **common)
+    return w
+
+
+def gen_memory():
+    w = Writer("memory")
+    for a in ALGOS:
+        vlist = [1, 10, 100, 1000] if a == "ring" else [None]
+        for v in vlist:
+            for n in NODES:
+                p = params(a)
+                if a == "ring":
+                    p["vnodes"] = v
+                per = {"modulo": 40, "jump": 40, "rendezvous": 48,
+                       "ring": 16 * v + 40 if v else 0,
+                       "bounded_load": 16 * RING_VNODES + 56,
+                       "maglev": 40}[a]
+                fixed = MAGLEV_M * 4 if a == "maglev" else 64
+                mem = fixed + per * n
+                common = dict(algorithm=a, hash="xxh64", nodes=n, seed=3000,
+                              repetition=0, **p)
+                w.add(metric="memory_bytes", value=float(mem), unit="bytes",
+                      **common)
+                w.add(metric="heap_bytes", value=float(mem * 1.1 + 32),
+                      unit="bytes", **common)
+                w.add(metric="memory_bytes_per_node", value=mem / n,
+                      unit="bytes", **common)
+    return w
+
+
+DIS_SCEN = ["add", "remove_random", "remove_last", "remove_10pct_random",
+            "remove_30pct_random", "remove_50pct_random",
+            "remove_10pct_lifo", "remove_30pct_lifo", "remove_50pct_lifo"]
+
+
+def gen_disruption():
+    w = Writer("disruption")
+    keys = 100000
+    for a in ALGOS:
+        for n in [10, 100, 1000]:
+            for sc in DIS_SCEN:
+                for rep in range(4):
+                    common = dict(algorithm=a, hash="xxh64",
+                                  keyset="uniform", nodes=n, keys=keys,
+                                  seed=4000 + rep, repetition=rep,
+                                  scenario=sc, **params(a))
+                    if sc == "add":
+                        opt = 1 / (n + 1)
+                        r = 1
+                    else:
+                        r = 1 if sc in ("remove_random", "remove_last") \
+                            else int(n * int(sc.split("_")[1][:-3]) / 100)
+                        opt = r / n
+                    if a == "jump" and ("random" in sc):
+                        for m, u in (("moved_fraction", "fraction"),
+                                     ("moved_optimal_fraction", "fraction"),
+                                     ("moved_excess_fraction", "fraction"),
+                                     ("load_max", "keys")):
+                            w.add(metric=m, value=None, unit=u,
+                                  note=NA["jump_remove"], **common)
+                        continue
+                    noise = abs(rng.standard_normal())
+                    if a == "modulo":
+                        moved = (n / (n + 1)) if sc == "add" else \
+                            max(opt, 1 - 1 / (n - r + 1))
+                    elif a == "maglev":
+                        moved = opt * (1 + 0.08 + 0.02 * noise)
+                    elif a == "bounded_load":
+                        moved = opt * (1 + 0.6 + 0.2 * noise)
+                    elif a == "ring":
+                        moved = opt * (1 + 0.1 * rng.standard_normal())
+                    else:
+                        moved = opt * (1 + 0.01 * rng.standard_normal())
+                    excess = max(0.0, moved - opt) if a in (
+                        "modulo", "maglev", "bounded_load") else 0.0
+                    w.add(metric="moved_fraction", value=moved,
+                          unit="fraction", **common)
+                    w.add(metric="moved_optimal_fraction", value=opt,
+                          unit="fraction", **common)
+                    w.add(metric="moved_excess_fraction", value=excess,
+                          unit="fraction", **common)
+                    if sc in ("remove_random", "remove_last"):
+                        rec = {"ring": min(n - 1, RING_VNODES * 0.63),
+                               "bounded_load": min(n - 1, 63),
+                               "modulo": n - 1, "rendezvous": n - 1,
+                               "maglev": n - 1, "jump": n - 1}[a]
+                        w.add(metric="receivers", value=float(round(rec)),
+                              unit="nodes", **common)
+                    w.add(metric="load_max",
+                          value=float(round(keys / n * 1.1)), unit="keys",
+                          **common)
+    return w
+
+
+BAL_METRICS = [("load_max_over_mean", "ratio"), ("load_min_over_mean",
+                                                  "ratio"),
+               ("load_rel_stddev", "ratio"), ("load_chi2_pvalue", "p"),
+               ("load_max", "keys"), ("load_min", "keys")]
+
+
+def balance_rows(w, loads, common):
+    mean = loads.mean()
+    vals = {"load_max_over_mean": loads.max() / mean,
+            "load_min_over_mean": loads.min() / mean,
+            "load_rel_stddev": loads.std() / mean,
+            "load_chi2_pvalue": float(rng.random()),
+            "load_max": float(loads.max()), "load_min": float(loads.min())}
+    for m, u in BAL_METRICS:
+        w.add(metric=m, value=float(vals[m]), unit=u, scenario="measured",
+              **common)
+
+
+def algo_loads(a, n, keys, r):
+    if a in ("ring", "bounded_load"):
+        loads = ring_loads(n, RING_VNODES, keys, r)[0]
+        if a == "bounded_load":
+            cap = math.ceil(BL_C * keys / n)
+            loads = np.minimum(loads, cap)
+            loads[np.argmin(loads)] += keys - loads.sum()
+        return loads
+    if a == "maglev":
+        share = np.full(n, 1.0 / n) * (1 + 0.002 * r.standard_normal(n))
+        return r.multinomial(keys, share / share.sum())
+    return r.multinomial(keys, np.full(n, 1.0 / n))
+
+
+def gen_balance():
+    w = Writer("balance")
+    keys = 100000
+    for a in ALGOS:
+        for n in [10, 100]:
+            for rep in range(5):
+                for ks in ("uniform", "sequential"):
+                    common = dict(algorithm=a, hash="xxh64", keyset=ks,
+                                  nodes=n, keys=keys, seed=5000 + rep,
+                                  repetition=rep, **params(a))
+                    loads = algo_loads(a, n, keys, rng)
+                    if ks == "sequential":  # worse, so mixing would show
+                        loads = (loads * np.linspace(0.7, 1.3, n)).astype(
+                            int)
+                    balance_rows(w, loads, common)
+            common = dict(algorithm=a, hash="xxh64", keyset="uniform",
+                          nodes=n, keys=keys, **params(a))
+            mx = analytic_ring_max(n, RING_VNODES) if a == "ring" else \
+                1 + 3 * math.sqrt(n / keys)
+            w.add(metric="load_max_over_mean", value=mx, unit="ratio",
+                  scenario="analytic", **common)
+    return w
+
+
+VNODES = [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000]
+
+
+def gen_vnodes():
+    w = Writer("vnodes")
+    for n, keys in ((10, 200000), (100, 100000)):
+        _vnodes_for(w, n, keys)
+    return w
+
+
+def _vnodes_for(w, n, keys):
+    for v in VNODES:
+        for rep in range(12):
+            common = dict(algorithm="ring", hash="xxh64", keyset="uniform",
+                          nodes=n, vnodes=v, keys=keys, seed=6000 + rep,
+                          repetition=rep)
+            balance_rows(w, ring_loads(n, v, keys, rng)[0], common)
+        common = dict(algorithm="ring", hash="xxh64", keyset="uniform",
+                      nodes=n, vnodes=v, keys=keys)
+        w.add(metric="load_max_over_mean", value=analytic_ring_max(n, v),
+              unit="ratio", scenario="analytic", **common)
+        w.add(metric="load_min_over_mean", value=analytic_ring_min(n, v),
+              unit="ratio", scenario="analytic", **common)
+        w.add(metric="memory_bytes", value=float(16 * n * v + 64),
+              unit="bytes", algorithm="ring", hash="xxh64", nodes=n,
+              vnodes=v, seed=6000, repetition=0)
+
+
+HASHES = ["md5", "xxh64", "xxh3", "murmur3_128", "murmur3_32", "crc32",
+          "fnv1a", "absl_hash"]
+KEYSETS = ["uniform", "url", "sequential", "words"]
+
+
+def gen_hashes():
+    w = Writer("hashes")
+    n, keys = 10, 50000
+    for a in ["modulo", "ring", "jump"]:
+        for h in HASHES:
+            for ks in KEYSETS:
+                bad = (h in ("crc32", "fnv1a") and ks == "sequential")
+                for rep in range(3):
+                    common = dict(algorithm=a, hash=h, keyset=ks, nodes=n,
+                                  keys=keys, seed=7000 + rep, repetition=rep,
+                                  **params(a))
+                    loads = algo_loads(a, n, keys, rng)
+                    if bad:
+                        loads = loads.astype(float)
+                        loads[0] *= 1.8
+                        loads = loads.astype(int)
+                    balance_rows(w, loads, common)
+                    hns = {"md5": 120, "xxh64": 12, "xxh3": 9,
+                           "murmur3_128": 15, "murmur3_32": 14, "crc32": 25,
+                           "fnv1a": 20, "absl_hash": 8}[h]
+                    if a == "ring":  # hash_speed cells: no algorithm
+                        w.add(metric="hash_ns", value=hns * (
+                            1 + 0.03 * rng.random()), unit="ns", hash=h,
+                            keyset=ks, keys=keys, seed=7000 + rep,
+                            repetition=rep)
+    return w
+
+
+def gen_bounded_load():
+    w = Writer("bounded_load")
+    for n in (10, 100):
+        _bounded_for(w, n, 1000 * n)
+    return w
+
+
+def _bounded_for(w, n, keys):
+    for c in [1.05, 1.1, 1.25, 1.5, 2.0]:
+        for rep in range(4):
+            w.add(metric="load_max_over_mean", value=1.3 + 0.05 *
+                  rng.standard_normal(), unit="ratio", scenario="measured",
+                  algorithm="ring", hash="xxh64", keyset="uniform", nodes=n,
+                  vnodes=RING_VNODES, load_factor=c, keys=keys,
+                  seed=8000 + rep, repetition=rep)
+        for rep in range(4):
+            common = dict(algorithm="bounded_load", hash="xxh64",
+                          keyset="uniform", nodes=n, vnodes=RING_VNODES,
+                          load_factor=c, keys=keys, seed=8000 + rep,
+                          repetition=rep)
+            bound = math.ceil(c * keys / n) / (keys / n)
+            mm = min(bound, 1.13 + 0.01 * rng.standard_normal())
+            w.add(metric="load_max_over_mean", value=mm, unit="ratio",
+                  scenario="measured", **common)
+            for sc, opt in (("add", 1 / (n + 1)), ("remove_random", 1 / n)):
+                extra = opt * (2.5 / (c - 1) ** 0.5) * (1 + 0.1 *
+                                                        rng.random())
+                w.add(metric="moved_fraction", value=opt + extra,
+                      unit="fraction", scenario=sc, **common)
+                w.add(metric="moved_optimal_fraction", value=opt,
+                      unit="fraction", scenario=sc, **common)
+                w.add(metric="moved_excess_fraction", value=extra,
+                      unit="fraction", scenario=sc, **common)
+        common = dict(algorithm="bounded_load", hash="xxh64",
+                      keyset="uniform", nodes=n, vnodes=RING_VNODES,
+                      load_factor=c, keys=keys)
+        w.add(metric="load_max_over_mean",
+              value=math.ceil(c * keys / n) / (keys / n), unit="ratio",
+              scenario="analytic", **common)
+
+
+def gen_weights():
+    w = Writer("weights")
+    weights = [1, 1, 2, 4]
+    tot = sum(weights)
+    keys = 100000
+    for a in ALGOS:
+        if a in ("modulo", "jump", "bounded_load"):
+            for rep in range(3):
+                w.add(algorithm=a, hash="xxh64", keyset="uniform",
+                      nodes=len(weights), keys=keys, seed=9000 + rep,
+                      repetition=rep, scenario="measured", metric="share",
+                      value=None, unit="fraction",
+                      note=NA["weights_" + a], **params(a))
+            continue
+        for rep in range(3):
+            shares = rng.multinomial(keys, np.array(weights) / tot) / keys
+            if a == "ring":
+                shares = shares * (1 + 0.05 * rng.standard_normal(len(weights)))
+                shares /= shares.sum()
+            for i, (wt, s) in enumerate(zip(weights, shares)):
+                w.add(algorithm=a, hash="xxh64", keyset="uniform",
+                      nodes=len(weights), keys=keys, seed=9000 + rep,
+                      repetition=rep, scenario="measured", node=i,
+                      weight=float(wt), metric="share", value=float(s),
+                      unit="fraction", **params(a))
+        for i, wt in enumerate(weights):
+            w.add(algorithm=a, hash="xxh64", keyset="uniform",
+                  nodes=len(weights), keys=keys, scenario="analytic", node=i,
+                  weight=float(wt), metric="share", value=wt / tot,
+                  unit="fraction", **params(a))
+    return w
+
+
+def gen_seeds():
+    """One row group per SEED_CLAIMS entry, values from a small simulation."""
+    w = Writer("seeds")
+    reps = 10
+    for cl in make_report.SEED_CLAIMS:
+        for rep in range(reps):
+            r = np.random.default_rng(10000 + rep * 31 + zlib.crc32(cl["id"].encode()) % 7)
+            s = cl["setting"]
+            n, v, keys = s.get("nodes"), s.get("vnodes"), s.get("keys")
+            m = cl["metric"]
+            if cl["algorithm"] == "modulo":
+                val = n / (n + 1) + 0.003 * r.standard_normal()
+            elif m == "moved_fraction":
+                val = ring_add(n, v, keys, r)[0]
+            elif m == "receivers":
+                val = float(ring_remove_receivers(n, v, r))
+            elif m == "load_max" and cl["scenario"].endswith(".add"):
+                val = float(ring_add(n, v, keys, r)[1])
+            else:
+                loads = ring_loads(n, v, keys, r)[0]
+                val = {"load_max_over_mean": loads.max() / loads.mean(),
+                       "load_min_over_mean": loads.min() / loads.mean(),
+                       "load_max": float(loads.max()),
+                       "load_min": float(loads.min())}[m]
+            unit = {"moved_fraction": "fraction", "receivers": "nodes",
+                    "load_max": "keys", "load_min": "keys"}.get(m, "ratio")
+            w.add(algorithm=cl["algorithm"], hash="md5", keyset="url",
+                  nodes=n, vnodes=v if cl["algorithm"] == "ring" else None,
+                  keys=keys, seed=10000 + rep, repetition=rep,
+                  scenario=cl["scenario"], metric=m, value=float(val),
+                  unit=unit)
+    # de-duplicate rows (claims sharing a scenario+metric)
+    seen, rows = set(), []
+    for row in w.rows:
+        k = (row["scenario"], row["metric"], row["algorithm"],
+             row["vnodes"], row["repetition"])
+        if k not in seen:
+            seen.add(k)
+            rows.append(row)
+    w.rows = rows
+    return w
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--out", required=True, help="results directory")
+    args = ap.parse_args(argv)
+    for gen in (gen_lookup, gen_build, gen_memory, gen_disruption,
+                gen_balance, gen_vnodes, gen_hashes, gen_bounded_load,
+                gen_weights, gen_seeds):
+        gen().write(args.out)
+    # An older run that must NOT be selected (values 10x slower).
+    gen_lookup(scale=10.0).write(args.out, date="2020-01-01T00:00:00Z",
+                                 tier="default", rid="default-00000000")
+    print(f"fake results written to {args.out}")
+
+
+if __name__ == "__main__":
+    main()
