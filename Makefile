@@ -21,7 +21,7 @@ DEB_PACKAGES := cmake g++ make pkg-config git \
   libboost-math-dev libgtest-dev libgmock-dev libssl-dev libtomlplusplus-dev \
   libcli11-dev python3-matplotlib python3-pandas wamerican
 
-.PHONY: all deps build test test-sanitize experiments plots report clean
+.PHONY: all deps build bench test test-sanitize experiments plots report clean
 
 all: build
 
@@ -50,11 +50,17 @@ $(BUILD)/CMakeCache.txt: | deps
 build: deps $(BUILD)/CMakeCache.txt
 	cmake --build $(BUILD) -j $(JOBS)
 
+bench: build
+	cmake --build $(BUILD) -j $(JOBS) --target chbench_bench_main
+
 test: build
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
 
+# -O1 -g, as the sanitizers' documentation recommends: readable reports and a
+# build much faster than -O2. Slow tests (pipeline, report) are skipped: they
+# exercise no code that the other tests do not, only more of it.
 test-sanitize: deps
-	cmake -S . -B $(BUILD_SAN) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCHBENCH_SANITIZE=ON
+	cmake -S . -B $(BUILD_SAN) -DCMAKE_BUILD_TYPE=Sanitize -DCHBENCH_SANITIZE=ON
 	cmake --build $(BUILD_SAN) -j $(JOBS)
 	cd $(BUILD_SAN) && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 	  ctest --output-on-failure -j $(JOBS) -LE slow
@@ -64,14 +70,10 @@ experiments: build
 	@$(MAKE) --no-print-directory plots report
 
 plots: deps
-	@if [ -d plots ] && ls plots/*.py >/dev/null 2>&1 && [ -f plots/make_figures.py ]; then \
-	  $(PYTHON) plots/make_figures.py --results results --out plots/figures; \
-	else echo "chbench: no plot scripts yet"; fi
+	$(PYTHON) plots/make_figures.py --results results --out plots/figures
 
 report: deps
-	@if [ -f plots/make_report.py ]; then \
-	  $(PYTHON) plots/make_report.py --results results --figures plots/figures --out results/REPORT.md; \
-	else echo "chbench: no report generator yet"; fi
+	$(PYTHON) plots/make_report.py --results results --figures plots/figures --out results/REPORT.md --readme README.md
 
 clean:
 	rm -rf $(BUILD) $(BUILD_SAN)

@@ -4,9 +4,15 @@ Layout: <results>/<experiment>/<run_id>/{data.csv, summary.csv, meta.json}.
 
 Run selection (documented in the report header): for each experiment, among
 the run directories that contain data.csv, keep those whose meta.json "tier"
-equals --tier when one is given, then take the newest by meta.json "date"
-(ISO 8601 UTC, compared as text); ties and missing dates fall back to the
-directory's modification time.
+equals --tier when one is given, then take the newest by meta.json
+"date_utc" (ISO 8601 UTC, compared as text; "date" accepted as a fallback);
+ties and missing dates fall back to data.csv's modification time.
+
+Maglev's default table size depends on N (smallest prime >= 100·N,
+results/README.md). On reading, maglev rows whose table_size is that default
+get an empty table_size, so they form ONE series over N (labelled
+"maglev (M≈100N)" by make_report.variant_label); rows with an explicit,
+non-default M (the lookup/memory table_size axis) keep their M.
 
 Guarantees: never raises for a missing experiment (load_experiment returns
 None); summary.csv is recomputed from data.csv when it is absent, with the
@@ -64,6 +70,53 @@ def read_csv(path, columns):
     return df
 
 
+def smallest_prime_at_least(x):
+    """Smallest prime >= x (trial division; x up to ~10^9 is fast)."""
+    n = max(2, int(math.ceil(x)))
+    while True:
+        if n < 4 or (n % 2 and all(n % d for d in range(3, int(n ** 0.5) + 1,
+                                                         2))):
+            if n == 2 or n % 2:
+                return n
+        n += 1
+
+
+_MAGLEV_M_CACHE = {}
+
+
+def default_maglev_m(nodes):
+    """The runner's default Maglev table size for N nodes."""
+    n = int(nodes)
+    if n not in _MAGLEV_M_CACHE:
+        _MAGLEV_M_CACHE[n] = smallest_prime_at_least(100 * n)
+    return _MAGLEV_M_CACHE[n]
+
+
+def normalize_maglev(df):
+    """Empties table_size on maglev rows that use the default M for their N
+    (in place; returns df). Explicit, non-default sizes are kept."""
+    if "algorithm" not in df.columns or "table_size" not in df.columns:
+        return df
+    m = (df["algorithm"] == "maglev") & df["table_size"].notna() & \
+        df["nodes"].notna()
+    if m.any():
+        dflt = df.loc[m, "nodes"].map(default_maglev_m)
+        hit = df.loc[m, "table_size"] == dflt
+        df.loc[hit[hit].index, "table_size"] = float("nan")
+    return df
+
+
+def meta_get(meta, *keys):
+    """First non-empty value of `keys` in meta or meta["machine"]."""
+    for src in (meta, meta.get("machine") if isinstance(
+            meta.get("machine"), dict) else {}):
+        for k in keys:
+            v = src.get(k)
+            if v not in (None, "", [], {}):
+                return v
+    return None
+
+
 def summarize(data):
     """summary.csv rows from data.csv rows (rows with a value only)."""
     d = data[data["value"].notna()]
@@ -98,7 +151,7 @@ def _read_meta(run_dir):
 
 
 def meta_date(meta):
-    return str(meta.get("date") or meta.get("date_utc") or "")
+    return str(meta.get("date_utc") or meta.get("date") or "")
 
 
 def list_runs(results_dir, experiment):
@@ -137,9 +190,10 @@ class Experiment:
         self.meta = meta
         self.data_path = os.path.join(run_dir, "data.csv")
         self.summary_path = os.path.join(run_dir, "summary.csv")
-        self.data = read_csv(self.data_path, COLUMNS)
+        self.data = normalize_maglev(read_csv(self.data_path, COLUMNS))
         if os.path.isfile(self.summary_path):
-            self.summary = read_csv(self.summary_path, SUMMARY_COLUMNS)
+            self.summary = normalize_maglev(
+                read_csv(self.summary_path, SUMMARY_COLUMNS))
         else:
             self.summary = summarize(self.data)
             self.summary_path = self.data_path  # link to what exists
@@ -188,13 +242,40 @@ EXPERIMENTS = ["lookup", "build", "memory", "disruption", "balance", "vnodes",
                "hashes", "bounded_load", "weights", "seeds"]
 
 
+# The hash every comparison of algorithms uses; other hashes in the lookup
+# experiment form its hash axis (at one N) and are shown on their own.
+DEFAULT_HASH = "xxh64"
+
+
+def split_hash_axis(e):
+    """Returns (default-hash view, all-hash view) of a lookup Experiment.
+
+    Mixing hashes in one series would average different configurations
+    (rendezvous hashes every (key, node) pair with the cell's hash), so
+    per-algorithm tables and figures read only DEFAULT_HASH rows.
+    """
+    import copy
+    if e is None or DEFAULT_HASH not in set(e.data["hash"]):
+        return e, e
+    view = copy.copy(e)
+    view.data = e.data[e.data["hash"] == DEFAULT_HASH]
+    view.summary = e.summary[e.summary["hash"] == DEFAULT_HASH]
+    return view, e
+
+
 def load_all(results_dir, tier=None):
-    """{name: Experiment} for every experiment found (missing ones absent)."""
+    """{name: Experiment} for every experiment found (missing ones absent).
+
+    "lookup" holds the DEFAULT_HASH rows only; "lookup_all_hashes" holds
+    every row (the hash axis).
+    """
     out = {}
     for name in EXPERIMENTS:
         e = load_experiment(results_dir, name, tier)
         if e is not None:
             out[name] = e
+    if "lookup" in out:
+        out["lookup"], out["lookup_all_hashes"] = split_hash_axis(out["lookup"])
     return out
 
 

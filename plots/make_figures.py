@@ -43,11 +43,16 @@ def need(exps, *names):
     return [exps[n] for n in names]
 
 
-def variant_style(var, all_vars):
+def variant_style(var, all_vars, counts=None):
     """Line kwargs for an algorithm variant; several variants of one
-    algorithm differ by line style and lightness."""
+    algorithm differ by line style and lightness. With counts (points per
+    variant, same order as all_vars) the best-covered variant (the default
+    parameters) gets the solid, full-colour line."""
     a = var["algorithm"]
     same = [v for v in all_vars if v["algorithm"] == a]
+    if counts is not None:
+        cnt = {id(v): c for v, c in zip(all_vars, counts)}
+        same.sort(key=lambda v: -cnt.get(id(v), 0))
     kw = style.line_kw(a)
     kw["label"] = make_report.variant_label(var) if len(same) > 1 else a
     if len(same) > 1:
@@ -62,12 +67,14 @@ def plot_metric_vs_nodes(ax, s, metric, scenario=None, yerr=True):
     if scenario is not None:
         d = d[d["scenario"] == scenario]
     vars_ = make_report.variants(d)
+    counts = [make_report.match_variant(d, v)["nodes"].nunique()
+              for v in vars_]
     for var in vars_:
         dv = make_report.match_variant(d, var).sort_values("nodes")
         dv = dv[dv["median"].notna()]
         if dv.empty:
             continue
-        kw = variant_style(var, vars_)
+        kw = variant_style(var, vars_, counts)
         if yerr and dv["ci95_low"].notna().any():
             lo = (dv["median"] - dv["ci95_low"]).clip(lower=0).fillna(0)
             hi = (dv["ci95_high"] - dv["median"]).clip(lower=0).fillna(0)
@@ -178,6 +185,17 @@ def fig_disruption(exps, out):
                                        ("remove_random", "optimum 1/N"))):
         ax = axes[0][j]
         plot_metric_vs_nodes(ax, s, "moved_fraction", sc)
+        if sc == "remove_random":
+            # Algorithms that can only remove the last node (jump) run
+            # remove_last instead (results/README.md): draw it, labelled.
+            have = set(s[(s["scenario"] == sc)]["algorithm"])
+            last = s[(s["scenario"] == "remove_last") &
+                     (s["metric"] == "moved_fraction") &
+                     ~s["algorithm"].isin(have)]
+            for a in style.order_algorithms(last["algorithm"].unique()):
+                dl = last[last["algorithm"] == a].sort_values("nodes")
+                ax.plot(dl["nodes"], dl["median"], **style.line_kw(
+                    a, linestyle=":", label=f"{a} (last node removed)"))
         opt = s[(s["metric"] == "moved_optimal_fraction") &
                 (s["scenario"] == sc)].groupby("nodes")["median"].median()
         if not opt.empty:

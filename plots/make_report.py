@@ -261,14 +261,25 @@ class Ctx:
 PARAM_COLS = ["vnodes", "table_size", "load_factor"]
 
 
+MAGLEV_DEFAULT_LABEL = "M≈100N"  # smallest prime >= 100·N (chdata.py)
+
+
 def variant_label(row):
+    """'ring (v=100)', 'maglev (M≈100N)', 'maglev (M=1000003)', ...
+
+    Maglev rows with the default table size have an empty table_size after
+    chdata.normalize_maglev, and are labelled M≈100N."""
     a = row["algorithm"]
     parts = []
     for col, short in (("vnodes", "v"), ("table_size", "M"),
                        ("load_factor", "c")):
         v = row.get(col)
         if v is not None and not pd.isna(v):
-            parts.append(f"{short}={float(v):g}")
+            fv = float(v)
+            parts.append(f"{short}={int(fv)}" if fv.is_integer() and
+                         abs(fv) >= 1e5 else f"{short}={fv:g}")
+        elif col == "table_size" and a == "maglev":
+            parts.append(MAGLEV_DEFAULT_LABEL)
     return f"{a} ({', '.join(parts)})" if parts else a
 
 
@@ -367,27 +378,26 @@ def section_header(ctx, args):
     newest = max(metas, key=lambda m: chdata.meta_date(m[1]))[1]
 
     def g(m, *keys):
-        for k in keys:
-            if k in m and m[k] not in (None, ""):
-                v = m[k]
-                if isinstance(v, dict):
-                    return ", ".join(f"{a} {b}" for a, b in v.items())
-                if isinstance(v, list):
-                    return ", ".join(str(x) for x in v)
-                return str(v)
-        return "—"
+        v = chdata.meta_get(m, *keys)
+        if v is None:
+            return "—"
+        if isinstance(v, dict):
+            return ", ".join(f"{a} {b}" for a, b in v.items())
+        if isinstance(v, list):
+            return ", ".join(str(x) for x in v)
+        return str(v)
 
     lines += ["## Machine and build", "",
               md_table(["", ""], [
-                  ["CPU", g(newest, "cpu_model", "cpu")],
-                  ["Caches", g(newest, "caches", "cpu_caches")],
+                  ["CPU", g(newest, "cpu_model", "cpu") + _cpus(newest)],
+                  ["Caches (cpu0)", _caches(newest)],
                   ["Kernel", g(newest, "kernel")],
                   ["Compiler", g(newest, "compiler", "cxx_compiler")],
                   ["Flags", "`" + g(newest, "cxx_flags", "flags",
-                                    "compiler_flags") + "`"],
+                                    "compiler_flags").strip() + "`"],
                   ["Build type", g(newest, "build_type")],
-                  ["Libraries", g(newest, "library_versions", "libraries")],
-                  ["Benchmark context", g(newest, "benchmark_context")],
+                  ["Libraries", g(newest, "libraries", "library_versions")],
+                  ["Benchmark context", _bench_context(ctx)],
               ]), ""]
     cpus = {g(m, "cpu_model", "cpu") for _, m in metas}
     if len(cpus) > 1:
@@ -399,7 +409,7 @@ def section_header(ctx, args):
         dirty = m.get("git_dirty", m.get("dirty"))
         if dirty in (True, "true", 1):
             commit += " (dirty)"
-        rows.append([name, f"`{m.get('run_id')}`", g(m, "date", "date_utc"),
+        rows.append([name, f"`{m.get('run_id')}`", g(m, "date_utc", "date"),
                      g(m, "tier"), f"`{commit}`", ctx.csv_link(name)])
     lines += ["## Runs used", "",
               "One run per experiment: the newest by `meta.json` date (among "
@@ -407,6 +417,51 @@ def section_header(ctx, args):
               md_table(["experiment", "run id", "date (UTC)", "tier",
                         "commit", "data"], rows), ""]
     return "\n".join(lines)
+
+
+def _cpus(meta):
+    n = chdata.meta_get(meta, "logical_cpus", "num_cpus")
+    return f" ({n} logical CPUs)" if n else ""
+
+
+def _caches(meta):
+    """'L1 Data 48K, L1 Instruction 32K, L2 Unified 2048K, ...'."""
+    c = chdata.meta_get(meta, "caches", "cpu_caches")
+    if not c:
+        return "—"
+    if isinstance(c, dict):
+        return ", ".join(f"{a} {b}" for a, b in c.items())
+    out = []
+    for x in c:
+        if isinstance(x, dict):
+            out.append(f"L{x.get('level', '?')} {x.get('type', '')} "
+                       f"{x.get('size', '?')}".replace("  ", " "))
+        else:
+            out.append(str(x))
+    return ", ".join(out)
+
+
+def _bench_context(ctx):
+    """Google Benchmark's view, from the timing experiments' meta.json."""
+    for name in ("lookup", "build"):
+        e = ctx.exps.get(name)
+        bc = e.meta.get("benchmark_context") if e is not None else None
+        if isinstance(bc, dict) and bc:
+            parts = []
+            if "num_cpus" in bc:
+                parts.append(f"{bc['num_cpus']} CPUs")
+            if "mhz_per_cpu" in bc:
+                parts.append(f"{bc['mhz_per_cpu']} MHz")
+            if "cpu_scaling_enabled" in bc:
+                parts.append("CPU scaling " + ("on" if bc[
+                    "cpu_scaling_enabled"] else "off"))
+            if bc.get("load_avg"):
+                parts.append("load average " + ", ".join(
+                    f"{x:g}" for x in bc["load_avg"]))
+            if bc.get("benchmark_version"):
+                parts.append(f"Google Benchmark {bc['benchmark_version']}")
+            return f"`{name}` run: " + "; ".join(parts)
+    return "—"
 
 
 def section_lookup(ctx):
@@ -450,7 +505,39 @@ def section_lookup(ctx):
         out += ["Dependent-chain latency (prehashed, ns):", "",
                 md_table(["algorithm"] + [f"N={n}" for n in ns] + ["data"],
                          rows), ""]
+    out += lookup_by_hash_table(ctx)
     return "\n".join(out)
+
+
+def lookup_by_hash_table(ctx):
+    """String-key lookup ns per algorithm x hash at the hash axis' N."""
+    e = ctx.exps.get("lookup_all_hashes")
+    if e is None:
+        return []
+    s = e.summary
+    s = s[(s["scenario"] == "string") & (s["metric"] == "lookup_ns")]
+    hashes = sorted(set(s["hash"]))
+    if len(hashes) < 2:
+        return []
+    # The N at which most hashes were measured.
+    counts = s.groupby("nodes")["hash"].nunique()
+    n = counts.idxmax()
+    s = s[s["nodes"] == n]
+    rows = []
+    for var in variants(s):
+        sv = match_variant(s, var)
+        if sv["hash"].nunique() < 2:
+            continue
+        rows.append([variant_label(var)] +
+                    [fmt_ci(one(sv[sv["hash"] == h])) for h in hashes] +
+                    [ctx.csv_link("lookup")])
+    if not rows:
+        return []
+    return [f"String-key lookup (hash + algorithm) by hash function at "
+            f"N={int(n)}, ns (`absl_hash` is seeded per process: latency "
+            f"only):", "",
+            md_table(["algorithm"] + [f"`{h}`" for h in hashes] + ["data"],
+                     rows), ""]
 
 
 def section_memory(ctx):
@@ -480,6 +567,12 @@ def section_memory(ctx):
     return "\n".join(out)
 
 
+def _keys_cell(row):
+    if row is None or pd.isna(row.get("keys")):
+        return "—"
+    return fmt_num(row["keys"])
+
+
 def _med(df, **f):
     for c, v in f.items():
         df = df[df[c] == v]
@@ -496,13 +589,28 @@ def section_disruption(ctx):
     out += ["Median fraction of all keys that changed owner; optimum = "
             "1/(N+1) on add, 1/N on removing one node; excess = keys that "
             "moved but did not have to. `receivers` = nodes that took the "
-            "removed node's keys.", ""]
+            "removed node's keys; algorithms that can remove only the "
+            "last node (jump) show `remove_last` instead, marked "
+            "\"(last node)\". With few keys (rendezvous' capped "
+            "`keys`) a single removal moves whole keys, so its fraction "
+            "is coarse.", ""]
     rows = []
     for var in variants(s):
         sv = match_variant(s, var)
         for n in ns:
-            r = [variant_label(var), str(n)]
+            if sv[sv["nodes"] == n].empty and \
+                    na_note(e, algorithm=var["algorithm"], nodes=n) is None:
+                continue
+            r = [variant_label(var), str(n),
+                 _keys_cell(one(sv[(sv["nodes"] == n) &
+                                   (sv["scenario"] == "add")]))]
             for sc in ("add", "remove_random"):
+                mark = ""
+                if sc == "remove_random" and sv[
+                        (sv["scenario"] == sc) & (sv["nodes"] == n)].empty \
+                        and not sv[(sv["scenario"] == "remove_last") &
+                                   (sv["nodes"] == n)].empty:
+                    sc, mark = "remove_last", " (last node)"
                 na = na_note(e, algorithm=var["algorithm"], scenario=sc,
                              nodes=n)
                 if na and sv[(sv["scenario"] == sc) &
@@ -510,16 +618,20 @@ def section_disruption(ctx):
                     r += [na, "", ""]
                     continue
                 r.append(fmt_pct(_med(sv, scenario=sc, nodes=n,
-                                      metric="moved_fraction")))
+                                      metric="moved_fraction")) + mark)
                 r.append(fmt_pct(_med(sv, scenario=sc, nodes=n,
                                       metric="moved_optimal_fraction")))
                 r.append(fmt_pct(_med(sv, scenario=sc, nodes=n,
                                       metric="moved_excess_fraction")))
-            r.append(fmt_num(_med(sv, scenario="remove_random", nodes=n,
-                                  metric="receivers")))
+            rc = _med(sv, scenario="remove_random", nodes=n,
+                      metric="receivers")
+            if pd.isna(rc):
+                rc = _med(sv, scenario="remove_last", nodes=n,
+                          metric="receivers")
+            r.append(fmt_num(rc))
             r.append(ctx.csv_link("disruption"))
             rows.append(r)
-    out += [md_table(["algorithm", "N", "add: moved", "add: optimum",
+    out += [md_table(["algorithm", "N", "keys", "add: moved", "add: optimum",
                       "add: excess", "remove: moved", "remove: optimum",
                       "remove: excess", "receivers", "data"], rows), ""]
     return "\n".join(out)
@@ -535,7 +647,10 @@ def section_balance(ctx):
         s, hs = restrict(s, "hash", "xxh64")
         ns = sorted(int(n) for n in s["nodes"].dropna().unique())
         out += ["Keys on the busiest / least loaded node over the mean "
-                "(median [95 % CI]); 1.0 is perfect."
+                "(median [95 % CI]); 1.0 is perfect. Fewer keys per node "
+                "mean a larger max/mean by chance alone (rendezvous' key "
+                "count is capped, see `keys`): compare with the analytic "
+                "column, which uses the same key count."
                 + (f" Key set `{ks}`." if ks else "")
                 + (f" Hash `{hs}`." if hs else ""), ""]
         rows = []
@@ -543,8 +658,11 @@ def section_balance(ctx):
             sv = match_variant(s, var)
             for n in ns:
                 f = dict(nodes=n, scenario="measured")
+                mx = one(_filter(sv, metric="load_max_over_mean", **f))
+                if mx is None:
+                    continue
                 rows.append([
-                    variant_label(var), str(n),
+                    variant_label(var), str(n), _keys_cell(mx),
                     fmt_ci(one(_filter(sv, metric="load_max_over_mean",
                                        **f)), "x"),
                     fmt_ci(one(_filter(sv, metric="load_min_over_mean",
@@ -553,7 +671,7 @@ def section_balance(ctx):
                     fmt_value(_med(sv, metric="load_max_over_mean",
                                    scenario="analytic", nodes=n), "x"),
                     ctx.csv_link("balance")])
-        out += [md_table(["algorithm", "N", "max/mean", "min/mean",
+        out += [md_table(["algorithm", "N", "keys", "max/mean", "min/mean",
                           "rel. stddev", "analytic max/mean", "data"],
                          rows), ""]
     v = ctx.exps.get("vnodes")
@@ -631,7 +749,10 @@ def section_balance(ctx):
                              scenario="remove_random")),
                 ctx.csv_link("bounded_load")])
         out += ["### Bounded load: balance vs disruption", "",
-                f"`bounded_load` at N = {bn:g}." if bn else "",
+                (f"`bounded_load` (ring with {_vn(s)} vnodes and a "
+                 f"capacity ⌈c·m/N⌉) at N = {bn:g}. " if bn else "")
+                + "Above the ring's own max/mean the cap never binds, so "
+                "large c behaves like the plain ring.", "",
                 md_table(["c", "max/mean", "bound ⌈c·m/n⌉/(m/n)",
                           "add: moved", "add: optimum", "remove: moved",
                           "remove: optimum", "data"], rows), ""]
@@ -656,6 +777,11 @@ def section_balance(ctx):
                 md_table(["algorithm", "worst relative error",
                           "mean relative error", "data"], rows), ""]
     return "\n".join(out)
+
+
+def _vn(s):
+    v = s["vnodes"].dropna().unique()
+    return f"{v[0]:g}" if len(v) == 1 else "its"
 
 
 def bounded_rows(b):
@@ -898,12 +1024,16 @@ def guide_items(ctx):
                           f"{fmt_pct(opt)}. " + ctx.csv_link("disruption")))
         ex = s[(s["scenario"] == "remove_random") &
                (s["metric"] == "moved_excess_fraction") & (s["nodes"] == n)]
+        ex = ex[ex["median"].notna()]
         if not ex.empty:
-            best = ex.loc[ex["median"].idxmin()]
+            lo = ex["median"].min()
+            tied = ex[ex["median"] <= lo + 1e-12]
+            names = [f"**{variant_label(r)}**" for r in variants(tied)]
+            verb = "moves" if len(names) == 1 else "move"
             items.append(("min_excess_removal",
                           "Minimal disruption on removal (N="
-                          f"{n}): **{variant_label(best)}** moves "
-                          f"{fmt_pct(best['median'])} of keys needlessly. "
+                          f"{n}): " + _join(names) + f" {verb} "
+                          f"{fmt_pct(lo)} of keys needlessly. "
                           + ctx.csv_link("disruption")))
         na = dis.not_applicable()
         na = na[na["scenario"] == "remove_random"]
@@ -919,14 +1049,21 @@ def guide_items(ctx):
     if vn is not None:
         r = vnodes_for_target(vn)
         if r is not None:
-            v, m, mem, n = r
+            v, m, mem, n, reached, vmax = r
+            tgt = f"{VNODES_TARGET_MAX_OVER_MEAN:g}×"
+            if reached:
+                text = (f"**ring at {v:g} vnodes** gives median max/mean "
+                        f"{m:.3g}× at N={n}, the smallest vnode count "
+                        f"measured with ≤ {tgt}; it takes {fmt_num(mem)} "
+                        "bytes")
+            else:
+                text = (f"**ring at {v:g} vnodes** gives median max/mean "
+                        f"{m:.3g}× at N={n}, the best measured; no vnode "
+                        f"count up to {vmax:g} reaches ≤ {tgt}, and "
+                        f"{v:g} vnodes already take {fmt_num(mem)} bytes")
             items.append(("ring_vnodes",
                           "Need replicas/weights and arbitrary removal: "
-                          f"**ring at {v:g} vnodes** gives median max/mean "
-                          f"{m:.3g}× at N={n} (smallest vnode count with ≤ "
-                          f"{VNODES_TARGET_MAX_OVER_MEAN:g}×), "
-                          f"{fmt_num(mem)} bytes. " +
-                          ctx.csv_link("vnodes")))
+                          + text + ". " + ctx.csv_link("vnodes")))
     bal = ctx.exps.get("balance")
     if bal is not None:
         s, ks = restrict(bal.summary, "keyset", "uniform")
@@ -938,11 +1075,18 @@ def guide_items(ctx):
         c = d[~d["algorithm"].isin(BASELINES)]
         if not c.empty:
             best = c.loc[c["median"].idxmin()]
+            near = c[(c["median"] <= best["median"] * 1.01) &
+                     (c.index != best.name)]
+            tie = ""
+            if not near.empty:
+                tie = " (within 1 %: " + ", ".join(
+                    f"{variant_label(r)} {r['median']:.3g}×"
+                    for _, r in near.sort_values("median").iterrows()) + ")"
             items.append(("best_balance",
                           f"Most even load at N={n}"
                           + (f" ({ks} keys)" if ks else "") + ": "
                           f"**{variant_label(best)}** max/mean "
-                          f"{best['median']:.3g}×"
+                          f"{best['median']:.3g}×" + tie
                           + _baseline_ref(d, "×", sep="") + ". " +
                           ctx.csv_link("balance")))
     mem = ctx.exps.get("memory")
@@ -983,12 +1127,14 @@ def guide_items(ctx):
     if hs is not None:
         r = hash_choice(hs)
         if r is not None:
-            hname, ns_, worst, best_worst = r
+            hname, ns_, worst, best_worst, hn, algos = r
             items.append(("hash_choice",
                           f"Hash: **{hname}** is the fastest hash "
-                          f"({fmt_num(ns_)} ns) whose worst max/mean over key "
-                          f"sets ({worst:.3g}×) is within 2 % of the best "
-                          f"hash's ({best_worst:.3g}×). " +
+                          f"({fmt_num(ns_)} ns per key, median over key "
+                          f"sets) whose worst max/mean at N={hn:g} over "
+                          f"key sets and algorithms ({', '.join(algos)}) "
+                          f"is {worst:.3g}×, within 2 % of the best "
+                          f"hash's {best_worst:.3g}×. " +
                           ctx.csv_link("hashes")))
     return items
 
@@ -1004,9 +1150,9 @@ def _baseline_ref(d, unit, sep=" "):
 
 
 def vnodes_for_target(vn):
-    """(vnodes, median max/mean, memory bytes, N) of the smallest vnode
-    count whose median max/mean ≤ target at N (100 preferred); else the
-    best one."""
+    """(vnodes, median max/mean, memory bytes, N, reached, largest vnodes)
+    of the smallest vnode count whose median max/mean ≤ target at N (100
+    preferred); else of the best one, with reached = False."""
     s = vn.summary
     m = s[(s["metric"] == "load_max_over_mean") &
           (s["scenario"] == "measured")]
@@ -1020,16 +1166,29 @@ def vnodes_for_target(vn):
     ok = m[m["median"] <= VNODES_TARGET_MAX_OVER_MEAN]
     row = ok.iloc[0] if not ok.empty else m.loc[m["median"].idxmin()]
     mem = _med(s, metric="memory_bytes", vnodes=row["vnodes"])
-    return float(row["vnodes"]), float(row["median"]), mem, n
+    return (float(row["vnodes"]), float(row["median"]), mem, n,
+            not ok.empty, float(m["vnodes"].max()))
+
+
+def _join(names):
+    """'a', 'a and b', 'a, b and c'."""
+    names = list(names)
+    if len(names) <= 1:
+        return "".join(names)
+    return ", ".join(names[:-1]) + " and " + names[-1]
 
 
 def hash_choice(hs):
+    """(hash, ns, worst max/mean, best hash's worst, N, algorithms) at the
+    largest N of the hashes experiment, or None."""
     s = hs.summary
     bal = s[(s["metric"] == "load_max_over_mean") &
             (s["scenario"].isin(["measured", ""]))]
     spd = s[s["metric"] == "hash_ns"]
     if bal.empty or spd.empty:
         return None
+    n = bal["nodes"].max()
+    bal = bal[bal["nodes"] == n]
     worst = bal.groupby("hash")["median"].max()
     speed = spd.groupby("hash")["median"].median()
     best_worst = worst.min()
@@ -1038,7 +1197,8 @@ def hash_choice(hs):
     if not ok:
         return None
     h = min(ok, key=lambda x: speed[x])
-    return h, float(speed[h]), float(worst[h]), float(best_worst)
+    return (h, float(speed[h]), float(worst[h]), float(best_worst), n,
+            style.order_algorithms(bal["algorithm"].unique()))
 
 
 def section_guide(ctx):
@@ -1066,7 +1226,143 @@ def build_report(args):
     if missing:
         parts.append("## Missing experiments\n\nNo results for: " +
                      ", ".join(f"`{m}`" for m in missing) + ".\n")
-    return "\n".join(parts)
+    return "\n".join(parts), ctx
+
+
+HEADLINE_BEGIN = "<!-- headline:begin -->"
+HEADLINE_END = "<!-- headline:end -->"
+HEADLINE_FIGURES = ["lookup_vs_nodes", "disruption_vs_nodes",
+                    "balance_by_algorithm"]
+
+
+def default_variant(df, algorithm):
+    """The algorithm's variant measured at the most N values (its default
+    parameters: ring v=100, maglev M≈100N, ...), or None."""
+    d = df[df["algorithm"] == algorithm]
+    best, cnt = None, -1
+    for var in variants(d):
+        k = match_variant(d, var)["nodes"].nunique()
+        if k > cnt:
+            best, cnt = var, k
+    return best
+
+
+def headline_block(ctx, readme_path, report_path):
+    """Markdown for README.md between the headline markers."""
+    rdir = os.path.dirname(os.path.abspath(readme_path))
+
+    def rel(p):
+        return os.path.relpath(os.path.abspath(p), rdir).replace(os.sep, "/")
+
+    lk, mem, dis, bal = (ctx.exps.get(x) for x in
+                         ("lookup", "memory", "disruption", "balance"))
+    bal_s = None
+    if bal is not None:
+        bal_s, _ = restrict(bal.summary, "keyset", "uniform")
+        bal_s, _ = restrict(bal_s, "hash", "xxh64")
+    algos = set()
+    for e in (lk, mem, dis, bal):
+        if e is not None:
+            algos |= set(a for a in e.summary["algorithm"].unique() if a)
+    rows = []
+    for a in style.order_algorithms(algos):
+        def cell(e, df, fmt, **f):
+            if e is None:
+                return "—"
+            var = default_variant(df, a)
+            if var is None:
+                return "—"
+            return fmt(_med(match_variant(df, var), **f))
+
+        label = a
+        for e in (dis, lk, bal, mem):
+            if e is not None and default_variant(e.summary, a):
+                label = variant_label(default_variant(e.summary, a))
+                break
+        r = [label,
+             cell(lk, lk.summary if lk else None, fmt_num,
+                  metric="lookup_ns", scenario="prehashed", nodes=1000),
+             cell(mem, mem.summary if mem else None, fmt_num,
+                  metric="memory_bytes", nodes=1000)]
+        for sc in ("add", "remove_random"):
+            if dis is None:
+                r.append("—")
+                continue
+            mv = cell(dis, dis.summary, fmt_pct, metric="moved_fraction",
+                      scenario=sc, nodes=100)
+            op = cell(dis, dis.summary, fmt_pct,
+                      metric="moved_optimal_fraction", scenario=sc,
+                      nodes=100)
+            if mv == "—" and sc == "remove_random":
+                mv = cell(dis, dis.summary, fmt_pct,
+                          metric="moved_fraction", scenario="remove_last",
+                          nodes=100)
+                op = cell(dis, dis.summary, fmt_pct,
+                          metric="moved_optimal_fraction",
+                          scenario="remove_last", nodes=100)
+                if mv != "—":
+                    mv += " last node only"
+            if mv == "—":
+                r.append("n/a" if na_note(dis, algorithm=a, scenario=sc)
+                         else "—")
+            else:
+                r.append(f"{mv} (opt. {op})")
+        r.append(cell(bal, bal_s, lambda x: fmt_value(x, "x"),
+                      metric="load_max_over_mean", scenario="measured",
+                      nodes=100))
+        rows.append(r)
+    metas = [(n, e.meta) for n, e in ctx.exps.items()]
+    commits = sorted({str(chdata.meta_get(m, "git_commit", "commit") or "?")
+                      [:12] + (" (dirty)" if m.get("git_dirty") in
+                               (True, "true", 1) else "")
+                      for _, m in metas})
+    runs = ", ".join(f"{n} `{m.get('run_id')}`" for n, m in metas)
+    out = [HEADLINE_BEGIN,
+           "<!-- Generated by plots/make_report.py; do not edit by hand. -->",
+           "",
+           "Headline numbers (medians over repetitions; each algorithm at "
+           "its default parameters, key set uniform, hash xxh64; details "
+           f"and 95 % intervals in [REPORT.md]({rel(report_path)})):",
+           "",
+           md_table(["algorithm", "lookup ns (prehashed, N=1000)",
+                     "memory bytes (N=1000)", "moved on add (N=100)",
+                     "moved on remove (N=100)", "max/mean (N=100)"], rows),
+           ""]
+    for stem in HEADLINE_FIGURES:
+        p = os.path.join(ctx.figures_dir, stem + ".png")
+        if os.path.isfile(p):
+            cap = dict(FIGURES)[stem]
+            out += [f"![{cap}]({rel(p)})", ""]
+    out += [f"Runs: {runs}. Commit: " +
+            ", ".join(f"`{c}`" for c in commits) + ".", "",
+            "How to cite: \"chbench commit " +
+            (commits[0].split()[0] if commits else "?") +
+            ", runs as listed in results/REPORT.md (e.g. " +
+            (f"`{metas[0][1].get('run_id')}`" if metas else "?") +
+            ")\", with the table or figure named in REPORT.md.",
+            HEADLINE_END]
+    return "\n".join(out)
+
+
+def update_readme(ctx, readme_path, report_path):
+    """Rewrites README's headline block; no-op without both markers."""
+    try:
+        with open(readme_path, encoding="utf-8") as f:
+            text = f.read()
+    except OSError:
+        print(f"chbench report: no {readme_path}; README not updated")
+        return False
+    i, j = text.find(HEADLINE_BEGIN), text.find(HEADLINE_END)
+    if i < 0 or j < i:
+        print(f"chbench report: no headline markers in {readme_path}; "
+              "README not updated")
+        return False
+    new = text[:i] + headline_block(ctx, readme_path, report_path) + \
+        text[j + len(HEADLINE_END):]
+    if new != text:
+        write_atomic(readme_path, new)
+    print(f"chbench report: updated the headline block of {readme_path}")
+    return True
 
 
 def write_atomic(path, text):
@@ -1085,10 +1381,22 @@ def main(argv=None):
     ap.add_argument("--out", default="results/REPORT.md")
     ap.add_argument("--tier", default=None,
                     help="use only runs of this tier (default: newest run)")
+    ap.add_argument("--readme", default=None, metavar="PATH",
+                    help="also rewrite PATH's block between "
+                    f"'{HEADLINE_BEGIN}' and '{HEADLINE_END}' (done "
+                    "automatically when --out is this repository's "
+                    "results/REPORT.md)")
     args = ap.parse_args(argv)
-    text = build_report(args)
+    text, ctx = build_report(args)
     write_atomic(args.out, text)
     print(f"chbench report: wrote {args.out}")
+    readme = args.readme
+    repo = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    if readme is None and os.path.abspath(args.out) == os.path.join(
+            repo, "results", "REPORT.md"):
+        readme = os.path.join(repo, "README.md")
+    if readme and ctx.exps:
+        update_readme(ctx, readme, args.out)
     return 0
 
 

@@ -94,19 +94,28 @@ class Writer:
             w.writerow(chdata.SUMMARY_COLUMNS)
             for _, r in summ.iterrows():
                 w.writerow([_fmt(r[c]) for c in chdata.SUMMARY_COLUMNS])
+        # Keys as the runner writes them (results/README.md "Provenance").
         meta = {
-            "run_id": rid, "experiment": self.exp,
+            "run_id": rid, "experiment": self.exp, "tier": tier,
+            "spec_file": f"experiments/{self.exp}.toml",
             "spec_hash": rid.split("-")[-1],
             "command_line": f"chbench run {self.exp} --tier {tier}",
-            "date": date, "git_commit": COMMIT, "git_dirty": True,
-            "compiler": "GNU 12.2.0", "cxx_flags": "-O2 -DNDEBUG",
+            "date_utc": date, "git_commit": COMMIT, "git_dirty": True,
+            "compiler": "g++ 12.2.0", "cxx_flags": "-O2 -DNDEBUG",
             "build_type": "Release",
-            "cpu_model": "FAKE CPU @ 2.00GHz",
-            "caches": {"L1d": "32 KiB", "L2": "1 MiB", "L3": "32 MiB"},
-            "kernel": "Linux 6.1.0-fake", "tier": tier, "seed": 42,
-            "library_versions": {"benchmark": "1.7.1", "absl": "20220623",
-                                 "xxhash": "0.8.1", "murmurhash": "0.10",
-                                 "boost": "1.74.0"},
+            "machine": {
+                "cpu_model": "FAKE CPU @ 2.00GHz", "logical_cpus": 2,
+                "caches": [{"level": "1", "type": "Data", "size": "32K"},
+                           {"level": "2", "type": "Unified",
+                            "size": "1024K"},
+                           {"level": "3", "type": "Unified",
+                            "size": "32768K"}],
+                "kernel": "Linux 6.1.0-fake x86_64"},
+            "libraries": {"benchmark": "1.7.1", "absl": "20220623",
+                          "xxhash": "0.8.1", "murmurhash": "0.10",
+                          "boost": "1.74.0"},
+            "seeds": [42],
+            "node_names": "node-<i> for seed 0, node-<i>-s<seed> otherwise",
             "benchmark_context": {"num_cpus": 2, "mhz_per_cpu": 2000,
                                   "cpu_scaling_enabled": False},
             "fake": True,
@@ -190,12 +199,15 @@ def analytic_ring_min(n, v):
 
 # --- experiments -----------------------------------------------------------
 
-def params(a):
+def params(a, n=None):
+    """Per-algorithm parameters; maglev's M is the runner's default, the
+    smallest prime >= 100·N (results/README.md), when N is given."""
     p = {}
     if a in ("ring", "bounded_load"):
         p["vnodes"] = RING_VNODES
     if a == "maglev":
-        p["table_size"] = MAGLEV_M
+        p["table_size"] = (chdata.default_maglev_m(n) if n
+                           else MAGLEV_M)
     if a == "bounded_load":
         p["load_factor"] = BL_C
     return p
@@ -211,13 +223,16 @@ def lookup_ns(a, n):
 
 def gen_lookup(scale=1.0):
     w = Writer("lookup")
-    for a in ALGOS:
-        for n in NODES:
+    cells = [(a, n, params(a, n)) for a in ALGOS for n in NODES]
+    # An explicit table size at N = 1000 (the table_size axis of the spec).
+    cells.append(("maglev", 1000, {"table_size": 1000003}))
+    for a, n, prm in cells:
+        if True:
             for rep in range(3):
                 for sc, ks in (("prehashed", "uniform"), ("string", "url")):
                     common = dict(algorithm=a, hash="xxh64", keyset=ks,
                                   nodes=n, keys=100000, seed=1000 + rep,
-                                  repetition=rep, scenario=sc, **params(a))
+                                  repetition=rep, scenario=sc, **prm)
                     hns = 18.0 * (1 + 0.02 * rng.standard_normal())
                     t = lookup_ns(a, n) * scale + (hns if sc == "string"
                                                    else 0)
@@ -239,7 +254,7 @@ def gen_build():
         for n in NODES:
             for rep in range(3):
                 common = dict(algorithm=a, hash="xxh64", nodes=n,
-                              seed=2000 + rep, repetition=rep, **params(a))
+                              seed=2000 + rep, repetition=rep, **params(a, n))
                 f = 1 + 0.05 * rng.standard_normal()
                 build = {"modulo": 20, "jump": 20, "rendezvous": 30 * n,
                          "ring": 60 * n * RING_VNODES * math.log2(
@@ -266,7 +281,7 @@ def gen_memory():
         vlist = [1, 10, 100, 1000] if a == "ring" else [None]
         for v in vlist:
             for n in NODES:
-                p = params(a)
+                p = params(a, n)
                 if a == "ring":
                     p["vnodes"] = v
                 per = {"modulo": 40, "jump": 40, "rendezvous": 48,
@@ -301,7 +316,7 @@ def gen_disruption():
                     common = dict(algorithm=a, hash="xxh64",
                                   keyset="uniform", nodes=n, keys=keys,
                                   seed=4000 + rep, repetition=rep,
-                                  scenario=sc, **params(a))
+                                  scenario=sc, **params(a, n))
                     if sc == "add":
                         opt = 1 / (n + 1)
                         r = 1
@@ -391,14 +406,14 @@ def gen_balance():
                 for ks in ("uniform", "sequential"):
                     common = dict(algorithm=a, hash="xxh64", keyset=ks,
                                   nodes=n, keys=keys, seed=5000 + rep,
-                                  repetition=rep, **params(a))
+                                  repetition=rep, **params(a, n))
                     loads = algo_loads(a, n, keys, rng)
                     if ks == "sequential":  # worse, so mixing would show
                         loads = (loads * np.linspace(0.7, 1.3, n)).astype(
                             int)
                     balance_rows(w, loads, common)
             common = dict(algorithm=a, hash="xxh64", keyset="uniform",
-                          nodes=n, keys=keys, **params(a))
+                          nodes=n, keys=keys, **params(a, n))
             mx = analytic_ring_max(n, RING_VNODES) if a == "ring" else \
                 1 + 3 * math.sqrt(n / keys)
             w.add(metric="load_max_over_mean", value=mx, unit="ratio",
@@ -449,7 +464,7 @@ def gen_hashes():
                 for rep in range(3):
                     common = dict(algorithm=a, hash=h, keyset=ks, nodes=n,
                                   keys=keys, seed=7000 + rep, repetition=rep,
-                                  **params(a))
+                                  **params(a, n))
                     loads = algo_loads(a, n, keys, rng)
                     if bad:
                         loads = loads.astype(float)
