@@ -135,7 +135,7 @@ TEST(RunnerTest, MemoryRows) {
 TEST(RunnerTest, RendezvousKeysAreCappedWithNote) {
   auto rows = RunCell(MakeCell("balance", "rendezvous", 10000, 1000000), "r", "");
   ASSERT_TRUE(rows.ok()) << rows.status();
-  EXPECT_EQ((*rows)[0].keys, std::optional<uint64_t>(3000));
+  EXPECT_EQ((*rows)[0].keys, std::optional<uint64_t>(20000));
   EXPECT_THAT((*rows)[0].note, HasSubstr("keys capped"));
 }
 

@@ -24,19 +24,6 @@ bool IsTimingMetric(std::string_view metric) {
          metric == "add_node_ns" || metric == "remove_node_ns";
 }
 
-bool IsPrime(uint64_t n) {
-  if (n < 2) return false;
-  for (uint64_t d = 2; d * d <= n; ++d) {
-    if (n % d == 0) return false;
-  }
-  return true;
-}
-
-uint64_t NextPrime(uint64_t n) {
-  while (!IsPrime(n)) ++n;
-  return n;
-}
-
 uint64_t Fnv1a64(std::string_view bytes) {
   uint64_t h = 0xcbf29ce484222325ULL;
   for (unsigned char c : bytes) {

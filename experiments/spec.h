@@ -56,6 +56,7 @@
 
 #include "absl/status/statusor.h"
 #include "algorithms/consistent_hash.h"
+#include "algorithms/util/prime.h"
 
 namespace chbench {
 
@@ -132,9 +133,6 @@ absl::StatusOr<Spec> LoadSpec(const std::string& path,
                               std::string_view experiment,
                               std::string_view tier);
 
-// Smallest prime >= n (Maglev's default table size rule, 100 * nodes).
-uint64_t NextPrime(uint64_t n);
-bool IsPrime(uint64_t n);
 uint64_t Fnv1a64(std::string_view bytes);
 // "a, b, c"
 std::string JoinViews(std::span<const std::string_view> names);

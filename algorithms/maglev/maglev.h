@@ -80,6 +80,7 @@
 #include "algorithms/consistent_hash.h"
 #include "algorithms/hash/hash_function.h"
 #include "algorithms/node_table.h"
+#include "algorithms/util/prime.h"
 
 namespace chbench {
 
@@ -102,19 +103,10 @@ namespace maglev_internal {
 // FastMod32 needs a 32-bit divisor.
 inline constexpr uint64_t kMaxTableSize = 4294967291ULL;
 
-// (a * b) mod m without overflow.
-inline uint64_t MulMod(uint64_t a, uint64_t b, uint64_t m) {
-  return static_cast<uint64_t>(static_cast<unsigned __int128>(a) * b % m);
-}
-
-// Deterministic primality test for every 64-bit n: Miller-Rabin with the
-// first twelve primes as bases, which has no strong pseudoprime below
-// 3.3 * 10^24 (Sorenson and Webster, "Strong pseudoprimes to twelve prime
-// bases", Math. Comp. 86, 2017).
-bool IsPrime(uint64_t n);
-
-// The smallest prime >= n, or 0 if there is none below 2^64.
-uint64_t NextPrime(uint64_t n);
+// Primality is shared with the spec and CLI checks (algorithms/util/prime.h).
+using ::chbench::IsPrime;
+using ::chbench::MulMod;
+using ::chbench::NextPrime;
 
 // OK for 0 (the default) or a prime in [2, kMaxTableSize]; otherwise
 // InvalidArgument naming the value and the valid ones, e.g.

@@ -29,6 +29,8 @@
 #include <system_error>
 #include <vector>
 
+#include "algorithms/util/prime.h"
+
 namespace chbench::cli {
 
 // Parses a non-empty run of ASCII decimal digits into `*out`. Rejects an
@@ -85,56 +87,8 @@ inline std::vector<std::string> SplitCommaList(std::string_view s) {
   }
 }
 
-namespace internal {
-
-inline uint64_t MulMod(uint64_t a, uint64_t b, uint64_t m) {
-  return static_cast<uint64_t>(static_cast<unsigned __int128>(a) * b % m);
-}
-
-inline uint64_t PowMod(uint64_t base, uint64_t exp, uint64_t m) {
-  uint64_t result = 1 % m;
-  base %= m;
-  while (exp != 0) {
-    if (exp & 1) result = MulMod(result, base, m);
-    base = MulMod(base, base, m);
-    exp >>= 1;
-  }
-  return result;
-}
-
-}  // namespace internal
-
-// Deterministic primality test for every 64-bit n: Miller-Rabin with the
-// first twelve primes as bases, which has no strong pseudoprime below
-// 3.18 * 10^23 (Sorenson & Webster, "Strong pseudoprimes to twelve prime
-// bases", Math. Comp. 86, 2017), hence none below 2^64.
-inline bool IsPrime(uint64_t n) {
-  constexpr uint64_t kBases[] = {2, 3, 5, 7, 11, 13, 17, 19, 23, 29, 31, 37};
-  if (n < 2) return false;
-  for (const uint64_t p : kBases) {
-    if (n % p == 0) return n == p;
-  }
-  uint64_t d = n - 1;
-  int s = 0;
-  while ((d & 1) == 0) {
-    d >>= 1;
-    ++s;
-  }
-  for (const uint64_t a : kBases) {
-    uint64_t x = internal::PowMod(a, d, n);
-    if (x == 1 || x == n - 1) continue;
-    bool composite = true;
-    for (int i = 1; i < s; ++i) {
-      x = internal::MulMod(x, x, n);
-      if (x == n - 1) {
-        composite = false;
-        break;
-      }
-    }
-    if (composite) return false;
-  }
-  return true;
-}
+// Shared with Maglev and the spec checks.
+using ::chbench::IsPrime;
 
 // The text of a value for an error message: at most `max_len` bytes (longer
 // text is cut and marked with "..."), control bytes shown as '?', so that a
