@@ -117,6 +117,12 @@ class ConsistentHash {
                                       bool distinct_zones,
                                       std::vector<NodeId>* out) const;
 
+  // The live node named `name`; NotFound naming it (and a few live names)
+  // when no live node has that name.
+  absl::StatusOr<NodeId> FindNode(std::string_view name) const;
+  // RemoveNode(FindNode(name)): nodes are added and removed by name.
+  absl::Status RemoveNodeByName(std::string_view name);
+
   // The key digest with this instance's hash function (seed 0).
   virtual uint64_t HashKey(std::string_view key) const = 0;
 
@@ -135,6 +141,28 @@ inline absl::Status ConsistentHash::LookupReplicas(uint64_t, size_t, bool,
   return absl::UnimplementedError(std::string(name()) +
                                   " does not support replicas; algorithms "
                                   "with replicas: ring, rendezvous");
+}
+
+inline absl::StatusOr<NodeId> ConsistentHash::FindNode(
+    std::string_view name) const {
+  const std::vector<NodeId> live = LiveNodes();
+  for (NodeId id : live) {
+    if (NodeName(id) == name) return id;
+  }
+  std::string some;
+  for (size_t i = 0; i < live.size() && i < 10; ++i) {
+    some += (i == 0 ? "'" : ", '") + NodeName(live[i]) + "'";
+  }
+  if (live.size() > 10) some += ", ...";
+  return absl::NotFoundError(std::string(this->name()) + ": no live node named '" +
+                             std::string(name) + "'; live nodes: " +
+                             (live.empty() ? std::string("(none)") : some));
+}
+
+inline absl::Status ConsistentHash::RemoveNodeByName(std::string_view name) {
+  absl::StatusOr<NodeId> id = FindNode(name);
+  if (!id.ok()) return id.status();
+  return RemoveNode(*id);
 }
 
 }  // namespace chbench

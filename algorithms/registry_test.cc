@@ -22,6 +22,7 @@
 #include "algorithms/checksum.h"
 #include "algorithms/consistent_hash.h"
 #include "algorithms/testing/conformance_util.h"
+#include "algorithms/util/random.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 
@@ -95,6 +96,40 @@ TEST(RegistryTest, InstancesAgreeWithTheirRows) {
     EXPECT_EQ(c.stateful, info.capabilities.stateful);
     EXPECT_EQ((*algo)->size(), 0u);
     EXPECT_TRUE((*algo)->LiveNodes().empty());
+  }
+}
+
+// Nodes are added and removed by name: RemoveNodeByName(name) is
+// RemoveNode(id of name), and an unknown name is an error naming it.
+TEST(RegistryTest, NodesAreRemovedByName) {
+  for (const AlgorithmInfo& info : Algorithms()) {
+    SCOPED_TRACE(info.name);
+    std::vector<NodeSpec> specs(5);
+    for (int i = 0; i < 5; ++i) specs[i].name = "cache-" + std::to_string(i);
+    auto by_name = MakeAlgorithm(info.name, AlgorithmParams{}).value();
+    auto by_id = MakeAlgorithm(info.name, AlgorithmParams{}).value();
+    ASSERT_TRUE(by_name->Build(specs).ok());
+    ASSERT_TRUE(by_id->Build(specs).ok());
+    // jump can remove only the last node; every algorithm can remove that.
+    const std::string victim = info.capabilities.arbitrary_removal
+                                   ? "cache-2" : "cache-4";
+    const NodeId victim_id = info.capabilities.arbitrary_removal ? 2 : 4;
+    EXPECT_EQ(by_name->FindNode(victim).value(), victim_id);
+    ASSERT_TRUE(by_name->RemoveNodeByName(victim).ok());
+    ASSERT_TRUE(by_id->RemoveNode(victim_id).ok());
+    EXPECT_EQ(by_name->LiveNodes(), by_id->LiveNodes());
+    SplitMix64 rng(7);
+    for (int k = 0; k < 2000; ++k) {
+      const uint64_t key = rng();
+      ASSERT_EQ(by_name->Lookup(key), by_id->Lookup(key));
+    }
+    const absl::Status again = by_name->RemoveNodeByName(victim);
+    EXPECT_EQ(again.code(), absl::StatusCode::kNotFound);
+    EXPECT_THAT(std::string(again.message()), HasSubstr("'" + victim + "'"));
+    EXPECT_THAT(std::string(again.message()), HasSubstr("'cache-0'"));
+    if (!info.capabilities.arbitrary_removal) {
+      EXPECT_FALSE(by_name->RemoveNodeByName("cache-1").ok());
+    }
   }
 }
 
