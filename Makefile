@@ -70,10 +70,10 @@ experiments: build
 	@$(MAKE) --no-print-directory plots report
 
 plots: deps
-	$(PYTHON) plots/make_figures.py --results results --out plots/figures
+	$(PYTHON) plots/make_figures.py --results results --out plots/figures --tier $(TIER)
 
 report: deps
-	$(PYTHON) plots/make_report.py --results results --figures plots/figures --out results/REPORT.md --readme README.md
+	$(PYTHON) plots/make_report.py --results results --figures plots/figures --out results/REPORT.md --readme README.md --tier $(TIER)
 
 clean:
 	rm -rf $(BUILD) $(BUILD_SAN)
