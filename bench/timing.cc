@@ -23,6 +23,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
+#include "algorithms/hash/hash_registry.h"
 #include "algorithms/checksum.h"
 #include "algorithms/registry.h"
 #include "algorithms/util/random.h"
@@ -374,6 +375,13 @@ absl::StatusOr<std::vector<ResultRow>> LookupScenario(
   if (folded != hashes.size()) {
     check.row.note = absl::StrCat("folded the first ", folded, " of ",
                                   hashes.size(), " keys");
+  }
+  const HashInfo* hash_info = FindHash(cell.params.hash);
+  if (hash_info != nullptr && !hash_info->reproducible) {
+    absl::StrAppend(&check.row.note, check.row.note.empty() ? "" : "; ",
+                    "not reproducible: ", std::string(hash_info->name),
+                    " is seeded per process, so this checksum differs "
+                    "between runs");
   }
   pending.push_back(std::move(check));
   return RunRegistered(std::move(pending), options);
