@@ -1,5 +1,6 @@
 // Copyright 2026 The chbench Authors.
 
+#include "algorithms/testing/conformance_util.h"
 #include "algorithms/bounded_load/bounded_load.h"
 
 #include <algorithm>
@@ -39,16 +40,11 @@ struct ByteSumMod5 {
   }
 };
 
-NodeSpec Spec(std::string name, double weight = 1.0) {
-  NodeSpec spec;
-  spec.name = std::move(name);
-  spec.weight = weight;
-  return spec;
-}
+using testing::Node;  // chbench::testing, shared with the conformance suite
 
 std::vector<NodeSpec> Nodes(int n) {
   std::vector<NodeSpec> nodes;
-  for (int i = 0; i < n; ++i) nodes.push_back(Spec(absl::StrCat("node-", i)));
+  for (int i = 0; i < n; ++i) nodes.push_back(Node(absl::StrCat("node-", i)));
   return nodes;
 }
 
@@ -64,7 +60,7 @@ AlgorithmParams Params(std::string hash, uint32_t vnodes, double c) {
 template <typename A>
 std::vector<NodeSpec> LiveSpecs(const A& algo) {
   std::vector<NodeSpec> specs;
-  for (NodeId id : algo.LiveNodes()) specs.push_back(Spec(algo.NodeName(id)));
+  for (NodeId id : algo.LiveNodes()) specs.push_back(Node(algo.NodeName(id)));
   return specs;
 }
 
@@ -125,7 +121,7 @@ TEST(BoundedLoadTest, TightFactorFillsEveryNodeToTheBound) {
 TEST(BoundedLoadTest, HandMadeOverflowGoesClockwiseAndWraps) {
   BoundedLoad<Xxh64> bl(/*vnodes=*/1, /*load_factor=*/1.5);
   ASSERT_TRUE(
-      bl.Build(std::vector<NodeSpec>{Spec("a"), Spec("b"), Spec("c")}).ok());
+      bl.Build(std::vector<NodeSpec>{Node("a"), Node("b"), Node("c")}).ok());
   ASSERT_EQ(bl.ring_points().size(), 3u);
   const uint64_t p0 = bl.ring_points()[0], p1 = bl.ring_points()[1],
                  p2 = bl.ring_points()[2];
@@ -173,7 +169,7 @@ TEST(BoundedLoadTest, HandMadeOverflowGoesClockwiseAndWraps) {
 
 TEST(BoundedLoadTest, RingPointsAreNameHashes) {
   BoundedLoad<Md5> bl(3, 1.25);
-  ASSERT_TRUE(bl.Build(std::vector<NodeSpec>{Spec("x"), Spec("y")}).ok());
+  ASSERT_TRUE(bl.Build(std::vector<NodeSpec>{Node("x"), Node("y")}).ok());
   std::vector<std::pair<uint64_t, NodeId>> expected;
   for (int v = 0; v < 3; ++v) {
     expected.push_back({HashString<Md5>(absl::StrCat("x#", v)), 0});
@@ -191,8 +187,8 @@ TEST(BoundedLoadTest, RingPointsAreNameHashes) {
 TEST(BoundedLoadTest, TiesOrderedByPointThenName) {
   // ByteSumMod5 puts 4 * 3 points on 5 values; ties go by name.
   BoundedLoad<ByteSumMod5> bl(3, 2.0);
-  ASSERT_TRUE(bl.Build(std::vector<NodeSpec>{Spec("d"), Spec("b"), Spec("c"),
-                                             Spec("a")})
+  ASSERT_TRUE(bl.Build(std::vector<NodeSpec>{Node("d"), Node("b"), Node("c"),
+                                             Node("a")})
                   .ok());
   const auto points = bl.ring_points();
   const auto owners = bl.ring_owners();
@@ -206,7 +202,7 @@ TEST(BoundedLoadTest, TiesOrderedByPointThenName) {
   // The same ring built by AddNode in another order.
   BoundedLoad<ByteSumMod5> added(3, 2.0);
   for (const char* name : {"a", "c", "d", "b"}) {
-    ASSERT_TRUE(added.AddNode(Spec(name)).ok());
+    ASSERT_TRUE(added.AddNode(Node(name)).ok());
   }
   ASSERT_TRUE(std::equal(points.begin(), points.end(),
                          added.ring_points().begin(),
@@ -301,7 +297,7 @@ TEST(BoundedLoadTest, NodeChangesEqualFreshReplay) {
   for (int i = 0; i < 6000; ++i) bl.Place(rng());
   ExpectEqualsFreshReplay(bl, vnodes, c);
 
-  ASSERT_TRUE(bl.AddNode(Spec("late-1")).ok());
+  ASSERT_TRUE(bl.AddNode(Node("late-1")).ok());
   ExpectEqualsFreshReplay(bl, vnodes, c);
   ASSERT_TRUE(bl.RemoveNode(3).ok());
   ExpectEqualsFreshReplay(bl, vnodes, c);
@@ -334,8 +330,8 @@ TEST(BoundedLoadTest, EmptyNodeSetKeepsKeysForLaterReplay) {
   EXPECT_EQ(bl.size(), 0u);
   EXPECT_EQ(bl.placed(), 500u);
   EXPECT_EQ(bl.Lookup(bl.placed_keys()[0]), kInvalidNode);
-  ASSERT_TRUE(bl.AddNode(Spec("back")).ok());
-  ASSERT_TRUE(bl.AddNode(Spec("again")).ok());
+  ASSERT_TRUE(bl.AddNode(Node("back")).ok());
+  ASSERT_TRUE(bl.AddNode(Node("again")).ok());
   ExpectEqualsFreshReplay(bl, 10, 1.5);
 
   bl.ClearPlacements();
@@ -390,20 +386,20 @@ TEST(BoundedLoadFactoryTest, RejectsBadParameters) {
   // Direct construction with bad parameters reports them on Build/AddNode.
   BoundedLoad<Xxh64> direct(100, 1.0);
   EXPECT_THAT(direct.Build(Nodes(2)).message(), HasSubstr("load factor 1"));
-  EXPECT_FALSE(direct.AddNode(Spec("a")).ok());
+  EXPECT_FALSE(direct.AddNode(Node("a")).ok());
 }
 
 TEST(BoundedLoadFactoryTest, RejectsWeightsAndBadNodes) {
   BoundedLoad<Xxh64> bl;
   const absl::Status s =
-      bl.Build(std::vector<NodeSpec>{Spec("a"), Spec("b", 2.0)});
+      bl.Build(std::vector<NodeSpec>{Node("a"), Node("b", 2.0)});
   EXPECT_EQ(s.code(), absl::StatusCode::kInvalidArgument);
   EXPECT_THAT(s.message(), HasSubstr("ring, rendezvous, maglev"));
   EXPECT_EQ(bl.size(), 0u);
   ASSERT_TRUE(bl.Build(Nodes(3)).ok());
-  EXPECT_FALSE(bl.AddNode(Spec("w", 0.5)).ok());
-  EXPECT_FALSE(bl.AddNode(Spec("node-2")).ok());
-  EXPECT_FALSE(bl.AddNode(Spec("")).ok());
+  EXPECT_FALSE(bl.AddNode(Node("w", 0.5)).ok());
+  EXPECT_FALSE(bl.AddNode(Node("node-2")).ok());
+  EXPECT_FALSE(bl.AddNode(Node("")).ok());
   EXPECT_EQ(bl.RemoveNode(7).code(), absl::StatusCode::kNotFound);
   ASSERT_TRUE(bl.RemoveNode(2).ok());
   EXPECT_EQ(bl.RemoveNode(2).code(), absl::StatusCode::kNotFound);

@@ -1,5 +1,6 @@
 // Copyright 2026 The chbench Authors.
 
+#include "algorithms/testing/conformance_util.h"
 #include "algorithms/jump/jump.h"
 
 #include <cstdint>
@@ -22,12 +23,7 @@ using ::testing::AllOf;
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 
-NodeSpec Spec(std::string name, double weight = 1.0) {
-  NodeSpec spec;
-  spec.name = std::move(name);
-  spec.weight = weight;
-  return spec;
-}
+using testing::Node;  // chbench::testing, shared with the conformance suite
 
 std::vector<NodeSpec> Nodes(int n, int first = 0) {
   std::vector<NodeSpec> nodes(n);
@@ -144,8 +140,8 @@ TYPED_TEST(JumpTest, BucketIsPositionOfLiveNode) {
   // After removing the last node and adding two, bucket 99 is id 100 and
   // bucket 100 is id 101.
   ASSERT_TRUE(jump.RemoveNode(99).ok());
-  ASSERT_EQ(*jump.AddNode(Spec("x")), 100u);
-  ASSERT_EQ(*jump.AddNode(Spec("y")), 101u);
+  ASSERT_EQ(*jump.AddNode(Node("x")), 100u);
+  ASSERT_EQ(*jump.AddNode(Node("y")), 101u);
   SplitMix64 rng(3);
   for (int i = 0; i < 10000; ++i) {
     const uint64_t key = rng();
@@ -185,7 +181,7 @@ TYPED_TEST(JumpTest, RemovingLastRestoresPreviousMapping) {
     keys[i] = rng();
     before[i] = jump.Lookup(keys[i]);
   }
-  ASSERT_EQ(*jump.AddNode(Spec("node-7")), 7u);
+  ASSERT_EQ(*jump.AddNode(Node("node-7")), 7u);
   size_t moved = 0;
   for (size_t i = 0; i < keys.size(); ++i) {
     const NodeId now = jump.Lookup(keys[i]);
@@ -198,7 +194,7 @@ TYPED_TEST(JumpTest, RemovingLastRestoresPreviousMapping) {
   EXPECT_NEAR(static_cast<double>(moved), 2500, 300);
   ASSERT_TRUE(jump.RemoveNode(7).ok());
   // Re-adding the same name gets a fresh id but the same bucket.
-  ASSERT_EQ(*jump.AddNode(Spec("node-7")), 8u);
+  ASSERT_EQ(*jump.AddNode(Node("node-7")), 8u);
   ASSERT_TRUE(jump.RemoveNode(8).ok());
   for (size_t i = 0; i < keys.size(); ++i) {
     ASSERT_EQ(jump.Lookup(keys[i]), before[i]);
@@ -224,12 +220,12 @@ TYPED_TEST(JumpTest, BuildEqualsSequenceOfAddNode) {
 
 TYPED_TEST(JumpTest, RejectsWeightsAndBadSpecs) {
   Jump<TypeParam> jump;
-  const absl::StatusOr<NodeId> w = jump.AddNode(Spec("a", 2));
+  const absl::StatusOr<NodeId> w = jump.AddNode(Node("a", 2));
   EXPECT_EQ(w.status().code(), absl::StatusCode::kInvalidArgument);
   EXPECT_THAT(w.status().message(), HasSubstr("does not support weights"));
-  ASSERT_TRUE(jump.AddNode(Spec("a")).ok());
-  EXPECT_FALSE(jump.AddNode(Spec("a")).ok());  // duplicate
-  std::vector<NodeSpec> dup = {Spec("b"), Spec("b")};
+  ASSERT_TRUE(jump.AddNode(Node("a")).ok());
+  EXPECT_FALSE(jump.AddNode(Node("a")).ok());  // duplicate
+  std::vector<NodeSpec> dup = {Node("b"), Node("b")};
   EXPECT_FALSE(jump.Build(dup).ok());
   EXPECT_EQ(jump.size(), 1u);  // a failed Build leaves the instance unchanged
   EXPECT_EQ(jump.HashKey("abc"), HashString<TypeParam>("abc", 0));

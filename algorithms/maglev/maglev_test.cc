@@ -1,5 +1,6 @@
 // Copyright 2026 The chbench Authors.
 
+#include "algorithms/testing/conformance_util.h"
 #include "algorithms/maglev/maglev.h"
 
 #include <cstdint>
@@ -34,12 +35,7 @@ std::vector<NodeSpec> Nodes(int n, const std::string& prefix = "node-") {
   return nodes;
 }
 
-NodeSpec Spec(std::string name, double weight = 1.0) {
-  NodeSpec spec;
-  spec.name = std::move(name);
-  spec.weight = weight;
-  return spec;
-}
+using testing::Node;  // chbench::testing, shared with the conformance suite
 
 AlgorithmParams Params(std::string hash, uint64_t table_size) {
   AlgorithmParams params;
@@ -343,7 +339,7 @@ TEST(MaglevTest, DefaultTableSizeIsSmallestPrimeAbove100NAndStaysFixed) {
   EXPECT_EQ(maglev.table_size(), 0u);
   ASSERT_TRUE(maglev.Build(Nodes(10)).ok());
   EXPECT_EQ(maglev.table_size(), 1009u);  // smallest prime >= 1000
-  ASSERT_TRUE(maglev.AddNode(Spec("extra")).ok());
+  ASSERT_TRUE(maglev.AddNode(Node("extra")).ok());
   EXPECT_EQ(maglev.table_size(), 1009u);
   ASSERT_TRUE(maglev.RemoveNode(0).ok());
   ASSERT_TRUE(maglev.RemoveNode(1).ok());
@@ -353,14 +349,14 @@ TEST(MaglevTest, DefaultTableSizeIsSmallestPrimeAbove100NAndStaysFixed) {
   EXPECT_EQ(maglev.table_size(), 10007u);
 
   Maglev<Xxh64> grown;
-  ASSERT_TRUE(grown.AddNode(Spec("a")).ok());
+  ASSERT_TRUE(grown.AddNode(Node("a")).ok());
   EXPECT_EQ(grown.table_size(), 101u);
 }
 
 TEST(MaglevTest, AddBeyondTableSizeFails) {
   Maglev<Xxh64> maglev(3);
   ASSERT_TRUE(maglev.Build(Nodes(3)).ok());
-  const absl::StatusOr<NodeId> id = maglev.AddNode(Spec("d"));
+  const absl::StatusOr<NodeId> id = maglev.AddNode(Node("d"));
   ASSERT_FALSE(id.ok());
   EXPECT_THAT(id.status().message(), HasSubstr("4 nodes would exceed"));
   EXPECT_THAT(id.status().message(), HasSubstr("table size 3"));
@@ -376,9 +372,9 @@ TEST(MaglevTest, AddBeyondTableSizeFails) {
   // Default size: grown from one node, M = 101 holds 101 nodes, not 102.
   Maglev<Xxh64> grown;
   for (int i = 0; i < 101; ++i) {
-    ASSERT_TRUE(grown.AddNode(Spec(absl::StrCat("n", i))).ok()) << i;
+    ASSERT_TRUE(grown.AddNode(Node(absl::StrCat("n", i))).ok()) << i;
   }
-  EXPECT_FALSE(grown.AddNode(Spec("n101")).ok());
+  EXPECT_FALSE(grown.AddNode(Node("n101")).ok());
   // N == M: every node owns exactly one slot.
   const std::vector<uint64_t> counts = Counts(
       std::vector<uint32_t>(grown.table().begin(), grown.table().end()), 101);
@@ -463,7 +459,7 @@ TEST(MaglevTest, EmptyAndAllRemoved) {
   EXPECT_EQ(maglev.size(), 0u);
   EXPECT_TRUE(maglev.LiveNodes().empty());
   ASSERT_TRUE(maglev.Build({}).ok());
-  const absl::StatusOr<NodeId> id = maglev.AddNode(Spec("only"));
+  const absl::StatusOr<NodeId> id = maglev.AddNode(Node("only"));
   ASSERT_TRUE(id.ok());
   for (uint64_t k = 0; k < 50; ++k) EXPECT_EQ(maglev.Lookup(k), *id);
   ASSERT_TRUE(maglev.RemoveNode(*id).ok());
@@ -474,13 +470,13 @@ TEST(MaglevTest, EmptyAndAllRemoved) {
 TEST(MaglevTest, NodeErrors) {
   Maglev<Xxh64> maglev(101);
   ASSERT_TRUE(maglev.Build(Nodes(3)).ok());
-  EXPECT_EQ(maglev.AddNode(Spec("node-1")).status().code(),
+  EXPECT_EQ(maglev.AddNode(Node("node-1")).status().code(),
             absl::StatusCode::kInvalidArgument);
-  EXPECT_EQ(maglev.AddNode(Spec("")).status().code(),
+  EXPECT_EQ(maglev.AddNode(Node("")).status().code(),
             absl::StatusCode::kInvalidArgument);
-  EXPECT_EQ(maglev.AddNode(Spec("x", 0)).status().code(),
+  EXPECT_EQ(maglev.AddNode(Node("x", 0)).status().code(),
             absl::StatusCode::kInvalidArgument);
-  EXPECT_EQ(maglev.AddNode(Spec("x", -1)).status().code(),
+  EXPECT_EQ(maglev.AddNode(Node("x", -1)).status().code(),
             absl::StatusCode::kInvalidArgument);
   EXPECT_EQ(maglev.RemoveNode(3).code(), absl::StatusCode::kNotFound);
   ASSERT_TRUE(maglev.RemoveNode(1).ok());
@@ -490,7 +486,7 @@ TEST(MaglevTest, NodeErrors) {
   EXPECT_EQ(maglev.Build(dup).code(), absl::StatusCode::kInvalidArgument);
   EXPECT_THAT(maglev.LiveNodes(), ElementsAre(0, 2));  // unchanged
   // A weighted node is accepted.
-  EXPECT_TRUE(maglev.AddNode(Spec("big", 3)).ok());
+  EXPECT_TRUE(maglev.AddNode(Node("big", 3)).ok());
 }
 
 TEST(MaglevFactoryTest, ValidatesTableSizeAndHash) {

@@ -1,5 +1,6 @@
 // Copyright 2026 The chbench Authors.
 
+#include "algorithms/testing/conformance_util.h"
 #include "algorithms/modulo/modulo.h"
 
 #include <cstdint>
@@ -21,17 +22,12 @@ using ::testing::AllOf;
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 
-NodeSpec Spec(std::string name, double weight = 1.0) {
-  NodeSpec spec;
-  spec.name = std::move(name);
-  spec.weight = weight;
-  return spec;
-}
+using testing::Node;  // chbench::testing, shared with the conformance suite
 
 std::vector<NodeSpec> Nodes(int n) {
   std::vector<NodeSpec> nodes;
   for (int i = 0; i < n; ++i)
-    nodes.push_back(Spec("node-" + std::to_string(i)));
+    nodes.push_back(Node("node-" + std::to_string(i)));
   return nodes;
 }
 
@@ -55,7 +51,7 @@ TYPED_TEST(ModuloTest, OwnerIsLiveNodeAtHashModN) {
   EXPECT_EQ(m.Lookup(5), 3u);
   EXPECT_EQ(m.Lookup(6), 0u);
   // Add: the new node (id 4) is the last position.
-  ASSERT_EQ(*m.AddNode(Spec("e")), 4u);
+  ASSERT_EQ(*m.AddNode(Node("e")), 4u);
   EXPECT_EQ(m.Lookup(3), 4u);
   EXPECT_EQ(m.size(), 4u);
   EXPECT_EQ(m.HashKey("page"), HashString<TypeParam>("page", 0));
@@ -73,7 +69,7 @@ TYPED_TEST(ModuloTest, AddingANodeMovesAlmostEveryKey) {
     keys[i] = rng();
     before[i] = m.Lookup(keys[i]);
   }
-  ASSERT_TRUE(m.AddNode(Spec("node-4")).ok());
+  ASSERT_TRUE(m.AddNode(Node("node-4")).ok());
   size_t moved = 0;
   for (size_t i = 0; i < keys.size(); ++i)
     moved += m.Lookup(keys[i]) != before[i];
@@ -93,14 +89,14 @@ TYPED_TEST(ModuloTest, RemoveThenReAdd) {
   }
   // Re-adding the last node restores the mapping by name.
   ASSERT_TRUE(m.RemoveNode(4).ok());
-  ASSERT_EQ(*m.AddNode(Spec("node-4")), 5u);
+  ASSERT_EQ(*m.AddNode(Node("node-4")), 5u);
   for (size_t i = 0; i < keys.size(); ++i) {
     ASSERT_EQ(m.NodeName(m.Lookup(keys[i])), before[i]);
   }
   // Re-adding a middle node puts it last: the order, hence the mapping,
   // changes (modulo is not consistent).
   ASSERT_TRUE(m.RemoveNode(1).ok());
-  ASSERT_EQ(*m.AddNode(Spec("node-1")), 6u);
+  ASSERT_EQ(*m.AddNode(Node("node-1")), 6u);
   size_t same = 0;
   for (size_t i = 0; i < keys.size(); ++i) {
     same += m.NodeName(m.Lookup(keys[i])) == before[i];
@@ -124,12 +120,12 @@ TYPED_TEST(ModuloTest, BuildEqualsSequenceOfAddNode) {
 TYPED_TEST(ModuloTest, Errors) {
   Modulo<TypeParam> m;
   ASSERT_TRUE(m.Build(Nodes(3)).ok());
-  const absl::StatusOr<NodeId> w = m.AddNode(Spec("heavy", 2.0));
+  const absl::StatusOr<NodeId> w = m.AddNode(Node("heavy", 2.0));
   EXPECT_EQ(w.status().code(), absl::StatusCode::kInvalidArgument);
   EXPECT_THAT(w.status().message(),
               AllOf(HasSubstr("modulo does not support weights"),
                     HasSubstr("'heavy'")));
-  EXPECT_EQ(m.AddNode(Spec("node-0")).status().code(),
+  EXPECT_EQ(m.AddNode(Node("node-0")).status().code(),
             absl::StatusCode::kInvalidArgument);
   EXPECT_EQ(m.RemoveNode(9).code(), absl::StatusCode::kNotFound);
   ASSERT_TRUE(m.RemoveNode(0).ok());

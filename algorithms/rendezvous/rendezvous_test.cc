@@ -1,5 +1,6 @@
 // Copyright 2026 The chbench Authors.
 
+#include "algorithms/testing/conformance_util.h"
 #include "algorithms/rendezvous/rendezvous.h"
 
 #include <algorithm>
@@ -25,18 +26,12 @@ using ::testing::AllOf;
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 
-NodeSpec Spec(std::string name, double weight = 1.0, std::string zone = "") {
-  NodeSpec spec;
-  spec.name = std::move(name);
-  spec.weight = weight;
-  spec.zone = std::move(zone);
-  return spec;
-}
+using testing::Node;  // chbench::testing, shared with the conformance suite
 
 std::vector<NodeSpec> Nodes(int n) {
   std::vector<NodeSpec> nodes;
   for (int i = 0; i < n; ++i)
-    nodes.push_back(Spec("node-" + std::to_string(i)));
+    nodes.push_back(Node("node-" + std::to_string(i)));
   return nodes;
 }
 
@@ -75,7 +70,7 @@ struct ConstHash {
 TEST(RendezvousSemanticsTest, HandComputedScores) {
   Rendezvous<XorHash> hrw;
   ASSERT_TRUE(
-      hrw.Build(std::vector<NodeSpec>{Spec("3"), Spec("5"), Spec("6")}).ok());
+      hrw.Build(std::vector<NodeSpec>{Node("3"), Node("5"), Node("6")}).ok());
   // key 0: scores 3, 5, 6 -> id 2. key 7: 4, 2, 1 -> id 0. key 4: 7, 1, 2
   // -> id 0. key 1: 2, 4, 7 -> id 2. key 2: 1, 7, 4 -> id 1.
   EXPECT_EQ(hrw.Lookup(0), 2u);
@@ -95,25 +90,25 @@ TEST(RendezvousSemanticsTest, HandComputedWeightedScores) {
   // key 0: node 2^31 has u ~ 1/2, node 2^30 has u ~ 1/4.
   Rendezvous<XorHash> hrw;
   ASSERT_TRUE(
-      hrw.Build(std::vector<NodeSpec>{Spec("2147483648"), Spec("1073741824")})
+      hrw.Build(std::vector<NodeSpec>{Node("2147483648"), Node("1073741824")})
           .ok());
   EXPECT_TRUE(hrw.uniform_weights());
   EXPECT_EQ(hrw.Lookup(0), 0u);  // raw scores 2^31 > 2^30
   // Weight 3 on the second: -1/ln(1/2) = 1.44 < -3/ln(1/4) = 2.16.
-  ASSERT_TRUE(hrw.Build(std::vector<NodeSpec>{Spec("2147483648"),
-                                              Spec("1073741824", 3.0)})
+  ASSERT_TRUE(hrw.Build(std::vector<NodeSpec>{Node("2147483648"),
+                                              Node("1073741824", 3.0)})
                   .ok());
   EXPECT_FALSE(hrw.uniform_weights());
   EXPECT_NEAR(Rendezvous<XorHash>::WeightedScore(uint64_t{1} << 31, 1.0),
               1 / std::log(2.0), 1e-9);
   EXPECT_EQ(hrw.Lookup(0), 1u);
   // Weight 1.99 versus 2.01: -1.99/ln(1/4) = 1.4355 < 1.4427 < 1.4499.
-  ASSERT_TRUE(hrw.Build(std::vector<NodeSpec>{Spec("2147483648"),
-                                              Spec("1073741824", 1.99)})
+  ASSERT_TRUE(hrw.Build(std::vector<NodeSpec>{Node("2147483648"),
+                                              Node("1073741824", 1.99)})
                   .ok());
   EXPECT_EQ(hrw.Lookup(0), 0u);
-  ASSERT_TRUE(hrw.Build(std::vector<NodeSpec>{Spec("2147483648"),
-                                              Spec("1073741824", 2.01)})
+  ASSERT_TRUE(hrw.Build(std::vector<NodeSpec>{Node("2147483648"),
+                                              Node("1073741824", 2.01)})
                   .ok());
   EXPECT_EQ(hrw.Lookup(0), 1u);
 }
@@ -121,7 +116,7 @@ TEST(RendezvousSemanticsTest, HandComputedWeightedScores) {
 TEST(RendezvousSemanticsTest, TiesGoToTheSmallerId) {
   Rendezvous<ConstHash> hrw;
   ASSERT_TRUE(
-      hrw.Build(std::vector<NodeSpec>{Spec("b"), Spec("a"), Spec("c")}).ok());
+      hrw.Build(std::vector<NodeSpec>{Node("b"), Node("a"), Node("c")}).ok());
   EXPECT_EQ(hrw.Lookup(1), 0u);
   EXPECT_EQ(hrw.Lookup(99), 0u);
   std::vector<NodeId> out;
@@ -131,8 +126,8 @@ TEST(RendezvousSemanticsTest, TiesGoToTheSmallerId) {
   EXPECT_EQ(hrw.Lookup(1), 1u);
   // Weighted ties: equal u, so the larger weight wins; equal weights tie
   // again and the smaller id wins.
-  ASSERT_TRUE(hrw.Build(std::vector<NodeSpec>{Spec("a", 1.0), Spec("b", 2.0),
-                                              Spec("c", 2.0)})
+  ASSERT_TRUE(hrw.Build(std::vector<NodeSpec>{Node("a", 1.0), Node("b", 2.0),
+                                              Node("c", 2.0)})
                   .ok());
   EXPECT_EQ(hrw.Lookup(3), 1u);
   ASSERT_TRUE(hrw.LookupReplicas(3, 3, false, &out).ok());
@@ -210,7 +205,7 @@ TYPED_TEST(RendezvousTest, EqualWeightsOtherThanOneUseTheIntegerRule) {
     ASSERT_EQ(a.Lookup(key), b.Lookup(key));
   }
   // Removing the only node of another weight returns to the integer rule.
-  ASSERT_TRUE(b.AddNode(Spec("odd", 3.0)).ok());
+  ASSERT_TRUE(b.AddNode(Node("odd", 3.0)).ok());
   EXPECT_FALSE(b.uniform_weights());
   ASSERT_TRUE(b.RemoveNode(9).ok());
   EXPECT_TRUE(b.uniform_weights());
@@ -220,7 +215,7 @@ TYPED_TEST(RendezvousTest, WeightedSharesFollowWeights) {
   Rendezvous<TypeParam> hrw;
   std::vector<NodeSpec> nodes;
   for (int i = 0; i < 4; ++i) {
-    nodes.push_back(Spec("node-" + std::to_string(i), 1.0 + i));
+    nodes.push_back(Node("node-" + std::to_string(i), 1.0 + i));
   }
   ASSERT_TRUE(hrw.Build(nodes).ok());
   std::vector<double> load(4);
@@ -252,7 +247,7 @@ TYPED_TEST(RendezvousTest, MinimalDisruptionAndReAdd) {
     keys[i] = rng();
     before[i] = hrw.Lookup(keys[i]);
   }
-  const NodeId added = *hrw.AddNode(Spec("node-10"));
+  const NodeId added = *hrw.AddNode(Node("node-10"));
   size_t moved = 0;
   for (size_t i = 0; i < keys.size(); ++i) {
     const NodeId now = hrw.Lookup(keys[i]);
@@ -274,7 +269,7 @@ TYPED_TEST(RendezvousTest, MinimalDisruptionAndReAdd) {
     }
   }
   EXPECT_EQ(receivers.size(), 9u);  // spread over every other node
-  EXPECT_EQ(*hrw.AddNode(Spec("node-6")), 11u);
+  EXPECT_EQ(*hrw.AddNode(Node("node-6")), 11u);
   for (size_t i = 0; i < keys.size(); ++i) {
     ASSERT_EQ(hrw.NodeName(hrw.Lookup(keys[i])), hrw.NodeName(before[i]));
   }
@@ -299,7 +294,7 @@ TYPED_TEST(RendezvousTest, ReplicasWithZones) {
   Rendezvous<TypeParam> hrw;
   std::vector<NodeSpec> nodes;
   for (int i = 0; i < 12; ++i) {
-    nodes.push_back(Spec("node-" + std::to_string(i), 1.0 + (i % 2),
+    nodes.push_back(Node("node-" + std::to_string(i), 1.0 + (i % 2),
                          "zone-" + std::to_string(i % 4)));
   }
   ASSERT_TRUE(hrw.Build(nodes).ok());
@@ -334,12 +329,12 @@ TYPED_TEST(RendezvousTest, ReplicasWithZones) {
 TYPED_TEST(RendezvousTest, Errors) {
   Rendezvous<TypeParam> hrw;
   ASSERT_TRUE(hrw.Build(Nodes(3)).ok());
-  EXPECT_EQ(hrw.AddNode(Spec("z", 0.0)).status().code(),
+  EXPECT_EQ(hrw.AddNode(Node("z", 0.0)).status().code(),
             absl::StatusCode::kInvalidArgument);
-  EXPECT_EQ(hrw.AddNode(Spec("node-2")).status().code(),
+  EXPECT_EQ(hrw.AddNode(Node("node-2")).status().code(),
             absl::StatusCode::kInvalidArgument);
   EXPECT_EQ(hrw.RemoveNode(5).code(), absl::StatusCode::kNotFound);
-  EXPECT_FALSE(hrw.Build(std::vector<NodeSpec>{Spec("")}).ok());
+  EXPECT_FALSE(hrw.Build(std::vector<NodeSpec>{Node("")}).ok());
   EXPECT_EQ(hrw.size(), 3u);
 }
 

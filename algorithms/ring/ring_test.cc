@@ -1,5 +1,6 @@
 // Copyright 2026 The chbench Authors.
 
+#include "algorithms/testing/conformance_util.h"
 #include "algorithms/ring/ring.h"
 
 #include <algorithm>
@@ -27,18 +28,12 @@ using ::testing::HasSubstr;
 
 constexpr uint64_t kMax = std::numeric_limits<uint64_t>::max();
 
-NodeSpec Spec(std::string name, double weight = 1.0, std::string zone = "") {
-  NodeSpec spec;
-  spec.name = std::move(name);
-  spec.weight = weight;
-  spec.zone = std::move(zone);
-  return spec;
-}
+using testing::Node;  // chbench::testing, shared with the conformance suite
 
 std::vector<NodeSpec> Nodes(int n) {
   std::vector<NodeSpec> nodes;
   for (int i = 0; i < n; ++i)
-    nodes.push_back(Spec("node-" + std::to_string(i)));
+    nodes.push_back(Node("node-" + std::to_string(i)));
   return nodes;
 }
 
@@ -76,7 +71,7 @@ void ExpectLookupMatchesUpperBound(const R& ring, uint64_t key_mask,
 // injected, so the policy only matters for HashKey).
 TEST(RingSemanticsTest, StrictlyGreaterAndWrapAround) {
   Ring<Xxh64> ring(1);
-  const std::vector<NodeSpec> nodes = {Spec("a"), Spec("b")};
+  const std::vector<NodeSpec> nodes = {Node("a"), Node("b")};
   const std::vector<std::vector<uint64_t>> points = {{100}, {200, 300}};
   ASSERT_TRUE(ring.BuildFromPointsForTesting(nodes, points).ok());
   EXPECT_THAT(ring.points(), ElementsAre(100, 200, 300));
@@ -93,7 +88,7 @@ TEST(RingSemanticsTest, StrictlyGreaterAndWrapAround) {
 
 TEST(RingSemanticsTest, PointAtTopOfCircle) {
   Ring<Xxh64> ring(1);
-  const std::vector<NodeSpec> nodes = {Spec("a"), Spec("b")};
+  const std::vector<NodeSpec> nodes = {Node("a"), Node("b")};
   const std::vector<std::vector<uint64_t>> points = {{kMax}, {0}};
   ASSERT_TRUE(ring.BuildFromPointsForTesting(nodes, points).ok());
   EXPECT_EQ(ring.Lookup(0), 0u);  // next point > 0 is kMax (a)
@@ -103,7 +98,7 @@ TEST(RingSemanticsTest, PointAtTopOfCircle) {
 
 TEST(RingSemanticsTest, TiesGoToSmallestNameRegardlessOfOrder) {
   const std::vector<std::vector<NodeSpec>> orders = {
-      {Spec("b"), Spec("a"), Spec("c")}, {Spec("a"), Spec("c"), Spec("b")}};
+      {Node("b"), Node("a"), Node("c")}, {Node("a"), Node("c"), Node("b")}};
   for (const std::vector<NodeSpec>& nodes : orders) {
     std::vector<std::vector<uint64_t>> points;
     for (const NodeSpec& n : nodes) {
@@ -126,8 +121,8 @@ TEST(RingSemanticsTest, TiesGoToSmallestNameRegardlessOfOrder) {
 
 TEST(RingSemanticsTest, ReplicasWalkClockwiseWithZones) {
   Ring<Xxh64> ring(1);
-  const std::vector<NodeSpec> nodes = {Spec("a", 1, "z1"), Spec("b", 1, "z1"),
-                                       Spec("c", 1, "z2"), Spec("d", 1, "z3")};
+  const std::vector<NodeSpec> nodes = {Node("a", 1, "z1"), Node("b", 1, "z1"),
+                                       Node("c", 1, "z2"), Node("d", 1, "z3")};
   const std::vector<std::vector<uint64_t>> points = {
       {100, 250}, {200}, {300}, {400}};
   ASSERT_TRUE(ring.BuildFromPointsForTesting(nodes, points).ok());
@@ -156,7 +151,7 @@ TEST(RingSemanticsTest, ReplicasWalkClockwiseWithZones) {
 TEST(RingSemanticsTest, EmptyRingLooksUpInvalid) {
   Ring<Xxh64> ring(10);
   EXPECT_EQ(ring.Lookup(12345), kInvalidNode);
-  ASSERT_TRUE(ring.AddNode(Spec("a")).ok());
+  ASSERT_TRUE(ring.AddNode(Node("a")).ok());
   ASSERT_TRUE(ring.RemoveNode(0).ok());
   EXPECT_EQ(ring.Lookup(kMax), kInvalidNode);
   EXPECT_EQ(ring.size(), 0u);
@@ -171,7 +166,7 @@ TEST(RingSearchTest, LookupEqualsUpperBoundOnClusteredPoints) {
     std::vector<NodeSpec> nodes;
     std::vector<std::vector<uint64_t>> points(n);
     for (int i = 0; i < n; ++i) {
-      nodes.push_back(Spec("n" + std::to_string(i)));
+      nodes.push_back(Node("n" + std::to_string(i)));
       const int count = 1 + static_cast<int>(rng.Below(40));
       for (int v = 0; v < count; ++v) {
         uint64_t p;
@@ -209,7 +204,7 @@ constexpr uint64_t CircleMask(int bits) {
 TYPED_TEST(RingTest, PointsAreHashesOfNameHashIndex) {
   Ring<TypeParam> ring(3);
   ASSERT_TRUE(
-      ring.Build(std::vector<NodeSpec>{Spec("cache-1"), Spec("cache-2", 2.0)})
+      ring.Build(std::vector<NodeSpec>{Node("cache-1"), Node("cache-2", 2.0)})
           .ok());
   std::multiset<uint64_t> want;
   for (const char* p :
@@ -222,7 +217,7 @@ TYPED_TEST(RingTest, PointsAreHashesOfNameHashIndex) {
   EXPECT_TRUE(std::is_sorted(ring.points().begin(), ring.points().end()));
   // One vnode each: the owner is computed by hand from the two points.
   Ring<TypeParam> one(1);
-  ASSERT_TRUE(one.Build(std::vector<NodeSpec>{Spec("x"), Spec("y")}).ok());
+  ASSERT_TRUE(one.Build(std::vector<NodeSpec>{Node("x"), Node("y")}).ok());
   const uint64_t px = HashString<TypeParam>("x#0", 0);
   const uint64_t py = HashString<TypeParam>("y#0", 0);
   const uint64_t lo = std::min(px, py);
@@ -328,7 +323,7 @@ TYPED_TEST(RingTest, MinimalDisruptionAndReAdd) {
     before[i] = ring.Lookup(keys[i]);
   }
   // Add: keys move only to the new node.
-  const NodeId added = *ring.AddNode(Spec("node-10"));
+  const NodeId added = *ring.AddNode(Node("node-10"));
   size_t moved = 0;
   for (size_t i = 0; i < keys.size(); ++i) {
     const NodeId now = ring.Lookup(keys[i]);
@@ -360,7 +355,7 @@ TYPED_TEST(RingTest, MinimalDisruptionAndReAdd) {
   }
   EXPECT_GE(receivers.size(), 5u);  // 100 arcs spread over the 9 others
   // Re-add under the same name: a fresh id, the same points, the same keys.
-  const NodeId again = *ring.AddNode(Spec("node-4"));
+  const NodeId again = *ring.AddNode(Node("node-4"));
   EXPECT_EQ(again, 11u);
   for (size_t i = 0; i < keys.size(); ++i) {
     ASSERT_EQ(ring.NodeName(ring.Lookup(keys[i])), ring.NodeName(before[i]));
@@ -372,7 +367,7 @@ TYPED_TEST(RingTest, WeightedSharesFollowWeights) {
   Ring<TypeParam> ring(1000);
   std::vector<NodeSpec> nodes;
   for (int i = 0; i < 4; ++i) {
-    nodes.push_back(Spec("node-" + std::to_string(i), 1.0 + i));
+    nodes.push_back(Node("node-" + std::to_string(i), 1.0 + i));
   }
   ASSERT_TRUE(ring.Build(nodes).ok());
   EXPECT_EQ(ring.points().size(), 10000u);
@@ -392,8 +387,8 @@ TYPED_TEST(RingTest, WeightedSharesFollowWeights) {
 TYPED_TEST(RingTest, PointCountRoundsAndKeepsOne) {
   Ring<TypeParam> ring(2);
   ASSERT_TRUE(
-      ring.Build(std::vector<NodeSpec>{Spec("a", 0.1), Spec("b", 0.8),
-                                       Spec("c", 1.25), Spec("d", 1.26)})
+      ring.Build(std::vector<NodeSpec>{Node("a", 0.1), Node("b", 0.8),
+                                       Node("c", 1.25), Node("d", 1.26)})
           .ok());
   // max(1, round(2 * w)): 0.2 -> 1, 1.6 -> 2, 2.5 -> 3 (half away from
   // zero), 2.52 -> 3.
@@ -409,7 +404,7 @@ TYPED_TEST(RingTest, ReplicasAgreeWithLookupAndAreDistinct) {
   Ring<TypeParam> ring(40);
   std::vector<NodeSpec> nodes;
   for (int i = 0; i < 12; ++i) {
-    nodes.push_back(Spec("node-" + std::to_string(i), 1.0,
+    nodes.push_back(Node("node-" + std::to_string(i), 1.0,
                          "zone-" + std::to_string(i % 3)));
   }
   ASSERT_TRUE(ring.Build(nodes).ok());
@@ -452,17 +447,17 @@ TEST(RingReplicasTest, ManyReplicasUseTheBitmapPath) {
 TEST(RingErrorsTest, NodeSpecsAndSizes) {
   Ring<Xxh64> ring(1000);
   ASSERT_TRUE(ring.Build(Nodes(3)).ok());
-  const absl::StatusOr<NodeId> huge = ring.AddNode(Spec("huge", 1e5));
+  const absl::StatusOr<NodeId> huge = ring.AddNode(Node("huge", 1e5));
   EXPECT_EQ(huge.status().code(), absl::StatusCode::kInvalidArgument);
   EXPECT_THAT(huge.status().message(),
               AllOf(HasSubstr("'huge'"), HasSubstr("16777216")));
-  EXPECT_EQ(ring.AddNode(Spec("bad", -1)).status().code(),
+  EXPECT_EQ(ring.AddNode(Node("bad", -1)).status().code(),
             absl::StatusCode::kInvalidArgument);
-  EXPECT_EQ(ring.AddNode(Spec("node-1")).status().code(),
+  EXPECT_EQ(ring.AddNode(Node("node-1")).status().code(),
             absl::StatusCode::kInvalidArgument);
   EXPECT_EQ(ring.RemoveNode(3).code(), absl::StatusCode::kNotFound);
   // A failed Build leaves the ring as it was.
-  EXPECT_FALSE(ring.Build(std::vector<NodeSpec>{Spec("p"), Spec("p")}).ok());
+  EXPECT_FALSE(ring.Build(std::vector<NodeSpec>{Node("p"), Node("p")}).ok());
   EXPECT_EQ(ring.size(), 3u);
   EXPECT_EQ(ring.points().size(), 3000u);
 }

@@ -44,10 +44,13 @@ inline std::vector<NodeSpec> Specs(size_t n, std::string_view prefix = "node-") 
 // `count` key digests: the algorithm's own HashKey of the strings
 // "key-<seed>-<i>", so that 32-bit hashes get 32-bit digests as in real use.
 // A node spec (NodeSpec has a defaulted zone; this keeps -Wextra quiet).
-inline NodeSpec Node(std::string name, double weight = 1.0) {
+// Shared by the conformance suite and every algorithm's own tests.
+inline NodeSpec Node(std::string name, double weight = 1.0,
+                     std::string zone = "") {
   NodeSpec spec;
   spec.name = std::move(name);
   spec.weight = weight;
+  spec.zone = std::move(zone);
   return spec;
 }
 
