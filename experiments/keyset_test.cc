@@ -2,9 +2,11 @@
 
 #include "experiments/keyset.h"
 
+#include <cstdio>
 #include <filesystem>
 #include <set>
 
+#include "algorithms/util/random.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 
@@ -47,6 +49,23 @@ TEST(KeySetTest, Formats) {
   EXPECT_THAT((*url)[0],
               ::testing::MatchesRegex("https://[a-z.]+/[a-z]+/[a-z]+/[0-9]+"));
   EXPECT_EQ(GenerateKeyHashes(2, 0)[0], 0xe220a8397b1dcdafULL);
+}
+
+// The hand-written hex matches printf's "%016llx" (leading zeros included:
+// one output in 16 starts with a 0 digit).
+TEST(KeySetTest, UniformIsZeroPaddedHex) {
+  const auto u = GenerateKeys("uniform", 4096, 9);
+  ASSERT_TRUE(u.ok());
+  SplitMix64 rng(9);
+  int leading_zero = 0;
+  for (const std::string& key : *u) {
+    char want[17];
+    std::snprintf(want, sizeof(want), "%016llx",
+                  static_cast<unsigned long long>(rng()));
+    ASSERT_EQ(key, want);
+    leading_zero += key[0] == '0';
+  }
+  EXPECT_GT(leading_zero, 0);
 }
 
 TEST(KeySetTest, Words) {

@@ -37,17 +37,21 @@
 //     number of placed keys (the paper's invariant; some node always has
 //     room because c > 1).
 //   * Deterministic across processes and machines (given a reproducible H);
-//     the key -> node map is an absl::flat_hash_map, whose per-process seed
+//     the key -> index map is an absl::flat_hash_map, whose per-process seed
 //     only changes its iteration order, which nothing here depends on.
 //   * Not minimal disruption: a node change shifts every capacity.
 //
-// Complexity. Place and Lookup of an unplaced key: a binary search over the
-// n · vnodes points plus the walk past full nodes (expected O(1/ε²) points
-// with c = 1 + ε, the paper's Theorem 1 bounds the expected search). Lookup of
-// a placed key: one hash-map probe. Build/AddNode/RemoveNode: rebuild or merge
-// the ring, then replay every placed key. Memory: 12 bytes per ring point,
-// 8 per placed key in placement order plus the hash map (about 17 bytes per
-// slot), 8 per node id for the loads, and the node table.
+// Complexity. Place and Lookup of an unplaced key: the ring's successor
+// (a Ring<H> holds the points; its top-bits index makes this O(1) expected)
+// plus the walk past full nodes (expected O(1/ε²) points with c = 1 + ε, the
+// paper's Theorem 1 bounds the expected search), plus one hash-map insert.
+// Lookup of a placed key: one hash-map probe and one array read.
+// Build/AddNode/RemoveNode: the ring's update, then a replay of every placed
+// key in order (sequential arrays and the loads; no hash-map work, since a
+// key's placement index never changes). Memory: the ring's (12 bytes per
+// point plus its index), 8 bytes per placed key in placement order, 4 for its
+// node, the hash map key -> index (about 17 bytes per slot), 8 per node id for
+// the loads, and the node table.
 //
 // Example:
 //   BoundedLoad<Xxh64> bl(/*vnodes=*/100, /*load_factor=*/1.25);
@@ -77,6 +81,7 @@
 #include "algorithms/consistent_hash.h"
 #include "algorithms/hash/hash_function.h"
 #include "algorithms/node_table.h"
+#include "algorithms/ring/ring.h"
 
 namespace chbench {
 
@@ -118,7 +123,7 @@ class BoundedLoad final : public ConsistentHash {
   // Parameters are checked by MakeBoundedLoad; invalid ones given here are
   // reported by Build/AddNode.
   explicit BoundedLoad(uint32_t vnodes = 100, double load_factor = 1.25)
-      : vnodes_(vnodes), c_(load_factor) {}
+      : vnodes_(vnodes), c_(load_factor), ring_(vnodes) {}
   explicit BoundedLoad(const AlgorithmParams& params)
       : BoundedLoad(params.vnodes, params.load_factor) {}
 
@@ -133,14 +138,9 @@ class BoundedLoad final : public ConsistentHash {
       return s;
     }
     if (absl::Status s = nodes_.ValidateBatch(nodes); !s.ok()) return s;
+    if (absl::Status s = ring_.Build(nodes); !s.ok()) return s;
     nodes_.Clear();
     for (const NodeSpec& spec : nodes) (void)nodes_.Add(spec);
-    std::vector<Point> points;
-    points.reserve(nodes.size() * size_t{vnodes_});
-    for (NodeId id = 0; id < nodes.size(); ++id) AppendPoints(id, points);
-    std::sort(points.begin(), points.end(),
-              [this](const Point& a, const Point& b) { return Less(a, b); });
-    SetRing(points);
     Replay();
     return absl::OkStatus();
   }
@@ -150,44 +150,17 @@ class BoundedLoad final : public ConsistentHash {
         !s.ok()) {
       return s;
     }
-    absl::StatusOr<NodeId> id = nodes_.Add(node);
-    if (!id.ok()) return id.status();
-    std::vector<Point> fresh;
-    fresh.reserve(vnodes_);
-    AppendPoints(*id, fresh);
-    std::sort(fresh.begin(), fresh.end(),
-              [this](const Point& a, const Point& b) { return Less(a, b); });
-    // Merge the new node's sorted points into the ring.
-    std::vector<Point> merged;
-    merged.reserve(points_.size() + fresh.size());
-    size_t i = 0, j = 0;
-    while (i < points_.size() || j < fresh.size()) {
-      if (j == fresh.size() ||
-          (i < points_.size() && Less({points_[i], owners_[i], 0}, fresh[j]))) {
-        merged.push_back({points_[i], owners_[i], 0});
-        ++i;
-      } else {
-        merged.push_back(fresh[j++]);
-      }
-    }
-    SetRing(merged);
+    if (absl::Status s = nodes_.Validate(node); !s.ok()) return s;
+    absl::StatusOr<NodeId> ring_id = ring_.AddNode(node);
+    if (!ring_id.ok()) return ring_id.status();
+    const NodeId id = *nodes_.Add(node);  // the ring issued the same id
     Replay();
-    return *id;
+    return id;
   }
 
   absl::Status RemoveNode(NodeId id) override {
     if (absl::Status s = nodes_.Remove(id); !s.ok()) return s;
-    size_t out = 0;
-    for (size_t i = 0; i < points_.size(); ++i) {
-      if (owners_[i] == id) continue;
-      points_[out] = points_[i];
-      owners_[out] = owners_[i];
-      ++out;
-    }
-    points_.resize(out);
-    owners_.resize(out);
-    points_.shrink_to_fit();
-    owners_.shrink_to_fit();
+    (void)ring_.RemoveNode(id);  // live in nodes_, hence in the ring
     Replay();
     return absl::OkStatus();
   }
@@ -195,8 +168,8 @@ class BoundedLoad final : public ConsistentHash {
   // The node of a placed key; for a key never placed, the node Place would
   // choose now. Precondition: at least one live node.
   NodeId Lookup(uint64_t key_hash) const override {
-    const auto it = assignment_.find(key_hash);
-    if (it != assignment_.end()) return it->second;
+    const auto it = index_of_.find(key_hash);
+    if (it != index_of_.end()) return node_of_[it->second];
     return Choose(key_hash, keys_.size());
   }
 
@@ -204,13 +177,14 @@ class BoundedLoad final : public ConsistentHash {
   // already placed keeps its node. With no live node, returns kInvalidNode
   // and records nothing.
   NodeId Place(uint64_t key_hash) override {
-    const auto it = assignment_.find(key_hash);
-    if (it != assignment_.end()) return it->second;
     if (nodes_.live_count() == 0) return kInvalidNode;
-    const NodeId node = Choose(key_hash, keys_.size());
+    const uint64_t m = keys_.size();
+    const auto [it, inserted] = index_of_.try_emplace(key_hash, m);
+    if (!inserted) return node_of_[it->second];
+    const NodeId node = Choose(key_hash, m);
     ++load_[node];
     keys_.push_back(key_hash);
-    assignment_.emplace(key_hash, node);
+    node_of_.push_back(node);
     return node;
   }
 
@@ -219,20 +193,21 @@ class BoundedLoad final : public ConsistentHash {
   }
 
   size_t MemoryBytes() const override {
-    using Slot = std::pair<const uint64_t, NodeId>;
+    using Slot = std::pair<const uint64_t, uint64_t>;
     size_t map_bytes = 0;
-    if (const size_t cap = assignment_.capacity(); cap != 0) {
+    if (const size_t cap = index_of_.capacity(); cap != 0) {
       // absl raw_hash_set's single allocation: capacity + 1 + 15 (cloned)
       // control bytes, rounded up to the slot alignment, then the slots.
       map_bytes = ((cap + 1 + 15 + alignof(Slot) - 1) & ~(alignof(Slot) - 1)) +
                   cap * sizeof(Slot);
     }
-    // The object itself counts: the factory allocates it on the heap.
+    // The object itself counts (the factory allocates it on the heap); the
+    // ring's own figure includes its object, which is part of ours.
     return sizeof(*this) + nodes_.MemoryBytes() +
-           points_.capacity() * sizeof(uint64_t) +
-           owners_.capacity() * sizeof(NodeId) +
+           (ring_.MemoryBytes() - sizeof(ring_)) +
            load_.capacity() * sizeof(uint64_t) +
-           keys_.capacity() * sizeof(uint64_t) + map_bytes;
+           keys_.capacity() * sizeof(uint64_t) +
+           node_of_.capacity() * sizeof(NodeId) + map_bytes;
   }
   size_t size() const override { return nodes_.live_count(); }
   std::vector<NodeId> LiveNodes() const override { return nodes_.LiveIds(); }
@@ -258,91 +233,58 @@ class BoundedLoad final : public ConsistentHash {
   // Forgets every placement (the node set stays).
   void ClearPlacements() {
     std::vector<uint64_t>().swap(keys_);
-    absl::flat_hash_map<uint64_t, NodeId>().swap(assignment_);
+    std::vector<NodeId>().swap(node_of_);
+    absl::flat_hash_map<uint64_t, uint64_t>().swap(index_of_);
     std::fill(load_.begin(), load_.end(), 0);
   }
   // The ring: points ascending and the node owning each.
-  std::span<const uint64_t> ring_points() const { return points_; }
-  std::span<const NodeId> ring_owners() const { return owners_; }
+  std::span<const uint64_t> ring_points() const { return ring_.points(); }
+  std::span<const NodeId> ring_owners() const { return ring_.owners(); }
 
  private:
-  struct Point {
-    uint64_t point;
-    NodeId owner;
-    uint32_t vnode;  // only meaningful among one node's points
-  };
-
-  // Ring order: (point, node name, vnode index).
-  bool Less(const Point& a, const Point& b) const {
-    if (a.point != b.point) return a.point < b.point;
-    if (a.owner != b.owner) return nodes_.name(a.owner) < nodes_.name(b.owner);
-    return a.vnode < b.vnode;
-  }
-
-  void AppendPoints(NodeId id, std::vector<Point>& points) const {
-    std::string label = absl::StrCat(nodes_.name(id), "#");
-    const size_t prefix = label.size();
-    for (uint32_t v = 0; v < vnodes_; ++v) {
-      label.resize(prefix);
-      absl::StrAppend(&label, v);
-      points.push_back({HashString<H>(label, 0), id, v});
-    }
-  }
-
-  void SetRing(const std::vector<Point>& points) {
-    std::vector<uint64_t> p(points.size());
-    std::vector<NodeId> o(points.size());
-    for (size_t i = 0; i < points.size(); ++i) {
-      p[i] = points[i].point;
-      o[i] = points[i].owner;
-    }
-    points_.swap(p);
-    owners_.swap(o);
-  }
-
   // The first node clockwise from the key's successor whose load is below
   // the capacity for the (m+1)-th key. Some live node always qualifies: the
   // loads sum to m < c · (m + 1) <= n · capacity.
   NodeId Choose(uint64_t key_hash, uint64_t m) const {
-    const size_t n_points = points_.size();
+    const std::span<const NodeId> owners = ring_.owners();
+    const size_t n_points = owners.size();
     if (n_points == 0) return kInvalidNode;
     const uint64_t cap =
         bounded_load_internal::Capacity(c_, m + 1, nodes_.live_count());
-    // As in the ring: for a 32-bit H the circle is [0, 2^32), and a digest
-    // is reduced mod 2^32 (a no-op for digests from HashKey).
-    if constexpr (H::kBits == 32) key_hash = static_cast<uint32_t>(key_hash);
-    size_t i = static_cast<size_t>(
-        std::upper_bound(points_.begin(), points_.end(), key_hash) -
-        points_.begin());
-    for (;; ++i) {
+    // The ring's successor (its top-bits index, O(1) expected); position
+    // n_points means past the largest point.
+    for (size_t i = ring_.SuccessorPosition(key_hash);; ++i) {
       if (i == n_points) i = 0;
-      const NodeId node = owners_[i];
+      const NodeId node = owners[i];
       if (load_[node] < cap) return node;
     }
   }
 
   // Re-places every placed key, in placement order, on the current nodes.
+  // The key -> placement index map does not change.
   void Replay() {
     load_.assign(nodes_.issued(), 0);
     if (nodes_.live_count() == 0) {
-      for (auto& [key, node] : assignment_) node = kInvalidNode;
+      std::fill(node_of_.begin(), node_of_.end(), kInvalidNode);
       return;
     }
     for (size_t m = 0; m < keys_.size(); ++m) {
       const NodeId node = Choose(keys_[m], m);
       ++load_[node];
-      assignment_.find(keys_[m])->second = node;
+      node_of_[m] = node;
     }
   }
 
   NodeTable nodes_{"bounded_load", /*weights_supported=*/false};
   uint32_t vnodes_;
   double c_;
-  std::vector<uint64_t> points_;  // ring points, ascending
-  std::vector<NodeId> owners_;    // owners_[i] owns points_[i]
-  std::vector<uint64_t> load_;    // keys per node id
-  std::vector<uint64_t> keys_;    // placed keys, in placement order
-  absl::flat_hash_map<uint64_t, NodeId> assignment_;  // placed key -> node
+  // The points: the ring algorithm's, with the same node ids (both tables
+  // issue ids in order of addition).
+  Ring<H> ring_;
+  std::vector<uint64_t> load_;   // keys per node id
+  std::vector<uint64_t> keys_;   // placed keys, in placement order
+  std::vector<NodeId> node_of_;  // node_of_[i]: node of keys_[i]
+  absl::flat_hash_map<uint64_t, uint64_t> index_of_;  // key -> its index i
 };
 
 }  // namespace chbench
