@@ -143,7 +143,8 @@ std::vector<uint32_t> MapKeys(ConsistentHash& algo,
   std::vector<uint32_t> out(digests.size());
   const bool stateful = algo.capabilities().stateful;
   for (size_t k = 0; k < digests.size(); ++k) {
-    const NodeId id = stateful ? algo.Place(digests[k]) : algo.Lookup(digests[k]);
+    const NodeId id =
+        stateful ? algo.Place(digests[k]) : algo.Lookup(digests[k]);
     out[k] = id_to_index.empty() ? id : id_to_index[id];
   }
   return out;
@@ -191,12 +192,14 @@ absl::StatusOr<std::vector<ResultRow>> RunBalance(const Cell& c,
   std::string model;
   if (c.algorithm == "ring") {
     a = RingBalance(m, c.nodes, *c.vnodes);
-    model = "ring: shares Beta(v,(n-1)v) plus binomial key noise; extremes by "
-            "moment-matched gamma at Blom positions (results/README.md)";
+    model =
+        "ring: shares Beta(v,(n-1)v) plus binomial key noise; extremes by "
+        "moment-matched gamma at Blom positions (results/README.md)";
   } else {
     a = IdealUniformBalance(m, c.nodes);
-    model = "ideal uniform: multinomial loads; extremes by moment-matched "
-            "gamma at Blom positions (results/README.md)";
+    model =
+        "ideal uniform: multinomial loads; extremes by moment-matched "
+        "gamma at Blom positions (results/README.md)";
   }
   Add(&rows, base, "load_max_over_mean", a.max_over_mean, "ratio", model);
   Add(&rows, base, "load_min_over_mean", a.min_over_mean, "ratio", model);
@@ -226,8 +229,7 @@ absl::StatusOr<std::vector<ResultRow>> RunDisruption(
   const bool single_random = scenario == "remove_random";
   if (!arbitrary && single_random) {
     scenario = "remove_last";
-    note = absl::StrCat(note, note.empty() ? "" : "; ",
-                        c.algorithm,
+    note = absl::StrCat(note, note.empty() ? "" : "; ", c.algorithm,
                         " removes only the last node: remove_last recorded "
                         "instead of remove_random");
   }
@@ -236,9 +238,8 @@ absl::StatusOr<std::vector<ResultRow>> RunDisruption(
     const std::string na = absl::StrCat("not applicable: ", c.algorithm,
                                         " can remove only the last node");
     base.keys = m0;
-    for (const char* metric :
-         {"moved_fraction", "moved_optimal_fraction", "moved_excess_fraction",
-          "load_max"}) {
+    for (const char* metric : {"moved_fraction", "moved_optimal_fraction",
+                               "moved_excess_fraction", "load_max"}) {
       Add(&rows, base, metric, std::nullopt,
           std::string_view(metric) == "load_max" ? "keys" : "fraction", na);
     }
@@ -293,8 +294,8 @@ absl::StatusOr<std::vector<ResultRow>> RunDisruption(
       absl::StatusOr<NodeId> id = (*algo)->AddNode(nodes[n]);
       if (!id.ok()) return id.status();
       if (*id != n) {
-        return absl::InternalError(absl::StrCat(c.algorithm, ": AddNode gave id ",
-                                                *id, ", expected ", n));
+        return absl::InternalError(absl::StrCat(
+            c.algorithm, ": AddNode gave id ", *id, ", expected ", n));
       }
     } else if (absl::Status s = (*algo)->RemoveNode(removed[0]); !s.ok()) {
       return s;
@@ -321,8 +322,8 @@ absl::StatusOr<std::vector<ResultRow>> RunDisruption(
   Add(&rows, base, "moved_fraction", s.moved_fraction, "fraction", note);
   Add(&rows, base, "moved_optimal_fraction", s.moved_optimal_fraction,
       "fraction", note);
-  Add(&rows, base, "moved_excess_fraction", s.moved_excess_fraction,
-      "fraction", note);
+  Add(&rows, base, "moved_excess_fraction", s.moved_excess_fraction, "fraction",
+      note);
   if (s.receivers) {
     Add(&rows, base, "receivers", static_cast<double>(*s.receivers), "nodes",
         note);
@@ -415,7 +416,8 @@ absl::StatusOr<std::vector<ResultRow>> RunHashSpeed(const Cell& c,
     ns = elapsed * 1e9 / (static_cast<double>(rounds) * keys->size());
   });
   if (!known) {
-    return absl::InvalidArgumentError(absl::StrCat("unknown hash '", c.hash, "'"));
+    return absl::InvalidArgumentError(
+        absl::StrCat("unknown hash '", c.hash, "'"));
   }
   static std::atomic<uint64_t> g_sink;
   g_sink += sink;
@@ -487,12 +489,14 @@ absl::Status CheckGoldens() {
     absl::StatusOr<std::unique_ptr<ConsistentHash>> a =
         info.make(AlgorithmParams{});
     if (!a.ok()) {
-      bad.push_back(absl::StrCat(std::string(info.name), ": ", a.status().message()));
+      bad.push_back(
+          absl::StrCat(std::string(info.name), ": ", a.status().message()));
       continue;
     }
     absl::StatusOr<uint64_t> sum = MappingChecksum(**a);
     if (!sum.ok()) {
-      bad.push_back(absl::StrCat(std::string(info.name), ": ", sum.status().message()));
+      bad.push_back(
+          absl::StrCat(std::string(info.name), ": ", sum.status().message()));
     } else if (*sum != info.golden) {
       bad.push_back(absl::StrFormat(
           "%s: MappingChecksum 0x%016x != registry golden 0x%016x", info.name,
@@ -570,11 +574,13 @@ std::string MachineJson() {
   }
   struct utsname u;
   std::string kernel;
-  if (uname(&u) == 0) kernel = absl::StrCat(u.sysname, " ", u.release, " ", u.machine);
-  return absl::StrCat("{\"cpu_model\": ", JsonString(cpu),
-                      ", \"logical_cpus\": ", std::thread::hardware_concurrency(),
-                      ", \"caches\": [", absl::StrJoin(caches, ", "),
-                      "], \"kernel\": ", JsonString(kernel), "}");
+  if (uname(&u) == 0)
+    kernel = absl::StrCat(u.sysname, " ", u.release, " ", u.machine);
+  return absl::StrCat(
+      "{\"cpu_model\": ", JsonString(cpu),
+      ", \"logical_cpus\": ", std::thread::hardware_concurrency(),
+      ", \"caches\": [", absl::StrJoin(caches, ", "),
+      "], \"kernel\": ", JsonString(kernel), "}");
 }
 
 std::string MetaJson(const Spec& spec, const RunOptions& o, bool timing,
@@ -613,15 +619,17 @@ std::string MetaJson(const Spec& spec, const RunOptions& o, bool timing,
   kv("build_type", JsonString(CHBENCH_BUILD_TYPE));
   kv("machine", MachineJson());
   kv("libraries",
-     absl::StrCat("{\"absl\": ", JsonString(CHBENCH_ABSL_VERSION),
-                  ", \"benchmark\": ", JsonString(CHBENCH_BENCHMARK_VERSION),
-                  ", \"boost\": ", JsonString(CHBENCH_BOOST_VERSION),
-                  ", \"xxhash\": ", JsonString(CHBENCH_XXHASH_VERSION),
-                  ", \"murmurhash\": ", JsonString(CHBENCH_MURMURHASH_VERSION),
-                  ", \"tomlplusplus\": ", JsonString(CHBENCH_TOMLPLUSPLUS_VERSION),
-                  ", \"openssl\": ", JsonString(CHBENCH_OPENSSL_VERSION), "}"));
+     absl::StrCat(
+         "{\"absl\": ", JsonString(CHBENCH_ABSL_VERSION),
+         ", \"benchmark\": ", JsonString(CHBENCH_BENCHMARK_VERSION),
+         ", \"boost\": ", JsonString(CHBENCH_BOOST_VERSION),
+         ", \"xxhash\": ", JsonString(CHBENCH_XXHASH_VERSION),
+         ", \"murmurhash\": ", JsonString(CHBENCH_MURMURHASH_VERSION),
+         ", \"tomlplusplus\": ", JsonString(CHBENCH_TOMLPLUSPLUS_VERSION),
+         ", \"openssl\": ", JsonString(CHBENCH_OPENSSL_VERSION), "}"));
   kv("seeds", absl::StrCat("[", absl::StrJoin(seeds, ", "), "]"));
-  kv("node_names", JsonString("node-<i> for seed 0, node-<i>-s<seed> otherwise"));
+  kv("node_names",
+     JsonString("node-<i> for seed 0, node-<i>-s<seed> otherwise"));
   kv("cells", std::to_string(cells));
   kv("benchmark_context", timing ? BenchmarkContextJson() : "null", true);
   j += "}\n";
@@ -635,24 +643,50 @@ struct Job {
   std::string path;
 };
 
+// Progress on stderr. The ETA extrapolates each phase from its own cells:
+// the parallel non-timing cells are fast and many, the timing cells slow and
+// few, so one rate for both would be wrong by an order of magnitude. Until
+// the first timing cell finishes, the timing cells still to come are shown as
+// a count instead of a time.
 class Progress {
  public:
-  explicit Progress(size_t total)
-      : total_(total), tty_(isatty(2)), start_(std::chrono::steady_clock::now()) {}
-  void Done(const std::string& what, bool skipped) {
+  Progress(size_t parallel_total, size_t timing_total)
+      : parallel_total_(parallel_total),
+        timing_total_(timing_total),
+        tty_(isatty(2)),
+        start_(Clock::now()),
+        timing_start_(start_) {}
+  // Called once, when the timing phase begins.
+  void StartTiming() {
     std::lock_guard<std::mutex> lock(mu_);
-    ++done_;
-    if (!skipped) ++run_;
-    const double el = std::chrono::duration<double>(
-                          std::chrono::steady_clock::now() - start_)
-                          .count();
-    const double eta = run_ ? el / run_ * (total_ - done_) : 0;
+    timing_start_ = Clock::now();
+  }
+  void Done(const std::string& what, bool timing) {
+    std::lock_guard<std::mutex> lock(mu_);
+    const Clock::time_point now = Clock::now();
+    ++(timing ? timing_done_ : parallel_done_);
+    const double el = Seconds(now - start_);
+    double eta = 0;
+    if (parallel_done_ > 0) {
+      const double rate =
+          Seconds((timing_done_ > 0 ? timing_start_ : now) - start_) /
+          static_cast<double>(parallel_done_);
+      eta += rate * static_cast<double>(parallel_total_ - parallel_done_);
+    }
+    std::string pending;
+    if (timing_done_ > 0) {
+      eta += Seconds(now - timing_start_) / static_cast<double>(timing_done_) *
+             static_cast<double>(timing_total_ - timing_done_);
+    } else if (timing_total_ > 0) {
+      pending = absl::StrCat(" + ", timing_total_, " timing cells");
+    }
+    const size_t done = parallel_done_ + timing_done_;
     const std::string msg = absl::StrFormat(
-        "[%zu/%zu] %s%s  elapsed %.0fs  ETA %.0fs", done_, total_, what,
-        skipped ? " (done before, skipped)" : "", el, eta);
+        "[%zu/%zu] %s  elapsed %.0fs  ETA %.0fs%s", done,
+        parallel_total_ + timing_total_, what, el, eta, pending);
     if (tty_) {
       std::fprintf(stderr, "\r\033[K%s", msg.c_str());
-      if (done_ == total_) std::fputc('\n', stderr);
+      if (done == parallel_total_ + timing_total_) std::fputc('\n', stderr);
     } else {
       std::fprintf(stderr, "%s\n", msg.c_str());
     }
@@ -664,10 +698,17 @@ class Progress {
   }
 
  private:
+  using Clock = std::chrono::steady_clock;
+  static double Seconds(Clock::duration d) {
+    return std::chrono::duration<double>(d).count();
+  }
+
   std::mutex mu_;
-  size_t total_, done_ = 0, run_ = 0;
-  bool tty_;
-  std::chrono::steady_clock::time_point start_;
+  const size_t parallel_total_, timing_total_;
+  size_t parallel_done_ = 0, timing_done_ = 0;
+  const bool tty_;
+  const Clock::time_point start_;
+  Clock::time_point timing_start_;
 };
 
 absl::Status RunJob(const Job& j) {
@@ -691,10 +732,11 @@ absl::Status Assemble(const Spec& spec, const std::string& dir) {
     const std::string path = absl::StrCat(dir, "/cells/", c.Name(), ".csv");
     absl::StatusOr<std::string> text = ReadFile(path);
     if (!text.ok()) return text.status();
-    absl::StatusOr<std::vector<std::vector<std::string>>> recs = ParseCsv(*text);
+    absl::StatusOr<std::vector<std::vector<std::string>>> recs =
+        ParseCsv(*text);
     if (!recs.ok()) {
-      return absl::DataLossError(absl::StrCat(path, ": ", recs.status().message(),
-                                              "; rerun with --force"));
+      return absl::DataLossError(absl::StrCat(
+          path, ": ", recs.status().message(), "; rerun with --force"));
     }
     for (size_t i = 1; i < recs->size(); ++i) {
       if ((*recs)[i].size() != kColumns.size()) {
@@ -710,8 +752,8 @@ absl::Status Assemble(const Spec& spec, const std::string& dir) {
   }
   // Summary: group by every column except run_id, seed, repetition, value,
   // note (indices 0, 10, 11, 16, 18), in order of first appearance.
-  const std::vector<size_t> key_cols = {1, 2, 3, 4, 5, 6, 7, 8, 9,
-                                        12, 13, 14, 15, 17};
+  const std::vector<size_t> key_cols = {1, 2, 3,  4,  5,  6,  7,
+                                        8, 9, 12, 13, 14, 15, 17};
   std::map<std::vector<std::string>, size_t> index;
   std::vector<std::pair<std::vector<std::string>, std::vector<double>>> groups;
   for (const std::vector<std::string>& r : rows) {
@@ -755,12 +797,13 @@ absl::Status RunExperiments(const std::vector<std::string>& experiments,
                kExperimentNames.end()) {
       names.push_back(e);
     } else {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "unknown experiment '", e, "'; valid: all, ",
-          JoinViews(kExperimentNames)));
+      return absl::InvalidArgumentError(
+          absl::StrCat("unknown experiment '", e, "'; valid: all, ",
+                       JoinViews(kExperimentNames)));
     }
   }
-  const std::string spec_dir = o.spec_dir.empty() ? DefaultSpecDir() : o.spec_dir;
+  const std::string spec_dir =
+      o.spec_dir.empty() ? DefaultSpecDir() : o.spec_dir;
   const std::string results =
       o.results_dir.empty() ? DefaultResultsDir() : o.results_dir;
   // Parse and validate every spec before anything runs.
@@ -799,7 +842,7 @@ absl::Status RunExperiments(const std::vector<std::string>& experiments,
     }
     if (o.force && has_timing) fs::remove(dir + "/gbench.json", ec);
   }
-  Progress progress(work.size() + timing.size());
+  Progress progress(work.size(), timing.size());
   if (skipped) {
     progress.Message(absl::StrCat("chbench run: ", skipped,
                                   " cells already done (use --force to redo)"));
@@ -807,8 +850,8 @@ absl::Status RunExperiments(const std::vector<std::string>& experiments,
   std::vector<std::string> errors;
   std::mutex mu;
   // 1. Non-timing cells on a thread pool.
-  const int jobs = o.jobs > 0 ? o.jobs
-                              : std::max(1u, std::thread::hardware_concurrency());
+  const int jobs =
+      o.jobs > 0 ? o.jobs : std::max(1u, std::thread::hardware_concurrency());
   std::atomic<size_t> next{0};
   auto worker = [&] {
     for (;;) {
@@ -821,23 +864,25 @@ absl::Status RunExperiments(const std::vector<std::string>& experiments,
       }
       progress.Done(absl::StrCat(work[i].spec->experiment, "/",
                                  work[i].cell->Name(), s.ok() ? "" : " FAILED"),
-                    false);
+                    /*timing=*/false);
     }
   };
   std::vector<std::thread> pool;
-  for (int t = 0; t < std::min<int>(jobs, std::max<size_t>(work.size(), 1)); ++t) {
+  for (int t = 0; t < std::min<int>(jobs, std::max<size_t>(work.size(), 1));
+       ++t) {
     pool.emplace_back(worker);
   }
   for (std::thread& t : pool) t.join();
   // 2. The gate, then timing cells alone.
   if (!timing.empty()) {
     if (absl::Status s = CheckGoldens(); !s.ok()) return s;
+    progress.StartTiming();
     for (const Job& j : timing) {
       const absl::Status s = RunJob(j);
       if (!s.ok()) errors.push_back(std::string(s.message()));
       progress.Done(absl::StrCat(j.spec->experiment, "/", j.cell->Name(),
                                  s.ok() ? "" : " FAILED"),
-                    false);
+                    /*timing=*/true);
     }
   }
   // 3. Assemble every experiment whose cells are all there.
@@ -846,12 +891,13 @@ absl::Status RunExperiments(const std::vector<std::string>& experiments,
     bool timing_exp = false;
     for (const Cell& c : spec.cells) timing_exp |= c.timing();
     if (absl::Status s = Assemble(spec, dirs[i]); !s.ok()) {
-      errors.push_back(absl::StrCat(spec.experiment, ": not assembled: ", s.message()));
+      errors.push_back(
+          absl::StrCat(spec.experiment, ": not assembled: ", s.message()));
       continue;
     }
-    if (absl::Status s = WriteFileAtomic(
-            dirs[i] + "/meta.json",
-            MetaJson(spec, o, timing_exp, spec.cells.size()));
+    if (absl::Status s =
+            WriteFileAtomic(dirs[i] + "/meta.json",
+                            MetaJson(spec, o, timing_exp, spec.cells.size()));
         !s.ok()) {
       errors.push_back(std::string(s.message()));
       continue;
@@ -860,8 +906,8 @@ absl::Status RunExperiments(const std::vector<std::string>& experiments,
                                   spec.cells.size(), " cells)"));
   }
   if (!errors.empty()) {
-    return absl::InternalError(absl::StrCat(errors.size(), " error(s): ",
-                                            absl::StrJoin(errors, "\n  ")));
+    return absl::InternalError(absl::StrCat(
+        errors.size(), " error(s): ", absl::StrJoin(errors, "\n  ")));
   }
   return absl::OkStatus();
 }
