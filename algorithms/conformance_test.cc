@@ -75,10 +75,10 @@ enum class BalanceModel {
 
 // How keys move when the node count changes, beyond minimal_disruption.
 enum class Churn {
-  kMinimal,   // only the keys that must move (minimal_disruption == true)
-  kRehash,    // modulo: a key stays only if h % N == h % (N+1)
-  kBounded,   // maglev, bounded_load: no exact rule; the new node's share
-              // is checked instead
+  kMinimal,  // only the keys that must move (minimal_disruption == true)
+  kRehash,   // modulo: a key stays only if h % N == h % (N+1)
+  kBounded,  // maglev, bounded_load: no exact rule; the new node's share
+             // is checked instead
 };
 
 struct Traits {
@@ -255,15 +255,15 @@ TEST_P(ConformanceTest, EveryKeyMapsToALiveNode) {
     const std::vector<uint64_t> keys = KeyDigests(*algo, 2000, 3);
     ExpectAllLive(*algo, Map(*algo, keys));
     for (size_t i = 0; i < n; ++i) {
-      EXPECT_EQ(algo->NodeName(static_cast<NodeId>(i)), absl::StrCat("node-", i));
+      EXPECT_EQ(algo->NodeName(static_cast<NodeId>(i)),
+                absl::StrCat("node-", i));
     }
     // Remove about half of the nodes (any live node where allowed, else the
     // last), checking after every removal.
     for (size_t r = 0; r < n / 2; ++r) {
       const std::vector<NodeId> live = algo->LiveNodes();
-      const NodeId victim = caps().arbitrary_removal
-                                ? live[rng.Below(live.size())]
-                                : live.back();
+      const NodeId victim =
+          caps().arbitrary_removal ? live[rng.Below(live.size())] : live.back();
       ASSERT_TRUE(algo->RemoveNode(victim).ok());
       ASSERT_EQ(algo->size(), live.size() - 1);
       ExpectAllLive(*algo, Map(*algo, keys));
@@ -465,8 +465,8 @@ TEST_P(ConformanceTest, WeightsShapeShares) {
     // A ring node of weight w has round(v w) of the v * 8 points.
     const double sigma = CountSigma(m, p, RingPoints(8));
     EXPECT_NEAR(count[i], m * p, 6 * sigma + 0.01 * m * p + 1)
-        << "node " << i << " weight " << weights[i] << " share "
-        << count[i] / m << ", expected " << p;
+        << "node " << i << " weight " << weights[i] << " share " << count[i] / m
+        << ", expected " << p;
   }
 }
 
@@ -594,9 +594,8 @@ TEST_P(ConformanceTest, RandomChurnMatchesReference) {
       }
       add(spec);
     } else {
-      const NodeId victim = caps().arbitrary_removal
-                                ? live[rng.Below(live.size())]
-                                : live.back();
+      const NodeId victim =
+          caps().arbitrary_removal ? live[rng.Below(live.size())] : live.back();
       ASSERT_TRUE(algo->RemoveNode(victim).ok());
       removed_names.push_back(specs[victim].name);
     }
@@ -663,13 +662,11 @@ TEST_P(ConformanceTest, RemovingUnknownOrRemovedIdsFails) {
   absl::StatusOr<NodeId> back = algo->AddNode(Node("node-4"));
   ASSERT_TRUE(back.ok()) << back.status();
   EXPECT_EQ(*back, 5u);
-  EXPECT_TRUE(Map(*algo, keys) ==
-              [&] {
-                std::vector<NodeId> v = before;
-                for (NodeId& o : v) o = o == 4 ? 5 : o;
-                return v;
-              }())
-      << "re-adding a name restores its keys under the fresh id";
+  EXPECT_TRUE(Map(*algo, keys) == [&] {
+    std::vector<NodeId> v = before;
+    for (NodeId& o : v) o = o == 4 ? 5 : o;
+    return v;
+  }()) << "re-adding a name restores its keys under the fresh id";
 }
 
 TEST_P(ConformanceTest, BadNamesAreRejected) {
@@ -711,6 +708,28 @@ TEST_P(ConformanceTest, StatefulPlacementIsDeterministic) {
   }
 }
 
+// PlaceBatch is Place in order, duplicates included, on a fresh instance and
+// on one that already holds placements, and leaves the same state behind.
+TEST_P(ConformanceTest, PlaceBatchEqualsPlaceInOrder) {
+  auto a = MakeBuilt(20);
+  auto b = MakeBuilt(20);
+  ASSERT_TRUE(a && b);
+  std::vector<uint64_t> keys = KeyDigests(*a, 3000, 21);
+  for (size_t i = 0; i < 300; ++i) keys.push_back(keys[i * 7]);  // repeats
+  for (int round = 0; round < 2; ++round) {
+    std::vector<NodeId> batch(keys.size(), kInvalidNode);
+    a->PlaceBatch(keys, batch);
+    for (size_t i = 0; i < keys.size(); ++i) {
+      ASSERT_EQ(batch[i], b->Place(keys[i]))
+          << "round " << round << " key " << i;
+    }
+    for (uint64_t key : KeyDigests(*a, 500, 22 + round)) {
+      ASSERT_EQ(a->Lookup(key), b->Lookup(key));
+    }
+    keys = KeyDigests(*a, 1000, 30 + round);  // then more keys on top
+  }
+}
+
 // -----------------------------------------------------------------------------
 // Golden checksums per algorithm x hash
 // -----------------------------------------------------------------------------
@@ -723,7 +742,8 @@ struct Golden {
 
 // MappingChecksum (algorithms/checksum.h) with default parameters except the
 // hash. MappingChecksum feeds pre-hashed SplitMix64 digests, so algorithms
-// that hash nothing but the key (modulo, jump) have one value for every hash. Regenerate: CHBENCH_REGENERATE_GOLDEN=1 algorithms_test
+// that hash nothing but the key (modulo, jump) have one value for every hash.
+// Regenerate: CHBENCH_REGENERATE_GOLDEN=1 algorithms_test
 // --gtest_filter='*GoldenChecksum*' and paste the printed rows.
 constexpr Golden kGolden[] = {
     // GOLDEN-TABLE-BEGIN
@@ -780,11 +800,12 @@ TEST_P(ConformanceTest, GoldenChecksum) {
       GetParam().algorithm, GetParam().hash, *sum);
 }
 
-INSTANTIATE_TEST_SUITE_P(
-    AllAlgorithms, ConformanceTest, ::testing::ValuesIn(AllCases()),
-    [](const ::testing::TestParamInfo<Case>& info) {
-      return absl::StrCat(info.param.algorithm, "_", info.param.hash);
-    });
+INSTANTIATE_TEST_SUITE_P(AllAlgorithms, ConformanceTest,
+                         ::testing::ValuesIn(AllCases()),
+                         [](const ::testing::TestParamInfo<Case>& info) {
+                           return absl::StrCat(info.param.algorithm, "_",
+                                               info.param.hash);
+                         });
 
 // -----------------------------------------------------------------------------
 // Reference model factory

@@ -11,7 +11,8 @@
 //     non-virtual, inlinable `Lookup(uint64_t key_hash) const`. Benchmarks use
 //     them directly, so the timed loop has no virtual call. `H` is a hash
 //     policy from algorithms/hash/hash_function.h and reaches every hash the
-//     algorithm computes (key digest, ring points, scores, Maglev permutations).
+//     algorithm computes (key digest, ring points, scores, Maglev
+//     permutations).
 //   * `ConsistentHash`, a type-erased interface used by the experiment runner
 //     and the `chbench` command. Every concrete type derives from it and is
 //     declared `final`, so a call through the concrete type (what benchmarks
@@ -34,7 +35,8 @@
 //   * Determinism: two instances built from the same node specs and parameters
 //     map every key identically, in every process, on every machine.
 //   * Every lookup returns a live node.
-//   * `MemoryBytes()` is within 10 % of the heap bytes a counting allocator sees.
+//   * `MemoryBytes()` is within 10 % of the heap bytes a counting allocator
+//   sees.
 
 #ifndef CHBENCH_ALGORITHMS_CONSISTENT_HASH_H_
 #define CHBENCH_ALGORITHMS_CONSISTENT_HASH_H_
@@ -109,6 +111,15 @@ class ConsistentHash {
   virtual NodeId Lookup(uint64_t key_hash) const = 0;
   // Assigns a key and records it. Stateless algorithms: same as Lookup.
   virtual NodeId Place(uint64_t key_hash) { return Lookup(key_hash); }
+  // Places `keys` in order and writes each key's node to `out` (same size):
+  // exactly what calling Place on each key in turn returns and records.
+  // A stateful algorithm overrides it to overlap the memory accesses of
+  // consecutive keys (bounded_load: a key's ring successor does not depend on
+  // the loads, so a block of successors is found before the block is placed).
+  virtual void PlaceBatch(std::span<const uint64_t> keys,
+                          std::span<NodeId> out) {
+    for (size_t i = 0; i < keys.size(); ++i) out[i] = Place(keys[i]);
+  }
   // Fills `out` with r distinct live nodes in preference order (the first is
   // Lookup's answer). With `distinct_zones`, also in distinct zones (fewer
   // than r if there are not enough zones). Error where replicas are not
@@ -154,9 +165,9 @@ inline absl::StatusOr<NodeId> ConsistentHash::FindNode(
     some += (i == 0 ? "'" : ", '") + NodeName(live[i]) + "'";
   }
   if (live.size() > 10) some += ", ...";
-  return absl::NotFoundError(std::string(this->name()) + ": no live node named '" +
-                             std::string(name) + "'; live nodes: " +
-                             (live.empty() ? std::string("(none)") : some));
+  return absl::NotFoundError(
+      std::string(this->name()) + ": no live node named '" + std::string(name) +
+      "'; live nodes: " + (live.empty() ? std::string("(none)") : some));
 }
 
 inline absl::Status ConsistentHash::RemoveNodeByName(std::string_view name) {

@@ -141,10 +141,15 @@ std::vector<uint32_t> MapKeys(ConsistentHash& algo,
                               std::span<const uint64_t> digests,
                               std::span<const uint32_t> id_to_index) {
   std::vector<uint32_t> out(digests.size());
-  const bool stateful = algo.capabilities().stateful;
+  if (algo.capabilities().stateful) {
+    algo.PlaceBatch(digests, out);
+    if (!id_to_index.empty()) {
+      for (uint32_t& id : out) id = id_to_index[id];
+    }
+    return out;
+  }
   for (size_t k = 0; k < digests.size(); ++k) {
-    const NodeId id =
-        stateful ? algo.Place(digests[k]) : algo.Lookup(digests[k]);
+    const NodeId id = algo.Lookup(digests[k]);
     out[k] = id_to_index.empty() ? id : id_to_index[id];
   }
   return out;

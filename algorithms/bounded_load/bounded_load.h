@@ -51,7 +51,7 @@
 // key's placement index never changes). Memory: the ring's (12 bytes per
 // point plus its index), 8 bytes per placed key in placement order, 4 for its
 // node, the hash map key -> index (about 17 bytes per slot), 8 per node id for
-// the loads, and the node table.
+// the loads; the node table is the ring's.
 //
 // Example:
 //   BoundedLoad<Xxh64> bl(/*vnodes=*/100, /*load_factor=*/1.25);
@@ -123,7 +123,9 @@ class BoundedLoad final : public ConsistentHash {
   // Parameters are checked by MakeBoundedLoad; invalid ones given here are
   // reported by Build/AddNode.
   explicit BoundedLoad(uint32_t vnodes = 100, double load_factor = 1.25)
-      : vnodes_(vnodes), c_(load_factor), ring_(vnodes) {}
+      : vnodes_(vnodes),
+        c_(load_factor),
+        ring_(vnodes, "bounded_load", /*weights_supported=*/false) {}
   explicit BoundedLoad(const AlgorithmParams& params)
       : BoundedLoad(params.vnodes, params.load_factor) {}
 
@@ -137,10 +139,7 @@ class BoundedLoad final : public ConsistentHash {
         !s.ok()) {
       return s;
     }
-    if (absl::Status s = nodes_.ValidateBatch(nodes); !s.ok()) return s;
     if (absl::Status s = ring_.Build(nodes); !s.ok()) return s;
-    nodes_.Clear();
-    for (const NodeSpec& spec : nodes) (void)nodes_.Add(spec);
     Replay();
     return absl::OkStatus();
   }
@@ -150,17 +149,14 @@ class BoundedLoad final : public ConsistentHash {
         !s.ok()) {
       return s;
     }
-    if (absl::Status s = nodes_.Validate(node); !s.ok()) return s;
-    absl::StatusOr<NodeId> ring_id = ring_.AddNode(node);
-    if (!ring_id.ok()) return ring_id.status();
-    const NodeId id = *nodes_.Add(node);  // the ring issued the same id
+    absl::StatusOr<NodeId> id = ring_.AddNode(node);
+    if (!id.ok()) return id.status();
     Replay();
-    return id;
+    return *id;
   }
 
   absl::Status RemoveNode(NodeId id) override {
-    if (absl::Status s = nodes_.Remove(id); !s.ok()) return s;
-    (void)ring_.RemoveNode(id);  // live in nodes_, hence in the ring
+    if (absl::Status s = ring_.RemoveNode(id); !s.ok()) return s;
     Replay();
     return absl::OkStatus();
   }
@@ -177,15 +173,32 @@ class BoundedLoad final : public ConsistentHash {
   // already placed keeps its node. With no live node, returns kInvalidNode
   // and records nothing.
   NodeId Place(uint64_t key_hash) override {
-    if (nodes_.live_count() == 0) return kInvalidNode;
-    const uint64_t m = keys_.size();
-    const auto [it, inserted] = index_of_.try_emplace(key_hash, m);
-    if (!inserted) return node_of_[it->second];
-    const NodeId node = Choose(key_hash, m);
-    ++load_[node];
-    keys_.push_back(key_hash);
-    node_of_.push_back(node);
-    return node;
+    if (nodes().live_count() == 0) return kInvalidNode;
+    return PlaceFrom(key_hash, ring_.SuccessorPosition(key_hash));
+  }
+
+  // Place for each key in order, in blocks: first every successor of the
+  // block (independent lookups whose cache misses overlap, with prefetches of
+  // the owner and the hash-map slot), then the placements in order.
+  void PlaceBatch(std::span<const uint64_t> keys,
+                  std::span<NodeId> out) override {
+    if (nodes().live_count() == 0) {
+      std::fill(out.begin(), out.begin() + keys.size(), kInvalidNode);
+      return;
+    }
+    constexpr size_t kBlock = 64;
+    uint32_t pos[kBlock];
+    const NodeId* owners = ring_.owners().data();
+    for (size_t b = 0; b < keys.size(); b += kBlock) {
+      const size_t n = std::min(kBlock, keys.size() - b);
+      for (size_t i = 0; i < n; ++i) {
+        pos[i] = ring_.SuccessorPosition(keys[b + i]);
+        __builtin_prefetch(owners + pos[i]);
+        index_of_.prefetch(keys[b + i]);
+      }
+      for (size_t i = 0; i < n; ++i)
+        out[b + i] = PlaceFrom(keys[b + i], pos[i]);
+    }
   }
 
   uint64_t HashKey(std::string_view key) const override {
@@ -203,17 +216,16 @@ class BoundedLoad final : public ConsistentHash {
     }
     // The object itself counts (the factory allocates it on the heap); the
     // ring's own figure includes its object, which is part of ours.
-    return sizeof(*this) + nodes_.MemoryBytes() +
-           (ring_.MemoryBytes() - sizeof(ring_)) +
+    return sizeof(*this) + (ring_.MemoryBytes() - sizeof(ring_)) +
            load_.capacity() * sizeof(uint64_t) +
            keys_.capacity() * sizeof(uint64_t) +
            node_of_.capacity() * sizeof(NodeId) + map_bytes;
   }
-  size_t size() const override { return nodes_.live_count(); }
-  std::vector<NodeId> LiveNodes() const override { return nodes_.LiveIds(); }
+  size_t size() const override { return nodes().live_count(); }
+  std::vector<NodeId> LiveNodes() const override { return nodes().LiveIds(); }
   const std::string& NodeName(NodeId id) const override {
     static const std::string* const kUnknown = new std::string();
-    return id < nodes_.issued() ? nodes_.name(id) : *kUnknown;
+    return id < nodes().issued() ? nodes().name(id) : *kUnknown;
   }
 
   // Introspection (tests, the runner's load metrics).
@@ -223,10 +235,10 @@ class BoundedLoad final : public ConsistentHash {
   uint64_t load(NodeId id) const { return id < load_.size() ? load_[id] : 0; }
   // The capacity the next placement is held to: ⌈c · (m + 1) / n⌉.
   uint64_t NextCapacity() const {
-    return nodes_.live_count() == 0
+    return nodes().live_count() == 0
                ? 0
                : bounded_load_internal::Capacity(c_, keys_.size() + 1,
-                                                 nodes_.live_count());
+                                                 nodes().live_count());
   }
   // The placed keys in placement order.
   std::span<const uint64_t> placed_keys() const { return keys_; }
@@ -242,18 +254,37 @@ class BoundedLoad final : public ConsistentHash {
   std::span<const NodeId> ring_owners() const { return ring_.owners(); }
 
  private:
+  const NodeTable& nodes() const { return ring_.table(); }
+
+  // Place, given the key's ring successor position. Precondition: a live
+  // node.
+  NodeId PlaceFrom(uint64_t key_hash, size_t successor) {
+    const uint64_t m = keys_.size();
+    const auto [it, inserted] = index_of_.try_emplace(key_hash, m);
+    if (!inserted) return node_of_[it->second];
+    const NodeId node = ChooseFrom(successor, m);
+    ++load_[node];
+    keys_.push_back(key_hash);
+    node_of_.push_back(node);
+    return node;
+  }
+
   // The first node clockwise from the key's successor whose load is below
   // the capacity for the (m+1)-th key. Some live node always qualifies: the
   // loads sum to m < c · (m + 1) <= n · capacity.
   NodeId Choose(uint64_t key_hash, uint64_t m) const {
+    if (ring_.owners().empty()) return kInvalidNode;
+    // The ring's successor: its top-bits index, O(1) expected.
+    return ChooseFrom(ring_.SuccessorPosition(key_hash), m);
+  }
+
+  // Choose from a successor position in [0, P] (P: past the largest point).
+  NodeId ChooseFrom(size_t successor, uint64_t m) const {
     const std::span<const NodeId> owners = ring_.owners();
     const size_t n_points = owners.size();
-    if (n_points == 0) return kInvalidNode;
     const uint64_t cap =
-        bounded_load_internal::Capacity(c_, m + 1, nodes_.live_count());
-    // The ring's successor (its top-bits index, O(1) expected); position
-    // n_points means past the largest point.
-    for (size_t i = ring_.SuccessorPosition(key_hash);; ++i) {
+        bounded_load_internal::Capacity(c_, m + 1, nodes().live_count());
+    for (size_t i = successor;; ++i) {
       if (i == n_points) i = 0;
       const NodeId node = owners[i];
       if (load_[node] < cap) return node;
@@ -263,8 +294,8 @@ class BoundedLoad final : public ConsistentHash {
   // Re-places every placed key, in placement order, on the current nodes.
   // The key -> placement index map does not change.
   void Replay() {
-    load_.assign(nodes_.issued(), 0);
-    if (nodes_.live_count() == 0) {
+    load_.assign(nodes().issued(), 0);
+    if (nodes().live_count() == 0) {
       std::fill(node_of_.begin(), node_of_.end(), kInvalidNode);
       return;
     }
@@ -275,11 +306,10 @@ class BoundedLoad final : public ConsistentHash {
     }
   }
 
-  NodeTable nodes_{"bounded_load", /*weights_supported=*/false};
   uint32_t vnodes_;
   double c_;
-  // The points: the ring algorithm's, with the same node ids (both tables
-  // issue ids in order of addition).
+  // The ring algorithm's points, and the node table (ids, names, liveness;
+  // errors name bounded_load, and weights other than 1 are rejected).
   Ring<H> ring_;
   std::vector<uint64_t> load_;   // keys per node id
   std::vector<uint64_t> keys_;   // placed keys, in placement order

@@ -394,13 +394,20 @@ TEST(BoundedLoadFactoryTest, RejectsWeightsAndBadNodes) {
   const absl::Status s =
       bl.Build(std::vector<NodeSpec>{Node("a"), Node("b", 2.0)});
   EXPECT_EQ(s.code(), absl::StatusCode::kInvalidArgument);
+  // The node table is the embedded ring's; its errors still name
+  // bounded_load.
+  EXPECT_THAT(s.message(), HasSubstr("bounded_load does not support weights"));
   EXPECT_THAT(s.message(), HasSubstr("ring, rendezvous, maglev"));
   EXPECT_EQ(bl.size(), 0u);
   ASSERT_TRUE(bl.Build(Nodes(3)).ok());
   EXPECT_FALSE(bl.AddNode(Node("w", 0.5)).ok());
-  EXPECT_FALSE(bl.AddNode(Node("node-2")).ok());
+  EXPECT_THAT(bl.AddNode(Node("node-2")).status().message(),
+              HasSubstr("bounded_load: duplicate node name 'node-2'"));
   EXPECT_FALSE(bl.AddNode(Node("")).ok());
+  EXPECT_EQ(bl.size(), 3u);
+  EXPECT_EQ(bl.ring_points().size(), 300u);
   EXPECT_EQ(bl.RemoveNode(7).code(), absl::StatusCode::kNotFound);
+  EXPECT_THAT(bl.RemoveNode(7).message(), HasSubstr("bounded_load: no node"));
   ASSERT_TRUE(bl.RemoveNode(2).ok());
   EXPECT_EQ(bl.RemoveNode(2).code(), absl::StatusCode::kNotFound);
   EXPECT_THAT(bl.LiveNodes(), ElementsAre(0, 1));

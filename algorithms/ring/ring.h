@@ -105,7 +105,12 @@ class Ring final : public ConsistentHash {
   static constexpr uint64_t kMaxPoints = uint64_t{1} << 31;
 
   explicit Ring(uint32_t vnodes = 100)
-      : table_("ring", /*weights_supported=*/true), vnodes_(vnodes) {
+      : Ring(vnodes, "ring", /*weights_supported=*/true) {}
+  // For an algorithm built on the ring (bounded_load): error messages name
+  // `owner`, and with `weights_supported` false a weight other than 1 is
+  // rejected.
+  Ring(uint32_t vnodes, std::string_view owner, bool weights_supported)
+      : owner_(owner), table_(owner, weights_supported), vnodes_(vnodes) {
     Reindex();
   }
 
@@ -257,6 +262,9 @@ class Ring final : public ConsistentHash {
     return table_.name(id);
   }
 
+  // The node bookkeeping (ids, names, liveness).
+  const NodeTable& table() const { return table_; }
+
   // The sorted points and their owners (without the padding), e.g. to check
   // Lookup against std::upper_bound.
   std::span<const uint64_t> points() const {
@@ -311,15 +319,15 @@ class Ring final : public ConsistentHash {
   absl::Status CheckPointCount(const NodeSpec& spec, uint64_t count,
                                uint64_t existing) const {
     if (count > kMaxPointsPerNode) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("ring: node '", spec.name, "' would get round(vnodes ",
-                       vnodes_, " x weight ", spec.weight, ") points; at most ",
-                       kMaxPointsPerNode, " per node"));
+      return absl::InvalidArgumentError(absl::StrCat(
+          owner_, ": node '", spec.name, "' would get round(vnodes ", vnodes_,
+          " x weight ", spec.weight, ") points; at most ", kMaxPointsPerNode,
+          " per node"));
     }
     if (existing + count > kMaxPoints) {
       return absl::ResourceExhaustedError(absl::StrCat(
-          "ring: adding node '", spec.name, "' would make ", existing + count,
-          " points; at most ", kMaxPoints, " in total"));
+          owner_, ": adding node '", spec.name, "' would make ",
+          existing + count, " points; at most ", kMaxPoints, " in total"));
     }
     return absl::OkStatus();
   }
@@ -461,6 +469,7 @@ class Ring final : public ConsistentHash {
     return false;
   }
 
+  std::string owner_;  // the algorithm named in errors
   NodeTable table_;
   uint32_t vnodes_;
   uint32_t num_points_ = 0;
