@@ -5,6 +5,7 @@
 #   make test            build and run every test (ctest)
 #   make test-sanitize   the same under AddressSanitizer + UBSan
 #   make plots / make report   figures and results/REPORT.md from the CSVs
+#                        (another TIER: plots/figures-<tier>, REPORT-<tier>.md)
 #   make deps            install missing Debian packages (root) or say how
 
 SHELL := /bin/bash
@@ -14,6 +15,19 @@ TIER ?= default
 JOBS ?= $(shell nproc)
 PYTHON := /usr/bin/python3
 CHBENCH := $(BUILD)/experiments/chbench
+
+# The default tier's figures and report are the reference (committed, and the
+# source of the README's headline block); another tier writes beside them, so
+# `make experiments TIER=full` does not replace what `make experiments` made.
+ifeq ($(TIER),default)
+FIGURES := plots/figures
+REPORT := results/REPORT.md
+README_FLAG := --readme README.md
+else
+FIGURES := plots/figures-$(TIER)
+REPORT := results/REPORT-$(TIER).md
+README_FLAG :=
+endif
 
 # Debian 12 packages the suite needs, build and run.
 DEB_PACKAGES := cmake g++ make pkg-config git \
@@ -70,10 +84,10 @@ experiments: build
 	@$(MAKE) --no-print-directory plots report
 
 plots: deps
-	$(PYTHON) plots/make_figures.py --results results --out plots/figures --tier $(TIER)
+	$(PYTHON) plots/make_figures.py --results results --out $(FIGURES) --tier $(TIER)
 
 report: deps
-	$(PYTHON) plots/make_report.py --results results --figures plots/figures --out results/REPORT.md --readme README.md --tier $(TIER)
+	$(PYTHON) plots/make_report.py --results results --figures $(FIGURES) --out $(REPORT) $(README_FLAG) --tier $(TIER)
 
 clean:
 	rm -rf $(BUILD) $(BUILD_SAN)

@@ -594,12 +594,12 @@ std::string MetaJson(const Spec& spec, const RunOptions& o, bool timing,
   const std::string commit =
       Command("git -C '" + src + "' rev-parse HEAD 2>/dev/null");
   // Dirty = a tracked source file differs from the commit. Untracked files
-  // and the suite's outputs (results/, plots/figures/, the README headline)
+  // and the suite's outputs (results/, plots/figures*/, the README headline)
   // do not count: a rerun rewrites committed results before this is read.
   const std::string dirty = Command(
       "git --no-optional-locks -C '" + src +
       "' status --porcelain --untracked-files=no -- . ':(exclude)results' "
-      "':(exclude)plots/figures' ':(exclude)README.md' 2>/dev/null");
+      "':(exclude,glob)plots/figures*/**' ':(exclude)README.md' 2>/dev/null");
   char date[64];
   const std::time_t now = std::time(nullptr);
   std::strftime(date, sizeof(date), "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&now));
