@@ -11,8 +11,7 @@
 //     non-virtual, inlinable `Lookup(uint64_t key_hash) const`. Benchmarks use
 //     them directly, so the timed loop has no virtual call. `H` is a hash
 //     policy from algorithms/hash/hash_function.h and reaches every hash the
-//     algorithm computes (key digest, ring points, scores, Maglev
-//     permutations).
+//     algorithm computes (key digest, ring points, scores, Maglev tables).
 //   * `ConsistentHash`, a type-erased interface used by the experiment runner
 //     and the `chbench` command. Every concrete type derives from it and is
 //     declared `final`, so a call through the concrete type (what benchmarks
@@ -35,8 +34,8 @@
 //   * Determinism: two instances built from the same node specs and parameters
 //     map every key identically, in every process, on every machine.
 //   * Every lookup returns a live node.
-//   * `MemoryBytes()` is within 10 % of the heap bytes a counting allocator
-//   sees.
+//   * `MemoryBytes()` is within 10 % of the heap a counting allocator sees.
+//   * `PlaceBatch(keys)` equals `Place` on each key in order.
 
 #ifndef CHBENCH_ALGORITHMS_CONSISTENT_HASH_H_
 #define CHBENCH_ALGORITHMS_CONSISTENT_HASH_H_
