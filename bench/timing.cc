@@ -30,7 +30,7 @@
 #include "bench/dispatch.h"
 #include "bench/kernels.h"
 #include "benchmark/benchmark.h"
-#include "experiments/keyset.h"
+#include "workload/keyset.h"
 
 namespace chbench {
 namespace {

@@ -25,7 +25,7 @@
 #include "algorithms/registry.h"
 #include "bench/dispatch.h"
 #include "benchmark/benchmark.h"
-#include "experiments/keyset.h"
+#include "workload/keyset.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 

@@ -31,7 +31,7 @@
 #include "algorithms/util/random.h"
 #include "bench/timing.h"
 #include "experiments/csv.h"
-#include "experiments/keyset.h"
+#include "workload/keyset.h"
 #include "experiments/metrics.h"
 
 namespace chbench {

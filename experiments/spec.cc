@@ -13,7 +13,7 @@
 #include "algorithms/hash/hash_registry.h"
 #include "algorithms/registry.h"
 #include "experiments/csv.h"
-#include "experiments/keyset.h"
+#include "workload/keyset.h"
 #include "toml++/toml.h"
 
 namespace chbench {

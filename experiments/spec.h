@@ -95,11 +95,26 @@ struct Cell {
   std::optional<uint64_t> table_size;  // maglev
   std::optional<double> load_factor;   // bounded_load
   uint64_t keys = 0;
-  std::string scenario;  // disruption operation
+  std::string scenario;  // disruption operation; lookup: prehashed | string
   std::vector<double> weights;
   uint64_t seed = 0;
   uint32_t repetition = 0;
   double min_time_s = 0.1;
+  // Timing kinds (lookup, build, hash_speed) only. A timing cell is NOT
+  // expanded over seeds: it runs at `seed` and repeats its measurement
+  // `rounds` times inside one job, interleaved with the other cells of its
+  // timing group (bench/harness.h). From the spec's `repetitions`
+  // (default 10 for timing kinds; at least 3).
+  uint32_t rounds = 0;
+  // bounded_load in lookup, build and memory cells: keys placed (Place, in
+  // key order) before anything is measured: placed_keys_per_node * nodes.
+  // 0 for every other algorithm. Spec key `placed_keys_per_node` (axis,
+  // default [100]).
+  uint32_t placed_keys_per_node = 0;
+  // lookup, scenario "prehashed": also measure lookups_per_s with T = 1 ..
+  // hardware threads sharing one instance. Spec key `multithread` (bool,
+  // default false).
+  bool multithread = false;
 
   bool timing() const {
     return kind == "lookup" || kind == "build" || kind == "hash_speed";

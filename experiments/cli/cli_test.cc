@@ -261,7 +261,7 @@ TEST(ListTest, PrintsEveryRegistryName) {
     EXPECT_TRUE(HasRow(r.out, info.name)) << info.name;
     EXPECT_THAT(r.out, HasSubstr(std::string(info.description)));
   }
-  // The key-set registry (experiments/keyset.h) is not linked into cli_test;
+  // The key-set registry (workload/keyset.h) is not linked into cli_test;
   // its names are the ones documented there.
   for (const char* name : {"uniform", "url", "sequential", "words"}) {
     EXPECT_TRUE(HasRow(r.out, name)) << name;

@@ -6,7 +6,7 @@
 //
 // `chbench list`: what the suite knows, read from the registries at run time
 // (algorithms/registry.h, algorithms/hash/hash_registry.h,
-// experiments/keyset.h), never from a copy, so the listing cannot drift from
+// workload/keyset.h), never from a copy, so the listing cannot drift from
 // the code. Three sections with aligned columns:
 //
 //   Algorithms (6)
@@ -29,7 +29,7 @@
 #include "algorithms/registry.h"
 #include "experiments/cli/cli_util.h"
 #include "experiments/cli/commands.h"
-#include "experiments/keyset.h"
+#include "workload/keyset.h"
 
 namespace chbench {
 namespace {

@@ -4,7 +4,7 @@
 // Sfc64 (algorithms/util/random.h) seeded with the caller's seed, so the same
 // (name, count, seed) gives the same keys on every machine.
 
-#include "experiments/keyset.h"
+#include "workload/keyset.h"
 
 #include <algorithm>
 #include <array>

@@ -1,6 +1,6 @@
 // Copyright 2026 The chbench Authors.
 
-#include "experiments/keyset.h"
+#include "workload/keyset.h"
 
 #include <cstdio>
 #include <filesystem>

@@ -1,7 +1,7 @@
 // Copyright 2026 The chbench Authors.
 //
 // -----------------------------------------------------------------------------
-// File: keyset.h
+// File: workload/keyset.h
 // -----------------------------------------------------------------------------
 //
 // Key sets: the inputs of every experiment, generated deterministically from
@@ -17,8 +17,8 @@
 //   words       /usr/share/dict/words (Debian's wamerican); the seed
 //               shuffles; at most the file's distinct lines.
 
-#ifndef CHBENCH_EXPERIMENTS_KEYSET_H_
-#define CHBENCH_EXPERIMENTS_KEYSET_H_
+#ifndef CHBENCH_WORKLOAD_KEYSET_H_
+#define CHBENCH_WORKLOAD_KEYSET_H_
 
 #include <cstdint>
 #include <span>
@@ -51,4 +51,4 @@ std::vector<uint64_t> GenerateKeyHashes(size_t count, uint64_t seed);
 
 }  // namespace chbench
 
-#endif  // CHBENCH_EXPERIMENTS_KEYSET_H_
+#endif  // CHBENCH_WORKLOAD_KEYSET_H_
