@@ -258,6 +258,16 @@ class Ring final : public ConsistentHash {
   }
   size_t size() const override { return table_.live_count(); }
   std::vector<NodeId> LiveNodes() const override { return table_.LiveIds(); }
+
+  // The ring's points in circle order (ascending; ties in (point, node name,
+  // vnode) order) and the owner of each, whatever the internal layout. Not
+  // for hot paths: it copies. The timed peers (bench/peers/) build their own
+  // structures from it, so they search exactly the same points.
+  void ExportPoints(std::vector<uint64_t>* points,
+                    std::vector<NodeId>* owners) const {
+    points->assign(points_.begin(), points_.begin() + num_points_);
+    owners->assign(owners_.begin(), owners_.begin() + num_points_);
+  }
   const std::string& NodeName(NodeId id) const override {
     return table_.name(id);
   }
