@@ -1,6 +1,9 @@
-"""Reading chbench results trees (see /work/notes/SCHEMA.md, results/README.md).
+"""Reading chbench results trees (schema: results/README.md).
 
-Layout: <results>/<experiment>/<run_id>/{data.csv, summary.csv, meta.json}.
+Layout: a results directory DIR (for example results/reference/<machine> or
+results/local) holds DIR/<experiment>/<run_id>/{data.csv, summary.csv,
+meta.json} and DIR/registry.json (`chbench list --json`: algorithms with
+lookup_class and capabilities, metrics with unit/better/timing, peers).
 
 Run selection (documented in the report header): for each experiment, among
 the run directories that contain data.csv, keep those whose meta.json "tier"
@@ -11,12 +14,13 @@ ties and missing dates fall back to data.csv's modification time.
 Maglev's default table size depends on N (smallest prime >= 100·N,
 results/README.md). On reading, maglev rows whose table_size is that default
 get an empty table_size, so they form ONE series over N (labelled
-"maglev (M≈100N)" by make_report.variant_label); rows with an explicit,
-non-default M (the lookup/memory table_size axis) keep their M.
+"maglev (M≈100N)" by report.common.variant_label); rows with an explicit,
+non-default M keep their M.
 
 Guarantees: never raises for a missing experiment (load_experiment returns
 None); summary.csv is recomputed from data.csv when it is absent, with the
-same definition as the runner (mean ± t(0.975, n-1)·s/√n).
+runner's definitions (stats_of: order-statistic CI of the median, Student-t
+CI of the mean, n_eff, noisy).
 """
 
 import json
@@ -26,9 +30,9 @@ import os
 import pandas as pd
 
 COLUMNS = ["run_id", "experiment", "algorithm", "hash", "keyset", "nodes",
-           "vnodes", "table_size", "load_factor", "keys", "seed",
-           "repetition", "scenario", "node", "weight", "metric", "value",
-           "unit", "note"]
+           "vnodes", "table_size", "load_factor", "keys", "placed_keys",
+           "seed", "repetition", "scenario", "threads", "node", "weight",
+           "metric", "value", "unit", "note"]
 STRING_COLUMNS = ["run_id", "experiment", "algorithm", "hash", "keyset",
                   "scenario", "metric", "unit", "note"]
 NUMERIC_COLUMNS = [c for c in COLUMNS if c not in STRING_COLUMNS]
@@ -37,24 +41,93 @@ NUMERIC_COLUMNS = [c for c in COLUMNS if c not in STRING_COLUMNS]
 CONFIG_COLUMNS = [c for c in COLUMNS
                   if c not in ("run_id", "seed", "repetition", "metric",
                                "value", "unit", "note")]
-SUMMARY_COLUMNS = CONFIG_COLUMNS + ["metric", "unit", "n", "median", "mean",
-                                    "ci95_low", "ci95_high"]
+STAT_COLUMNS = ["n", "n_eff", "median", "median_ci_low", "median_ci_high",
+                "min", "max", "cv", "mean", "mean_ci_low", "mean_ci_high",
+                "noisy"]
+SUMMARY_COLUMNS = CONFIG_COLUMNS + ["metric", "unit"] + STAT_COLUMNS
 
-# Two-sided 97.5 % quantiles of Student's t, df = 1..30 (any statistics
-# table, e.g. NIST/SEMATECH e-Handbook 1.3.6.7.2); larger df use the normal
-# approximation with a 1/df correction (error < 0.002 for df > 30).
-_T975 = [12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262,
-         2.228, 2.201, 2.179, 2.160, 2.145, 2.131, 2.120, 2.110, 2.101,
-         2.093, 2.086, 2.080, 2.074, 2.069, 2.064, 2.060, 2.056, 2.052,
-         2.048, 2.045, 2.042]
+# Two-sided 95 % quantiles t(0.975, df) of Student's t for df = 1..30, to
+# 6 decimals (scipy.stats.t.ppf; any statistics table agrees to its digits).
+# For df > 30: the Cornish-Fisher expansion of t in powers of 1/df (Hill,
+# "Algorithm 396: Student's t-quantiles", CACM 13(10), 1970; Abramowitz &
+# Stegun 26.7.5) with four correction terms. Measured against scipy for
+# df = 31..2000 the largest absolute error is 2.7e-8 (at df = 31); the
+# table's own rounding error is <= 5e-7.
+_T975 = [12.706205, 4.302653, 3.182446, 2.776445, 2.570582, 2.446912,
+         2.364624, 2.306004, 2.262157, 2.228139, 2.200985, 2.178813,
+         2.160369, 2.144787, 2.131450, 2.119905, 2.109816, 2.100922,
+         2.093024, 2.085963, 2.079614, 2.073873, 2.068658, 2.063899,
+         2.059539, 2.055529, 2.051831, 2.048407, 2.045230, 2.042272]
+_Z975 = 1.959963984540054
 
 
 def t975(df):
+    """t(0.975, df): the table for df <= 30, Cornish-Fisher beyond."""
     if df < 1:
         return float("nan")
     if df <= len(_T975):
-        return _T975[df - 1]
-    return 1.959964 + 2.37 / df
+        return _T975[int(df) - 1]
+    z = _Z975
+    g1 = (z ** 3 + z) / 4
+    g2 = (5 * z ** 5 + 16 * z ** 3 + 3 * z) / 96
+    g3 = (3 * z ** 7 + 19 * z ** 5 + 17 * z ** 3 - 15 * z) / 384
+    g4 = (79 * z ** 9 + 776 * z ** 7 + 1482 * z ** 5 - 1920 * z ** 3 -
+          945 * z) / 92160
+    return z + g1 / df + g2 / df ** 2 + g3 / df ** 3 + g4 / df ** 4
+
+
+def median_ci_rank(n, level=0.95):
+    """j (1-based) of the distribution-free CI (x_(j), x_(n+1-j)) of the
+    median: the largest j with P(j <= B <= n-j) >= level, B ~ Bin(n, 1/2)
+    (the narrowest symmetric order-statistic pair with that coverage), or
+    None when no pair reaches it (n < 6 at 95 %)."""
+    if n < 1:
+        return None
+    # cdf[k] = P(B <= k), exact with integers.
+    tot = 2 ** n
+    cdf, acc = [], 0
+    for k in range(n + 1):
+        acc += math.comb(n, k)
+        cdf.append(acc)
+    best = None
+    for j in range(1, n // 2 + 1):
+        # coverage of (x_(j), x_(n+1-j)) = 1 - 2 P(B <= j-1)
+        cov = 1.0 - 2.0 * cdf[j - 1] / tot
+        if cov >= level:
+            best = j
+        else:
+            break
+    return best
+
+
+def stats_of(values, n_eff_one=False, noisy=False):
+    """The summary statistics (STAT_COLUMNS, as a dict) of one group's
+    values, by the definitions in SCHEMA.md / results/README.md."""
+    v = sorted(float(x) for x in values)
+    n = len(v)
+    nan = float("nan")
+    out = dict(n=n, n_eff=(1 if (n_eff_one and n > 0) else n),
+               median=nan, median_ci_low=nan, median_ci_high=nan, min=nan,
+               max=nan, cv=nan, mean=nan, mean_ci_low=nan, mean_ci_high=nan,
+               noisy=1 if noisy else 0)
+    if n == 0:
+        return out
+    mid = n // 2
+    out["median"] = v[mid] if n % 2 else (v[mid - 1] + v[mid]) / 2
+    out["min"], out["max"] = v[0], v[-1]
+    mean = sum(v) / n
+    out["mean"] = mean
+    if n >= 2:
+        sd = math.sqrt(sum((x - mean) ** 2 for x in v) / (n - 1))
+        out["cv"] = sd / mean if mean != 0 else nan
+        if out["n_eff"] > 1:
+            half = t975(n - 1) * sd / math.sqrt(n)
+            out["mean_ci_low"], out["mean_ci_high"] = mean - half, mean + half
+    if out["n_eff"] > 1:
+        j = median_ci_rank(n)
+        if j is not None:
+            out["median_ci_low"], out["median_ci_high"] = v[j - 1], v[n - j]
+    return out
 
 
 def read_csv(path, columns):
@@ -118,22 +191,22 @@ def meta_get(meta, *keys):
 
 
 def summarize(data):
-    """summary.csv rows from data.csv rows (rows with a value only)."""
-    d = data[data["value"].notna()]
-    if d.empty:
+    """summary.csv rows from data.csv rows, as the runner writes them.
+
+    Groups by the configuration columns + metric + unit. Statistics over the
+    rows with a value; n_eff = 1 when any row's note contains "n_eff = 1";
+    noisy = 1 when any row's note starts with "noisy"."""
+    if data.empty:
         return pd.DataFrame(columns=SUMMARY_COLUMNS)
     keys = CONFIG_COLUMNS + ["metric", "unit"]
     out = []
-    for k, g in d.groupby(keys, dropna=False, sort=True):
-        v = g["value"].astype(float)
-        n = len(v)
-        mean = v.mean()
-        if n > 1:
-            half = t975(n - 1) * v.std(ddof=1) / math.sqrt(n)
-            lo, hi = mean - half, mean + half
-        else:
-            lo = hi = float("nan")
-        out.append(list(k) + [n, v.median(), mean, lo, hi])
+    for k, g in data.groupby(keys, dropna=False, sort=True):
+        notes = g["note"].astype(str)
+        st = stats_of(g["value"].dropna(),
+                      n_eff_one=notes.str.contains("n_eff = 1",
+                                                   regex=False).any(),
+                      noisy=notes.str.lower().str.startswith("noisy").any())
+        out.append(list(k) + [st[c] for c in STAT_COLUMNS])
     return pd.DataFrame(out, columns=SUMMARY_COLUMNS)
 
 
@@ -261,6 +334,17 @@ def split_hash_axis(e):
     view.data = e.data[e.data["hash"] == DEFAULT_HASH]
     view.summary = e.summary[e.summary["hash"] == DEFAULT_HASH]
     return view, e
+
+
+def load_registry(results_dir):
+    """DIR/registry.json as a dict ({} when absent or unreadable)."""
+    p = os.path.join(results_dir, "registry.json")
+    try:
+        with open(p, encoding="utf-8") as f:
+            r = json.load(f)
+        return r if isinstance(r, dict) else {}
+    except (OSError, ValueError):
+        return {}
 
 
 def load_all(results_dir, tier=None):
