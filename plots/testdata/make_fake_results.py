@@ -1,19 +1,24 @@
 #!/usr/bin/python3
 """Writes a small FAKE chbench results tree that follows SCHEMA.md exactly.
 
-For developing and testing plots/make_figures.py and plots/make_report.py
-before (and independently of) the real runner. Values are plausible but
-invented: balance and disruption of the ring come from a tiny Python ring
-simulation (uniform points, multinomial keys), timings from simple formulas
-with noise. Deterministic (fixed numpy seed).
+For developing and testing plots/make_figures.py and plots/report/ without
+the runner. Values are plausible but invented: balance and disruption of the
+ring come from a tiny Python ring simulation (uniform points, multinomial
+keys), timings from simple formulas with noise. Deterministic (fixed numpy
+seed).
 
 Usage:
-  /usr/bin/python3 plots/testdata/make_fake_results.py --out /tmp/fake
+  /usr/bin/python3 plots/testdata/make_fake_results.py --out DIR
+      [--machine SLUG] [--cpu MODEL] [--scale X]
 
-Writes <out>/<experiment>/<run_id>/{data.csv, summary.csv, meta.json} for
-every experiment in SCHEMA.md, plus one OLDER run of `lookup` (different
-values, older date, tier "default") that the readers must ignore when
-choosing the newest run.
+Writes DIR/<experiment>/<run_id>/{data.csv, summary.csv, meta.json} for
+every experiment, DIR/registry.json, plus one OLDER run of `lookup`
+(10x slower, older date) that readers must ignore. The data contain:
+timing rounds (repetition = round), peers with their ratio rows, a noisy
+timing cell (rendezvous prehashed N=1000), a words key set cell with
+"n_eff = 1", bounded_load rows with placed_keys (lookup, build, memory
+bytes per key), lookups_per_s rows (threads 1 and 2), and a single-shot
+(n = 1) timing cell (modulo build at N = 10).
 """
 
 import sys as _sys
@@ -33,11 +38,13 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.dirname(HERE))
 
 import chdata  # noqa: E402
-import make_report  # noqa: E402  (SEED_CLAIMS: the seeds scenario names)
+from report import seeds as seeds_section  # noqa: E402  (SEED_CLAIMS)
 
 ALGOS = ["modulo", "ring", "rendezvous", "jump", "maglev", "bounded_load"]
 NODES = [10, 100, 1000, 10000]
-TIER = "smoke"
+TIER = "default"
+CPU = "FAKE CPU @ 2.00GHz"
+SCALE = 1.0  # timing scale (--scale): a second, slower machine
 DATE = "2026-01-15T12:00:00Z"
 COMMIT = "0123456789abcdef0123456789abcdef01234567"
 RING_VNODES = 100
@@ -65,18 +72,21 @@ class Writer:
 
     def add(self, *, algorithm="", hash="", keyset="", nodes=None,
             vnodes=None, table_size=None, load_factor=None, keys=None,
-            seed=None, repetition=None, scenario="", node=None, weight=None,
-            metric, value, unit, note=""):
+            placed_keys=None, seed=None, repetition=None, scenario="",
+            threads=None, node=None, weight=None, metric, value, unit,
+            note=""):
         self.rows.append({
             "run_id": self.rid, "experiment": self.exp,
             "algorithm": algorithm, "hash": hash, "keyset": keyset,
             "nodes": nodes, "vnodes": vnodes, "table_size": table_size,
-            "load_factor": load_factor, "keys": keys, "seed": seed,
-            "repetition": repetition, "scenario": scenario, "node": node,
+            "load_factor": load_factor, "keys": keys,
+            "placed_keys": placed_keys, "seed": seed,
+            "repetition": repetition, "scenario": scenario,
+            "threads": threads, "node": node,
             "weight": weight, "metric": metric, "value": value,
             "unit": unit, "note": note})
 
-    def write(self, out, date=DATE, tier=TIER, rid=None):
+    def write(self, out, date=DATE, tier=TIER, rid=None, cpu=None):
         rid = rid or self.rid
         d = os.path.join(out, self.exp, rid)
         os.makedirs(d, exist_ok=True)
@@ -87,13 +97,7 @@ class Writer:
             w.writerow(chdata.COLUMNS)
             for r in self.rows:
                 w.writerow([_fmt(r[c]) for c in chdata.COLUMNS])
-        data = chdata.read_csv(os.path.join(d, "data.csv"), chdata.COLUMNS)
-        summ = chdata.summarize(data)
-        with open(os.path.join(d, "summary.csv"), "w", newline="") as f:
-            w = csv.writer(f, lineterminator="\n")
-            w.writerow(chdata.SUMMARY_COLUMNS)
-            for _, r in summ.iterrows():
-                w.writerow([_fmt(r[c]) for c in chdata.SUMMARY_COLUMNS])
+        write_summary(d)
         # Keys as the runner writes them (results/README.md "Provenance").
         meta = {
             "run_id": rid, "experiment": self.exp, "tier": tier,
@@ -104,7 +108,7 @@ class Writer:
             "compiler": "g++ 12.2.0", "cxx_flags": "-O2 -DNDEBUG",
             "build_type": "Release",
             "machine": {
-                "cpu_model": "FAKE CPU @ 2.00GHz", "logical_cpus": 2,
+                "cpu_model": cpu or CPU, "logical_cpus": 2,
                 "caches": [{"level": "1", "type": "Data", "size": "32K"},
                            {"level": "2", "type": "Unified",
                             "size": "1024K"},
@@ -122,6 +126,18 @@ class Writer:
         }
         with open(os.path.join(d, "meta.json"), "w") as f:
             json.dump(meta, f, indent=2)
+
+
+def write_summary(run_dir):
+    """(Re)writes run_dir/summary.csv from run_dir/data.csv (chdata's
+    definitions, which are the runner's)."""
+    data = chdata.read_csv(os.path.join(run_dir, "data.csv"), chdata.COLUMNS)
+    summ = chdata.summarize(data)
+    with open(os.path.join(run_dir, "summary.csv"), "w", newline="") as f:
+        w = csv.writer(f, lineterminator="\n")
+        w.writerow(chdata.SUMMARY_COLUMNS)
+        for _, r in summ.iterrows():
+            w.writerow([_fmt(r[c]) for c in chdata.SUMMARY_COLUMNS])
 
 
 def _fmt(v):
@@ -218,7 +234,18 @@ def lookup_ns(a, n):
             "ring": 4 + 2.2 * math.log2(n * RING_VNODES),
             "rendezvous": 2.5 * n, "maglev": 3.0,
             "bounded_load": 6 + 2.2 * math.log2(n * RING_VNODES)}[a]
-    return base * (1 + 0.03 * rng.standard_normal())
+    return base * SCALE
+
+
+ROUNDS = 10
+# Peers: (peer, base algorithm, speed factor peer/ours, string keys only).
+PEERS = [("jump_paper", "jump", 1.0, False),
+         ("ring_upper_bound", "ring", 3.0, False),
+         ("ring_branchless", "ring", 2.0, False),
+         ("rendezvous_packed", "rendezvous", 0.8, False),
+         ("maglev_katran", "maglev", 1.3, False)]
+NOISY_CELL = ("rendezvous", 1000, "prehashed")
+THREADS = [1, 2]
 
 
 def gen_lookup(scale=1.0):
@@ -227,24 +254,65 @@ def gen_lookup(scale=1.0):
     # An explicit table size at N = 1000 (the table_size axis of the spec).
     cells.append(("maglev", 1000, {"table_size": 1000003}))
     for a, n, prm in cells:
-        if True:
-            for rep in range(3):
-                for sc, ks in (("prehashed", "uniform"), ("string", "url")):
-                    common = dict(algorithm=a, hash="xxh64", keyset=ks,
-                                  nodes=n, keys=100000, seed=1000 + rep,
-                                  repetition=rep, scenario=sc, **prm)
-                    hns = 18.0 * (1 + 0.02 * rng.standard_normal())
-                    t = lookup_ns(a, n) * scale + (hns if sc == "string"
-                                                   else 0)
-                    w.add(metric="lookup_ns", value=t, unit="ns", **common)
-                    w.add(metric="lookup_latency_ns", value=t * 2.5,
-                          unit="ns", **common)
-                    if sc == "string":
-                        w.add(metric="hash_ns", value=hns, unit="ns",
-                              **common)
-                    w.add(metric="checksum", value=float(
-                        zlib.crc32(f"{a}{n}{sc}".encode())), unit="",
-                        **common)
+        placed = 1000 * n if a == "bounded_load" else None
+        scen = [("prehashed", "uniform"), ("string", "url")]
+        if a == "bounded_load":
+            scen.append(("placed", "uniform"))
+        for sc, ks in scen:
+            base = lookup_ns(a, n) * scale
+            if sc == "placed":
+                base = 30.0 * SCALE * scale  # the hash-map probe
+            noisy = (a, n, sc) == NOISY_CELL
+            peers = [p for p in PEERS if p[1] == a and sc != "placed" and
+                     not prm.get("table_size") == 1000003]
+            for rep in range(ROUNDS):
+                common = dict(algorithm=a, hash="xxh64", keyset=ks,
+                              nodes=n, keys=100000, placed_keys=placed,
+                              seed=1000, repetition=rep, scenario=sc, **prm)
+                note = "noisy: cv 9.1 % after 2 re-measurements" \
+                    if noisy else ""
+                jit = 0.25 if noisy else 0.02
+                hns = 18.0 * SCALE * (1 + 0.02 * rng.standard_normal())
+                t = base * (1 + jit * rng.standard_normal()) + (
+                    hns if sc == "string" else 0)
+                lat = t * 2.5
+                w.add(metric="lookup_ns", value=t, unit="ns", note=note,
+                      **common)
+                w.add(metric="lookup_latency_ns", value=lat, unit="ns",
+                      note=note, **common)
+                if sc == "string":
+                    w.add(metric="hash_ns", value=hns, unit="ns", **common)
+                for p, _, f, _ in peers:
+                    pt = t * f * (1 + 0.02 * rng.standard_normal())
+                    pc = dict(common, algorithm=p)
+                    w.add(metric="lookup_ns", value=pt, unit="ns",
+                          note=f"peer of {a}", **pc)
+                    w.add(metric="lookup_latency_ns", value=pt * 2.5,
+                          unit="ns", note=f"peer of {a}", **pc)
+                    w.add(metric=f"lookup_ns_ratio_to_{p}", value=t / pt,
+                          unit="ratio", **common)
+                    w.add(metric=f"lookup_latency_ns_ratio_to_{p}",
+                          value=t / pt, unit="ratio", **common)
+                w.add(metric="load_avg_1m", value=1.0 + 0.3 * rng.random(),
+                      unit="load", **common)
+                w.add(metric="cpu_steal_fraction", value=0.01 * rng.random(),
+                      unit="fraction", **common)
+            common = dict(algorithm=a, hash="xxh64", keyset=ks, nodes=n,
+                          keys=100000, placed_keys=placed, seed=1000,
+                          scenario=sc, **prm)
+            w.add(metric="checksum", value=float(
+                zlib.crc32(f"{a}{n}{sc}".encode()) & 0xffffff), unit="id-fold",
+                **common)
+            if sc == "prehashed" and n in (100, 1000) and \
+                    "table_size" not in prm or (
+                        sc == "prehashed" and a == "maglev" and
+                        n in (100, 1000) and prm["table_size"] != 1000003):
+                for th in THREADS:
+                    for rep in range(ROUNDS):
+                        c2 = dict(common, threads=th, repetition=rep)
+                        w.add(metric="lookups_per_s", value=th * 1e9 / base *
+                              (1 + 0.03 * rng.standard_normal()), unit="1/s",
+                              **c2)
     return w
 
 
@@ -252,19 +320,22 @@ def gen_build():
     w = Writer("build")
     for a in ALGOS:
         for n in NODES:
-            for rep in range(3):
+            placed = 1000 * n if a == "bounded_load" else None
+            rounds = 1 if (a, n) == ("modulo", 10) else ROUNDS
+            for rep in range(rounds):
                 common = dict(algorithm=a, hash="xxh64", nodes=n,
-                              seed=2000 + rep, repetition=rep, **params(a, n))
-                f = 1 + 0.05 * rng.standard_normal()
+                              placed_keys=placed, seed=2000,
+                              repetition=rep, **params(a, n))
+                f = SCALE * (1 + 0.05 * rng.standard_normal())
                 build = {"modulo": 20, "jump": 20, "rendezvous": 30 * n,
                          "ring": 60 * n * RING_VNODES * math.log2(
                              n * RING_VNODES) / 10,
                          "bounded_load": 60 * n * RING_VNODES * math.log2(
-                             n * RING_VNODES) / 10,
+                             n * RING_VNODES) / 10 + 50 * 1000 * n,
                          "maglev": 25 * MAGLEV_M * math.log(n + 1)}[a] * f
                 w.add(metric="build_ns", value=build, unit="ns", **common)
                 w.add(metric="add_node_ns", value=build / max(n, 1) * 3
-                      if a in ("ring", "bounded_load") else build * 0.9,
+                      if a == "ring" else build * 0.9,
                       unit="ns", **common)
                 if a == "jump":
                     w.add(metric="remove_node_ns", value=None, unit="ns",
@@ -272,6 +343,10 @@ def gen_build():
                 else:
                     w.add(metric="remove_node_ns", value=build * 0.8,
                           unit="ns", **common)
+                w.add(metric="load_avg_1m", value=1.0 + 0.3 * rng.random(),
+                      unit="load", **common)
+                w.add(metric="cpu_steal_fraction", value=0.01 * rng.random(),
+                      unit="fraction", **common)
     return w
 
 
@@ -298,6 +373,14 @@ def gen_memory():
                       unit="bytes", **common)
                 w.add(metric="memory_bytes_per_node", value=mem / n,
                       unit="bytes", **common)
+                if a == "bounded_load":
+                    placed = 1000 * n
+                    c2 = dict(common, placed_keys=placed)
+                    tot = mem + 68.0 * placed
+                    w.add(metric="memory_bytes", value=tot, unit="bytes",
+                          **c2)
+                    w.add(metric="memory_bytes_per_key", value=tot / placed,
+                          unit="bytes", **c2)
     return w
 
 
@@ -372,6 +455,8 @@ BAL_METRICS = [("load_max_over_mean", "ratio"), ("load_min_over_mean",
 
 
 def balance_rows(w, loads, common):
+    common = dict(common)
+    note = common.pop("note", "")
     mean = loads.mean()
     vals = {"load_max_over_mean": loads.max() / mean,
             "load_min_over_mean": loads.min() / mean,
@@ -380,7 +465,7 @@ def balance_rows(w, loads, common):
             "load_max": float(loads.max()), "load_min": float(loads.min())}
     for m, u in BAL_METRICS:
         w.add(metric=m, value=float(vals[m]), unit=u, scenario="measured",
-              **common)
+              note=note, **common)
 
 
 def algo_loads(a, n, keys, r):
@@ -403,11 +488,17 @@ def gen_balance():
     for a in ALGOS:
         for n in [10, 100]:
             for rep in range(5):
-                for ks in ("uniform", "sequential"):
+                for ks in ("uniform", "sequential", "words"):
                     common = dict(algorithm=a, hash="xxh64", keyset=ks,
                                   nodes=n, keys=keys, seed=5000 + rep,
                                   repetition=rep, **params(a, n))
                     loads = algo_loads(a, n, keys, rng)
+                    if ks == "words":
+                        # one dictionary reused: identical repetitions
+                        common["note"] = ("n_eff = 1: the words key set "
+                                          "reuses one dictionary")
+                        loads = algo_loads(a, n, keys,
+                                           np.random.default_rng(77))
                     if ks == "sequential":  # worse, so mixing would show
                         loads = (loads * np.linspace(0.7, 1.3, n)).astype(
                             int)
@@ -560,7 +651,7 @@ def gen_seeds():
     """One row group per SEED_CLAIMS entry, values from a small simulation."""
     w = Writer("seeds")
     reps = 10
-    for cl in make_report.SEED_CLAIMS:
+    for cl in seeds_section.SEED_CLAIMS:
         for rep in range(reps):
             r = np.random.default_rng(10000 + rep * 31 + zlib.crc32(cl["id"].encode()) % 7)
             s = cl["setting"]
@@ -599,17 +690,108 @@ def gen_seeds():
     return w
 
 
+CAPS = {  # fake declarations, shaped like `chbench list --json`
+    "modulo": ("O(1)", "constant", dict(arbitrary_removal=True,
+                                        minimal_disruption=False,
+                                        weights=False, replicas=False,
+                                        stateful=False)),
+    "ring": ("O(1) expected", "constant", dict(arbitrary_removal=True,
+                                               minimal_disruption=True,
+                                               weights=True, replicas=True,
+                                               stateful=False)),
+    "rendezvous": ("O(N)", "linear", dict(arbitrary_removal=True,
+                                          minimal_disruption=True,
+                                          weights=True, replicas=True,
+                                          stateful=False)),
+    "jump": ("O(log N)", "logarithmic", dict(arbitrary_removal=False,
+                                             minimal_disruption=True,
+                                             weights=False, replicas=False,
+                                             stateful=False)),
+    "maglev": ("O(1)", "constant", dict(arbitrary_removal=True,
+                                        minimal_disruption=False,
+                                        weights=True, replicas=False,
+                                        stateful=False)),
+    "bounded_load": ("O(1) expected", "constant", dict(
+        arbitrary_removal=True, minimal_disruption=False, weights=False,
+        replicas=False, stateful=True)),
+}
+
+METRICS = [  # (name, unit, better, timing, description)
+    ("lookup_ns", "ns", "lower", True, "time per lookup, independent "
+     "lookups (throughput)"),
+    ("lookup_latency_ns", "ns", "lower", True, "time per lookup in a "
+     "dependent chain"),
+    ("hash_ns", "ns", "lower", True, "time to hash one key"),
+    ("lookups_per_s", "1/s", "higher", True, "lookups per second, T threads "
+     "sharing one instance"),
+    ("load_avg_1m", "load", "none", True, "1-minute load average"),
+    ("cpu_steal_fraction", "fraction", "none", True, "steal jiffies / all "
+     "jiffies over the cell"),
+    ("checksum", "id-fold", "none", False, "fold of the owners"),
+    ("build_ns", "ns", "lower", True, "Build(N nodes)"),
+    ("add_node_ns", "ns", "lower", True, "AddNode"),
+    ("remove_node_ns", "ns", "lower", True, "RemoveNode"),
+    ("memory_bytes", "bytes", "lower", False, "self-reported bytes"),
+    ("heap_bytes", "bytes", "lower", False, "heap bytes"),
+    ("memory_bytes_per_node", "bytes", "lower", False, "bytes / N"),
+    ("memory_bytes_per_key", "bytes", "lower", False, "bytes per placed "
+     "key"),
+    ("moved_fraction", "fraction", "lower", False, "keys moved / keys"),
+    ("moved_optimal_fraction", "fraction", "none", False, "minimum"),
+    ("moved_excess_fraction", "fraction", "lower", False, "needless moves"),
+    ("receivers", "nodes", "higher", False, "receiving nodes"),
+    ("load_max", "keys", "lower", False, "busiest node"),
+    ("load_min", "keys", "higher", False, "least loaded node"),
+    ("load_max_over_mean", "ratio", "lower", False, "max / mean"),
+    ("load_min_over_mean", "ratio", "higher", False, "min / mean"),
+    ("load_rel_stddev", "ratio", "lower", False, "sd / mean"),
+    ("load_chi2_pvalue", "probability", "none", False, "chi-square p"),
+    ("share", "fraction", "none", False, "node's share of keys"),
+]
+
+
+def registry():
+    algos = [dict(name=a, description=f"fake {a}", citation="fake",
+                  lookup_complexity=CAPS[a][0], lookup_class=CAPS[a][1],
+                  capabilities=CAPS[a][2], parameters=["hash"],
+                  golden="0x0") for a in ALGOS]
+    mets = [dict(name=m, unit=u, better=b, timing=t, description=d)
+            for m, u, b, t, d in METRICS]
+    for p, base, _, _ in PEERS:
+        for m in ("lookup_ns", "lookup_latency_ns"):
+            mets.append(dict(name=f"{m}_ratio_to_{p}", unit="ratio",
+                             better="lower", timing=True,
+                             description=f"{m} ours / {p}, same round"))
+    return {"algorithms": algos,
+            "hashes": [dict(name=h, description=h, bits=64,
+                            reproducible=h != "absl_hash") for h in HASHES],
+            "keysets": [dict(name=k, description=k) for k in KEYSETS],
+            "experiments": [dict(name=e, description=e) for e in
+                            chdata.EXPERIMENTS],
+            "metrics": mets,
+            "peers": [dict(name=p, base=b, description=f"fake peer of {b}",
+                           source="fake") for p, b, _, _ in PEERS]}
+
+
 def main(argv=None):
+    global SCALE
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--out", required=True, help="results directory")
+    ap.add_argument("--cpu", default=CPU, help="meta.json CPU model")
+    ap.add_argument("--scale", type=float, default=1.0,
+                    help="multiply every timing by this")
     args = ap.parse_args(argv)
+    SCALE = args.scale
     for gen in (gen_lookup, gen_build, gen_memory, gen_disruption,
                 gen_balance, gen_vnodes, gen_hashes, gen_bounded_load,
                 gen_weights, gen_seeds):
-        gen().write(args.out)
+        gen().write(args.out, cpu=args.cpu)
     # An older run that must NOT be selected (values 10x slower).
     gen_lookup(scale=10.0).write(args.out, date="2020-01-01T00:00:00Z",
-                                 tier="default", rid="default-00000000")
+                                 tier="default", rid="default-00000000",
+                                 cpu=args.cpu)
+    with open(os.path.join(args.out, "registry.json"), "w") as f:
+        json.dump(registry(), f, indent=1)
     print(f"fake results written to {args.out}")
 
 

@@ -1,0 +1,96 @@
+"""Q6: what each algorithm can do. Declared capabilities and lookup
+complexity come from registry.json (`chbench list --json`); beside them,
+what the data show: removal from the middle and weights (a value vs a
+"not applicable" row) and minimal disruption (the measured worst
+excess/optimum ratio and the per-N judgement of report.disruption)."""
+
+import style
+from report import disruption
+from report.common import md_table, peers_in
+
+CAPS = [("arbitrary_removal", "removal from the middle"),
+        ("weights", "weights"), ("replicas", "replicas"),
+        ("minimal_disruption", "minimal disruption"),
+        ("stateful", "stateful")]
+
+
+def _yn(v):
+    return "—" if v is None else ("yes" if v else "no")
+
+
+def measured(ctx, exps=None):
+    """{algorithm: {"arbitrary_removal", "weights", "minimal_disruption":
+    bool|None, "ratio": worst excess/optimum}} from the data."""
+    exps = ctx.exps if exps is None else exps
+    dis, wts = exps.get("disruption"), exps.get("weights")
+    algos = set()
+    for e in exps.values():
+        algos |= set(a for a in e.data["algorithm"].unique() if a)
+    algos -= peers_in(ctx)
+    out = {}
+    for a in algos:
+        m = {"arbitrary_removal": None, "weights": None,
+             "minimal_disruption": None, "ratio": float("nan")}
+        if dis is not None:
+            rr = dis.data[(dis.data["algorithm"] == a) &
+                          (dis.data["scenario"] == "remove_random")]
+            if not rr.empty:
+                m["arbitrary_removal"] = bool(rr["value"].notna().any())
+            s = dis.summary[dis.summary["algorithm"] == a]
+            from report.common import variants
+            verdicts, ratios = [], []
+            for var in variants(s):
+                j, ok = disruption.judge_minimal(dis.summary, var)
+                if ok is not None:
+                    verdicts.append(ok)
+                    ratios.append(disruption.worst_ratio(j))
+            if verdicts:
+                m["minimal_disruption"] = all(verdicts)
+                m["ratio"] = max(ratios)
+        if wts is not None:
+            rr = wts.data[(wts.data["algorithm"] == a) &
+                          (wts.data["metric"] == "share")]
+            if not rr.empty:
+                m["weights"] = bool(rr["value"].notna().any())
+        out[a] = m
+    return out
+
+
+def section(ctx):
+    meas = measured(ctx)
+    algos = style.order_algorithms(set(meas) | set(ctx.reg.algorithms))
+    rows = []
+    disagree = []
+    for a in algos:
+        m = meas.get(a, {})
+        r = [a, ctx.reg.algo(a).get("lookup_complexity", "—") or "—",
+             ctx.reg.lookup_class(a) or "—"]
+        for cap, _ in CAPS:
+            d = ctx.reg.capability(a, cap)
+            cell = _yn(d)
+            if cap in ("arbitrary_removal", "weights", "minimal_disruption"):
+                v = m.get(cap)
+                extra = _yn(v)
+                if cap == "minimal_disruption" and v is not None:
+                    extra += f", worst excess/opt. {m['ratio']:.3g}"
+                cell += f" (data: {extra})"
+                if d is not None and v is not None and d != v:
+                    cell += " ⚠"
+                    disagree.append(f"{a} {cap}")
+            r.append(cell)
+        rows.append(r)
+    src = ("`registry.json` of this report's runs" if ctx.reg else
+           "**no registry.json found: declared columns are empty**")
+    out = ["## Q6. What can each algorithm do?", "",
+           f"Declared capabilities and lookup complexity from {src}; "
+           "\"data:\" is what the measurements show: removal and weights "
+           "from values vs `not applicable` rows; minimal disruption from "
+           "the excess moves judged against the optimum at every N "
+           "(Q4: within binomial noise of 0 or below 1 % of the optimum), "
+           "with the worst measured excess/optimum ratio. ⚠ marks a "
+           "declaration the data contradict." +
+           (" Disagreements: " + ", ".join(disagree) + "."
+            if disagree else ""), "",
+           md_table(["algorithm", "lookup (declared)", "lookup class"] +
+                    [c[1] for c in CAPS], rows), ""]
+    return "\n".join(out)

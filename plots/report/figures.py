@@ -1,0 +1,40 @@
+"""The figures section and the figure list (make_figures.py draws them)."""
+
+import os
+
+# Figures in report order: (stem, caption).
+FIGURES = [
+    ("lookup_vs_nodes", "Lookup time vs N (median, 95 % CI of the median; "
+     "hollow = noisy)"),
+    ("lookup_latency_vs_nodes", "Dependent-chain lookup latency vs N"),
+    ("memory_vs_nodes", "Memory vs N (log-log; ring at several vnode "
+     "counts)"),
+    ("build_vs_nodes", "Build, add-node and remove-node time vs N"),
+    ("disruption_vs_nodes", "Keys moved on add/remove vs N with the optimum "
+     "and the excess"),
+    ("disruption_multi", "Keys moved when removing 10/30/50 % of nodes "
+     "(random vs LIFO)"),
+    ("vnodes_balance", "Ring max/mean and min/mean vs vnodes (mean, 95 % "
+     "band of repetitions, model expectation)"),
+    ("balance_by_algorithm", "Load balance per algorithm"),
+    ("hashes_balance", "Balance per hash × key set (max/mean)"),
+    ("hashes_speed", "Hash cost per hash × key set"),
+    ("bounded_load", "Bounded load: max/mean and disruption vs c"),
+    ("weights_shares", "Weighted shares vs weight (ideal line)"),
+    ("seeds", "Seed articles' numbers vs our repetitions"),
+]
+
+
+def section(ctx):
+    out = ["## Figures", ""]
+    any_fig = False
+    for stem, caption in FIGURES:
+        p = os.path.join(ctx.figures_dir, stem + ".png")
+        if os.path.isfile(p):
+            any_fig = True
+            svg = ctx.rel(os.path.join(ctx.figures_dir, stem + ".svg"))
+            out += [f"### {caption}", "", f"![{caption}]({ctx.rel(p)})  ",
+                    f"[SVG]({svg})", ""]
+    if not any_fig:
+        out += ["_No figures yet: run `make plots`._", ""]
+    return "\n".join(out)

@@ -1,0 +1,119 @@
+"""Report header: generated-file banner, machines and builds (local and
+reference), the runs used, and the statistics legend."""
+
+import datetime
+
+import chdata
+from report.common import STAT_LEGEND, md_table
+
+
+def _g(m, *keys):
+    v = chdata.meta_get(m, *keys)
+    if v is None:
+        return "—"
+    if isinstance(v, dict):
+        return ", ".join(f"{a} {b}" for a, b in v.items())
+    if isinstance(v, list):
+        return ", ".join(str(x) for x in v)
+    return str(v)
+
+
+def _caches(meta):
+    c = chdata.meta_get(meta, "caches", "cpu_caches")
+    if not c:
+        return "—"
+    if isinstance(c, dict):
+        return ", ".join(f"{a} {b}" for a, b in c.items())
+    out = []
+    for x in c:
+        if isinstance(x, dict):
+            out.append(f"L{x.get('level', '?')} {x.get('type', '')} "
+                       f"{x.get('size', '?')}".replace("  ", " "))
+        else:
+            out.append(str(x))
+    return ", ".join(out)
+
+
+def _commit(m):
+    c = _g(m, "git_commit", "commit")[:12]
+    if m.get("git_dirty", m.get("dirty")) in (True, "true", 1):
+        c += " (dirty)"
+    return c
+
+
+def _newest(exps):
+    metas = [e.meta for e in exps.values()]
+    return max(metas, key=chdata.meta_date) if metas else None
+
+
+def machine_rows(meta):
+    ncpu = chdata.meta_get(meta, "logical_cpus", "num_cpus")
+    return [
+        ("CPU", _g(meta, "cpu_model", "cpu") +
+         (f" ({ncpu} logical CPUs)" if ncpu else "")),
+        ("Caches (cpu0)", _caches(meta)),
+        ("Kernel", _g(meta, "kernel")),
+        ("Compiler", _g(meta, "compiler", "cxx_compiler")),
+        ("Flags", "`" + _g(meta, "cxx_flags", "flags",
+                           "compiler_flags").strip() + "`"),
+        ("Build type", _g(meta, "build_type")),
+        ("Libraries", _g(meta, "libraries", "library_versions")),
+        ("Commit", "`" + _commit(meta) + "`"),
+    ]
+
+
+def section(ctx, args):
+    lines = ["# chbench results report", "",
+             "> **Generated file — do not edit by hand.** Produced by "
+             "`plots/make_report.py`; rerun `make report` to refresh.", ""]
+    now = datetime.datetime.now(datetime.timezone.utc).strftime(
+        "%Y-%m-%dT%H:%M:%SZ")
+    lines.append(f"Report generated {now} from `{args.results}`" +
+                 (f", beside the reference runs `{args.reference}`"
+                  if ctx.has_ref else "") + ".")
+    if args.tier:
+        lines.append(f"Tier filter: `{args.tier}`.")
+    lines.append("")
+    if not ctx.exps:
+        lines.append(f"No results found under `{args.results}`.")
+        lines.append("")
+        return "\n".join(lines)
+    local = _newest(ctx.exps)
+    ref = _newest(ctx.ref) if ctx.has_ref else None
+    header = ["", "this report's runs"] + (["reference runs"] if ref else [])
+    rows = []
+    lr = machine_rows(local)
+    rr = machine_rows(ref) if ref else None
+    for i, (k, v) in enumerate(lr):
+        rows.append([k, v] + ([rr[i][1]] if rr else []))
+    lines += ["## Machine and build", "", md_table(header, rows), ""]
+    cpus = {_g(e.meta, "cpu_model", "cpu") for e in ctx.exps.values()}
+    if len(cpus) > 1:
+        lines.append("**Warning:** this report's runs come from different "
+                     "CPUs: " + "; ".join(sorted(cpus)) + ".\n")
+    runs = []
+    for which, exps in (("this report", ctx.exps),
+                        ("reference", ctx.ref if ctx.has_ref else {})):
+        for name, e in exps.items():
+            if name == "lookup_all_hashes":  # same run as lookup
+                continue
+            m = e.meta
+            runs.append([name, which, f"`{m.get('run_id')}`",
+                         _g(m, "date_utc", "date"), _g(m, "tier"),
+                         f"`{_commit(m)}`",
+                         ctx.csv_link(name, ref=which == "reference")])
+    lines += ["## Runs used", "",
+              "One run per experiment and results directory: the newest by "
+              "`meta.json` date (among runs of the `--tier` given, if "
+              "any).", "",
+              md_table(["experiment", "runs", "run id", "date (UTC)", "tier",
+                        "commit", "data"], runs), ""]
+    reg = "read from `registry.json`" if ctx.reg else \
+        "**missing** (`registry.json` not found: capability and " \
+        "complexity columns are empty)"
+    lines += ["## How to read the tables", "", STAT_LEGEND, "",
+              "Timing cells are medians over interleaved measurement rounds "
+              "(results/README.md \"Timing method\"). Algorithm and metric "
+              f"metadata (units, better direction, capabilities) are {reg}.",
+              ""]
+    return "\n".join(lines)

@@ -1,0 +1,236 @@
+"""Q1: lookup cost. Throughput and dependent-chain latency per variant
+and N, bounded_load's placed-key probe apart from its routing, the timed
+peers ("vs the reference implementations": ours / peer in the same round),
+multi-thread lookups per second, the hash axis, and the timing context
+(load average, CPU steal)."""
+
+import re
+
+from report.common import (Cell, fmt_med, fmt_num, filt, keys_per_node,
+                           mcell, md_table, nearest_nodes, one, peers_in,
+                           ref_note, render, summary_of, var_filter,
+                           variant_label, variants)
+
+LOOKUP_NS = [100, 1000, 10000]
+RATIO_RE = re.compile(r"^(lookup_ns|lookup_latency_ns)_ratio_to_(.+)$")
+
+
+def _ours(ctx, s):
+    return s[~s["algorithm"].isin(peers_in(ctx))]
+
+
+def _bl_note(s):
+    b = s[(s["algorithm"] == "bounded_load") & s["placed_keys"].notna()]
+    if b.empty:
+        return []
+    r = b.iloc[0].to_dict()
+    return ["bounded_load's `prehashed` and `string` rows time its own "
+            "routing of fresh keys (ring successor + walk past full nodes, "
+            "no hash-map probe) with placed_keys placed first "
+            f"({keys_per_node(r)}); the hash-map probe of placed keys is "
+            "the separate \"placed\" table below.", ""]
+
+
+def section(ctx):
+    out = ["## Q1. How fast is a lookup?", ""]
+    e = ctx.exps.get("lookup")
+    if e is None:
+        return "\n".join(out + ["_No `lookup` results yet._", ""])
+    s = _ours(ctx, e.summary)
+    ns = nearest_nodes(s["nodes"], LOOKUP_NS)
+    out += ["ns per lookup (throughput: independent lookups). `string` "
+            "includes hashing the key, whose cost alone is the `hash` "
+            "column. Lower is better.", ""]
+    out += ref_note(ctx) + _bl_note(s)
+    rows = []
+    lk = s[(s["metric"] == "lookup_ns") &
+           s["scenario"].isin(["prehashed", "string"])]
+    for var in variants(lk):
+        f = var_filter(var)
+        r = [variant_label(var)]
+        for sc in ("prehashed", "string"):
+            for n in ns:
+                r.append(mcell(ctx, "lookup", scenario=sc, nodes=n,
+                               metric="lookup_ns", **f))
+        r.append(mcell(ctx, "lookup", scenario="string", nodes=ns[-1],
+                       metric="hash_ns", **f))
+        r.append(ctx.data_links("lookup"))
+        rows.append(r)
+    out += [render(ctx, ["algorithm"] + [f"prehashed N={n}" for n in ns] +
+                   [f"string N={n}" for n in ns] +
+                   [f"hash only N={ns[-1]}", "data"], rows), ""]
+    lat = s[(s["metric"] == "lookup_latency_ns") &
+            (s["scenario"] == "prehashed")]
+    if not lat.empty:
+        rows = []
+        for var in variants(lat):
+            f = var_filter(var)
+            rows.append([variant_label(var)] +
+                        [mcell(ctx, "lookup", scenario="prehashed", nodes=n,
+                               metric="lookup_latency_ns", **f) for n in ns]
+                        + [ctx.data_links("lookup")])
+        out += ["Dependent-chain latency (prehashed, ns):", "",
+                render(ctx, ["algorithm"] + [f"N={n}" for n in ns] +
+                       ["data"], rows), ""]
+    out += placed_table(ctx, s, ns)
+    out += peers_table(ctx)
+    out += threads_table(ctx, s)
+    out += by_hash_table(ctx)
+    out += context_line(ctx)
+    return "\n".join(out)
+
+
+def placed_table(ctx, s, ns):
+    p = s[(s["scenario"] == "placed") & (s["metric"] == "lookup_ns")]
+    if p.empty:
+        return []
+    rows = []
+    for var in variants(p):
+        f = var_filter(var)
+        pv = filt(p, **f)
+        r = [variant_label(var)]
+        for n in ns:
+            r.append(mcell(ctx, "lookup", scenario="placed", nodes=n,
+                           metric="lookup_ns", **f))
+        r.append(keys_per_node(one(pv)))
+        r.append(ctx.data_links("lookup"))
+        rows.append(r)
+    return ["Placed-key probe (scenario `placed`: Lookup of keys placed "
+            "before timing, a hash-map probe; not the routing above), ns:",
+            "", render(ctx, ["algorithm"] + [f"N={n}" for n in ns] +
+                       ["placed", "data"], rows), ""]
+
+
+def _ratio_metrics(*summaries):
+    found = {}
+    for s in summaries:
+        if s is None:
+            continue
+        for m in s["metric"].unique():
+            g = RATIO_RE.match(m)
+            if g:
+                found.setdefault(g.group(2), set()).add(g.group(1))
+    return found
+
+
+def peers_table(ctx):
+    s = summary_of(ctx.exps, "lookup")
+    rs = summary_of(ctx.ref, "lookup") if ctx.has_ref else None
+    peers = _ratio_metrics(s, rs)
+    if not peers:
+        return []
+    rows = []
+    for peer in sorted(peers):
+        d = s[s["metric"].isin([f"lookup_ns_ratio_to_{peer}",
+                                f"lookup_latency_ns_ratio_to_{peer}"])]
+        if rs is not None:
+            d2 = rs[rs["metric"].isin([f"lookup_ns_ratio_to_{peer}",
+                                       f"lookup_latency_ns_ratio_to_{peer}"])]
+            keys = ["algorithm", "vnodes", "table_size", "load_factor",
+                    "hash", "keyset", "scenario", "nodes"]
+            import pandas as pd
+            d = pd.concat([d[keys], d2[keys]]).drop_duplicates()
+        cfgs = d[["algorithm", "vnodes", "table_size", "load_factor", "hash",
+                  "keyset", "scenario", "nodes"]].drop_duplicates()
+        cfgs = cfgs.sort_values(["algorithm", "scenario", "nodes"])
+        for _, c in cfgs.iterrows():
+            var = c.to_dict()
+            f = var_filter(var)
+            f.update(scenario=c["scenario"], nodes=c["nodes"], hash=c["hash"],
+                     keyset=c["keyset"])
+            pf = dict(f, algorithm=peer)
+            rows.append([
+                variant_label(var), f"`{peer}`", c["scenario"],
+                f"{c['nodes']:g}",
+                mcell(ctx, "lookup", metric="lookup_ns", **f),
+                mcell(ctx, "lookup", metric="lookup_ns", **pf),
+                mcell(ctx, "lookup", metric=f"lookup_ns_ratio_to_{peer}",
+                      **f),
+                mcell(ctx, "lookup",
+                      metric=f"lookup_latency_ns_ratio_to_{peer}", **f),
+                ctx.data_links("lookup")])
+    desc = "; ".join(f"`{p}`: {ctx.reg.peers[p].get('description', '')}"
+                     for p in sorted(peers) if p in ctx.reg.peers)
+    return ["### Lookup vs the reference implementations", "",
+            "Ratio = our time / the peer's time measured in the same "
+            "round, median over rounds [95 % CI]; < 1 means ours is faster. "
+            "Ratios are machine-independent to first order, so the "
+            "reference column should agree; the ns columns are this "
+            "machine's." + (f" Peers: {desc}." if desc else ""), "",
+            render(ctx, ["ours", "peer", "scenario", "N", "ours ns",
+                         "peer ns", "throughput ratio", "latency ratio",
+                         "data"], rows), ""]
+
+
+def threads_table(ctx, s):
+    t = s[(s["metric"] == "lookups_per_s") & s["threads"].notna()]
+    if t.empty:
+        return []
+    threads = sorted(int(x) for x in t["threads"].unique())
+    rows = []
+    for var in variants(t):
+        f = var_filter(var)
+        tv = filt(t, **f)
+        for n in sorted(tv["nodes"].dropna().unique()):
+            for sc in sorted(filt(tv, nodes=n)["scenario"].unique()):
+                rows.append([variant_label(var), f"{n:g}", sc] +
+                            [mcell(ctx, "lookup", metric="lookups_per_s",
+                                   threads=float(th), nodes=n, scenario=sc,
+                                   **f) for th in threads] +
+                            [ctx.data_links("lookup")])
+    return ["### Lookups per second with T threads sharing one instance", "",
+            "Million lookups per second would read 1e6; higher is better. "
+            "Wall time over all threads.", "",
+            render(ctx, ["algorithm", "N", "scenario"] +
+                   [f"T={th}" for th in threads] + ["data"], rows), ""]
+
+
+def by_hash_table(ctx):
+    e = ctx.exps.get("lookup_all_hashes")
+    if e is None:
+        return []
+    s = e.summary
+    s = s[(s["scenario"] == "string") & (s["metric"] == "lookup_ns") &
+          ~s["algorithm"].isin(peers_in(ctx))]
+    hashes = sorted(set(s["hash"]))
+    if len(hashes) < 2:
+        return []
+    n = s.groupby("nodes")["hash"].nunique().idxmax()
+    s = s[s["nodes"] == n]
+    rows = []
+    for var in variants(s):
+        sv = filt(s, **var_filter(var))
+        if sv["hash"].nunique() < 2:
+            continue
+        rows.append([variant_label(var)] +
+                    [fmt_med(one(sv[sv["hash"] == h]), "num")
+                     for h in hashes] + [ctx.csv_link("lookup")])
+    if not rows:
+        return []
+    return [f"String-key lookup (hash + algorithm) by hash function at "
+            f"N={int(n)}, ns (this report's runs):", "",
+            md_table(["algorithm"] + [f"`{h}`" for h in hashes] + ["data"],
+                     rows), ""]
+
+
+def context_line(ctx):
+    out = []
+    for name in ("lookup", "build"):
+        e = ctx.exps.get(name)
+        if e is None:
+            continue
+        s = e.summary
+        la = s[s["metric"] == "load_avg_1m"]["median"].dropna()
+        st = s[s["metric"] == "cpu_steal_fraction"]["median"].dropna()
+        nz = s[s["noisy"] >= 1]
+        noisy = nz[nz["metric"].str.endswith("_ns")]
+        if la.empty and st.empty:
+            continue
+        out.append(f"- `{name}`: 1-minute load average per cell "
+                   f"{fmt_num(la.min())}–{fmt_num(la.max())}"
+                   f" (median {fmt_num(la.median())}); CPU steal "
+                   f"{100 * st.max():.2g} % at most; "
+                   f"{len(noisy)} noisy timing cells.")
+    if not out:
+        return []
+    return ["Timing context (medians per cell):", ""] + out + [""]

@@ -1,0 +1,72 @@
+"""Q3: memory. Self-reported bytes per variant and N (deterministic: one
+measurement, exact), heap bytes, bytes per node, and bounded_load's state
+with placed keys (bytes per placed key)."""
+
+from report.common import (filt, fmt_num, keys_per_node, mcell, med,
+                           nearest_nodes, one, ref_note, render, var_filter,
+                           variant_label, variants)
+
+
+def section(ctx):
+    out = ["## Q3. How much memory?", ""]
+    e = ctx.exps.get("memory")
+    if e is None:
+        return "\n".join(out + ["_No `memory` results yet._", ""])
+    s = e.summary
+    base = s[s["placed_keys"].isna()]
+    mem = base[base["metric"] == "memory_bytes"]
+    ns = nearest_nodes(mem["nodes"], [100, 1000, 10000])
+    out += ["Self-reported bytes with no keys placed (deterministic: "
+            "identical on every run); heap bytes from the counting "
+            "allocator at the largest N beside it. Lower is better.", ""]
+    out += ref_note(ctx)
+    rows = []
+    for var in variants(mem):
+        f = var_filter(var)
+        r = [variant_label(var)]
+        for n in ns:
+            r.append(mcell(ctx, "memory", metric="memory_bytes", nodes=n,
+                           placed_keys=None, **f))
+        r.append(mcell(ctx, "memory", metric="heap_bytes", nodes=ns[-1],
+                       placed_keys=None, **f))
+        r.append(mcell(ctx, "memory", metric="memory_bytes_per_node",
+                       nodes=ns[-1], placed_keys=None, **f))
+        r.append(ctx.data_links("memory"))
+        rows.append(r)
+    out += [render(ctx, ["algorithm"] + [f"bytes N={n}" for n in ns] +
+                   [f"heap bytes N={ns[-1]}", f"bytes/node N={ns[-1]}",
+                    "data"], rows), ""]
+    pk = s[s["placed_keys"].notna()]
+    if not pk.empty:
+        rows = []
+        for var in variants(pk):
+            f = var_filter(var)
+            pv = filt(pk, **f)
+            for n in sorted(pv["nodes"].dropna().unique()):
+                r0 = one(filt(pv, nodes=n, metric="memory_bytes_per_key"))
+                rows.append([variant_label(var), f"{n:g}",
+                             fmt_num(r0["placed_keys"]) if r0 else "—",
+                             keys_per_node(r0),
+                             mcell(ctx, "memory", metric="memory_bytes",
+                                   nodes=n, placed_keys=r0["placed_keys"]
+                                   if r0 else None, **f),
+                             mcell(ctx, "memory",
+                                   metric="memory_bytes_per_key", nodes=n,
+                                   **f),
+                             ctx.data_links("memory")])
+        out += ["Stateful algorithms with keys placed (bounded_load keeps "
+                "one entry per placed key):", "",
+                render(ctx, ["algorithm", "N", "placed keys", "per node",
+                             "state bytes", "bytes per placed key", "data"],
+                       rows), ""]
+    return "\n".join(out)
+
+
+def least_memory_rows(s, n):
+    """Summary rows of memory_bytes at N with no keys placed."""
+    d = s[(s["metric"] == "memory_bytes") & (s["nodes"] == n) &
+          s["placed_keys"].isna()]
+    return [r.to_dict() for _, r in d.iterrows()]
+
+
+__all__ = ["section", "least_memory_rows", "med"]

@@ -1,0 +1,248 @@
+"""Seed articles: their numbers beside our distribution.
+
+For each claim the article's value is placed in the distribution of our
+repetitions: z = (article − our mean) / our sample sd, and the empirical
+percentile (share of our repetitions below it, ties counted half). |z| > 3
+is flagged "outside". Prose appears only where it is a fact about the
+article (ARTICLE_FACTS), never as an explanation of a difference.
+"""
+
+import math
+
+from report.common import (Cell, fmt_med, fmt_value, md_table, isnan,
+                           render, ref_note)
+
+# The articles (/work/shared/seeds/<file>; cited in results/README.md
+# "Seed articles"). Titles as stated in each article; none states an author
+# or a date.
+SEED_ARTICLES = {
+    "000": dict(title="Консистентное хеширование", language="Russian",
+                file="000_cf5c8a2d7f8c2061.txt"),
+    "002": dict(title="Consistent hashing", language="English",
+                file="002_d37a63fc9e1a41ab.txt"),
+    "003": dict(title="Concevoir le hachage cohérent : anneaux, nœuds "
+                "virtuels et remappage minimal", language="French",
+                file="003_4334950187aebf74.txt"),
+}
+
+# ---------------------------------------------------------------------------
+# Seed claims: THE mapping from the articles' numbers to rows of the `seeds`
+# experiment (experiments/seeds.toml: scenario = "<claim>.<operation>",
+# operation = add | remove_random for disruption blocks, measured for
+# balance blocks). A claim row matches data rows with this scenario, metric
+# and algorithm and, for the ring, vnodes = setting["vnodes"]. One row per
+# number; rows sharing `id` form one claim. `setting` documents the
+# article's configuration (and drives the fake data generator). `fmt`:
+# "pct" shows fractions as %, "x" ratios, "int" counts. `source`: the
+# article (SEED_ARTICLES); 002 is the English version of 000.
+SEED_CLAIMS = [
+    dict(id="C1", label="hash mod N, 4 → 5 servers: keys moved",
+         scenario="pages_4to5.add", algorithm="modulo",
+         metric="moved_fraction", article=0.808, fmt="pct", source="002",
+         setting=dict(nodes=4, vnodes=None, keys=8966)),
+    dict(id="C2", label="ring, 4 → 5 servers: keys moved (≈ 20 %)",
+         scenario="pages_4to5.add", algorithm="ring",
+         metric="moved_fraction", article=0.20, fmt="pct", source="002",
+         setting=dict(nodes=4, vnodes=100, keys=8966)),
+    dict(id="C3", label="hash mod N, 10 → 11 nodes: keys moved",
+         scenario="keys200k_10to11.add", algorithm="modulo",
+         metric="moved_fraction", article=0.907, fmt="pct", source="003",
+         setting=dict(nodes=10, vnodes=None, keys=200000)),
+    dict(id="C3", label="ring 200 vnodes, 10 → 11 nodes: keys moved",
+         scenario="keys200k_10to11.add", algorithm="ring",
+         metric="moved_fraction", article=0.090, fmt="pct", source="003",
+         setting=dict(nodes=10, vnodes=200, keys=200000)),
+    dict(id="C4", label="10 nodes, 1 vnode: max/mean",
+         scenario="ring_balance_10nodes.measured",
+         algorithm="ring",
+         metric="load_max_over_mean", article=2.30, fmt="x", source="003",
+         setting=dict(nodes=10, vnodes=1, keys=200000)),
+    dict(id="C4", label="10 nodes, 1 vnode: min/mean",
+         scenario="ring_balance_10nodes.measured",
+         algorithm="ring",
+         metric="load_min_over_mean", article=0.12, fmt="x", source="003",
+         setting=dict(nodes=10, vnodes=1, keys=200000)),
+    dict(id="C4", label="10 nodes, 10 vnodes: max/mean",
+         scenario="ring_balance_10nodes.measured",
+         algorithm="ring",
+         metric="load_max_over_mean", article=1.46, fmt="x", source="003",
+         setting=dict(nodes=10, vnodes=10, keys=200000)),
+    dict(id="C4", label="10 nodes, 10 vnodes: min/mean",
+         scenario="ring_balance_10nodes.measured",
+         algorithm="ring",
+         metric="load_min_over_mean", article=0.69, fmt="x", source="003",
+         setting=dict(nodes=10, vnodes=10, keys=200000)),
+    dict(id="C4", label="10 nodes, 200 vnodes: max/mean",
+         scenario="ring_balance_10nodes.measured",
+         algorithm="ring",
+         metric="load_max_over_mean", article=1.11, fmt="x", source="003",
+         setting=dict(nodes=10, vnodes=200, keys=200000)),
+    dict(id="C4", label="10 nodes, 200 vnodes: min/mean",
+         scenario="ring_balance_10nodes.measured",
+         algorithm="ring",
+         metric="load_min_over_mean", article=0.92, fmt="x", source="003",
+         setting=dict(nodes=10, vnodes=200, keys=200000)),
+    dict(id="C5", label="5 servers, 100 vnodes, 8966 keys: busiest "
+         "(fair 1793)", scenario="pages_5nodes_100vnodes.measured",
+         algorithm="ring",
+         metric="load_max", article=1848, fmt="int", source="002",
+         setting=dict(nodes=5, vnodes=100, keys=8966)),
+    dict(id="C5", label="5 servers, 100 vnodes, 8966 keys: least loaded "
+         "(fair 1793)", scenario="pages_5nodes_100vnodes.measured",
+         algorithm="ring",
+         metric="load_min", article=1682, fmt="int", source="002",
+         setting=dict(nodes=5, vnodes=100, keys=8966)),
+    dict(id="C6", label="ring 1 vnode, 4 → 5 servers: keys moved",
+         scenario="pages_1vnode_4to5.add", algorithm="ring",
+         metric="moved_fraction", article=0.08, fmt="pct", source="002",
+         setting=dict(nodes=4, vnodes=1, keys=8966)),
+    dict(id="C6", label="ring 1 vnode, 4 → 5 servers: busiest server "
+         "after (fair 1793)", scenario="pages_1vnode_4to5.add", algorithm="ring",
+         metric="load_max", article=3519, fmt="int", source="002",
+         setting=dict(nodes=4, vnodes=1, keys=8966)),
+    dict(id="C7", label="remove 1 of 5 servers, 1 vnode: servers that "
+         "receive its keys", scenario="receivers_5nodes.remove_random",
+         algorithm="ring",
+         metric="receivers", article=1, fmt="int", source="002",
+         setting=dict(nodes=5, vnodes=1, keys=8966)),
+    dict(id="C7", label="remove 1 of 5 servers, 100 vnodes: servers that "
+         "receive its keys (all 4)", scenario="receivers_5nodes.remove_random",
+         algorithm="ring", metric="receivers", article=4, fmt="int",
+         source="002", setting=dict(nodes=5, vnodes=100, keys=8966)),
+]
+
+
+# Facts about the article (not explanations of a difference).
+ARTICLE_FACTS = {
+    "C1": "article: 8966 legost.in page URLs (not available; ours: the "
+          "`url` key set)",
+    "C2": "article: 8966 legost.in page URLs (not available); \"about "
+          "twenty percent\"",
+    "C3": "article: 200 000 keys of its own, one measurement",
+    "C4": "article: 200 000 keys, one layout per vnode count",
+    "C5": "article: 8966 legost.in page URLs (not available), one layout",
+    "C6": "article: 8966 legost.in page URLs (not available), one layout",
+    "C7": "article: statement about its demo, one layout",
+}
+
+Z_FLAG = 3.0
+
+
+def _filter(df, cl):
+    if cl.get("algorithm") and (df["algorithm"] != "").any():
+        df = df[df["algorithm"] == cl["algorithm"]]
+    v = cl["setting"].get("vnodes")
+    if cl.get("algorithm") == "ring" and v is not None and \
+            df["vnodes"].notna().any():
+        df = df[df["vnodes"] == v]
+    return df
+
+
+def position(values, article):
+    """(mean, sd, z, percentile) of `article` among `values`."""
+    v = [float(x) for x in values]
+    n = len(v)
+    nan = float("nan")
+    if n == 0:
+        return nan, nan, nan, nan
+    mean = sum(v) / n
+    sd = math.sqrt(sum((x - mean) ** 2 for x in v) / (n - 1)) if n > 1 \
+        else nan
+    if n > 1 and sd > 0:
+        z = (article - mean) / sd
+    elif n > 1:
+        z = 0.0 if article == mean else math.copysign(math.inf,
+                                                      article - mean)
+    else:
+        z = nan
+    below = sum(1 for x in v if x < article) + \
+        0.5 * sum(1 for x in v if x == article)
+    return mean, sd, z, 100.0 * below / n
+
+
+def seed_rows(exps):
+    """One dict per SEED_CLAIMS entry with our numbers (NaN if missing)."""
+    e = (exps or {}).get("seeds")
+    out = []
+    for cl in SEED_CLAIMS:
+        r = dict(cl)
+        r.update(row=None, n=0, found=False, mean=float("nan"),
+                 sd=float("nan"), z=float("nan"), pct=float("nan"),
+                 median=float("nan"))
+        if e is not None:
+            d = e.data[(e.data["scenario"] == cl["scenario"]) &
+                       (e.data["metric"] == cl["metric"]) &
+                       e.data["value"].notna()]
+            s = e.summary[(e.summary["scenario"] == cl["scenario"]) &
+                          (e.summary["metric"] == cl["metric"])]
+            d, s = _filter(d, cl), _filter(s, cl)
+            if not d.empty:
+                vals = d["value"].astype(float)
+                r["n"] = int(len(vals))
+                r["median"] = float(vals.median())
+                r["mean"], r["sd"], r["z"], r["pct"] = position(
+                    vals, cl["article"])
+                r["row"] = s.iloc[0].to_dict() if not s.empty else None
+                r["found"] = True
+        r["outside"] = bool(r["found"] and not isnan(r["z"]) and
+                            abs(r["z"]) > Z_FLAG)
+        out.append(r)
+    return out
+
+
+def _fmt_z(z):
+    if isnan(z):
+        return "—"
+    if math.isinf(z):
+        return ("+∞" if z > 0 else "−∞") + " (our runs have no spread)"
+    return f"{z:+.2f}"
+
+
+def section(ctx):
+    out = ["## Seed articles: reproductions", ""]
+    e = ctx.exps.get("seeds")
+    out += ["Each article number beside our median over repetitions with "
+            "its 95 % CI, our mean ± sd over repetitions, and the article "
+            "value's position in our distribution: z = (article − mean) / "
+            f"sd and the percentile of our repetitions below it. |z| > "
+            f"{Z_FLAG:g} is flagged **outside**. Hash md5 as in the "
+            "articles. Articles: "
+            + "; ".join(f"{k} = \"{a['title']}\" ({a['language']})"
+                        for k, a in SEED_ARTICLES.items())
+            + " — cited in results/README.md.", ""]
+    out += ref_note(ctx)
+    if e is None:
+        out += ["_No `seeds` results yet; the table lists the claims._", ""]
+    rows = []
+    ref_rows = seed_rows(ctx.ref) if ctx.has_ref else None
+    for i, r in enumerate(seed_rows(ctx.exps)):
+        k = r["fmt"]
+        if r["found"]:
+            ours = fmt_med(r["row"], k, timing=False) if r["row"] else \
+                fmt_value(r["median"], k)
+            ms = f"{fmt_value(r['mean'], k)} ± {fmt_value(r['sd'], k)}" \
+                if not isnan(r["sd"]) else fmt_value(r["mean"], k)
+            pos = f"z {_fmt_z(r['z'])}, {r['pct']:.0f}th pct"
+            flag = "**outside**" if r["outside"] else "inside"
+        else:
+            ours = ms = pos = "—"
+            flag = (f"not measured (no rows with scenario "
+                    f"`{r['scenario']}`, metric `{r['metric']}`)")
+        row = [r["id"], r["label"], f"`{r['scenario']}`",
+               fmt_value(r["article"], k), ours, ms, str(r["n"]), pos, flag]
+        if ref_rows is not None:
+            rr = ref_rows[i]
+            row.append(f"z {_fmt_z(rr['z'])}, "
+                       f"{'outside' if rr['outside'] else 'inside'}"
+                       if rr["found"] else "—")
+        row += [ARTICLE_FACTS.get(r["id"], ""),
+                r["source"], ctx.csv_link("seeds") if e is not None else ""]
+        rows.append(row)
+    header = ["claim", "article says", "scenario", "article",
+              "ours: median [95 % CI]", "ours: mean ± sd", "runs",
+              "article's position", "article vs ours"]
+    if ref_rows is not None:
+        header.append("position · ref")
+    header += ["about the article", "source", "data"]
+    out += [md_table(header, rows), ""]
+    return "\n".join(out)
