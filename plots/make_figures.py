@@ -2,10 +2,13 @@
 """Draws every chbench figure (PNG + SVG) from the results tree.
 
 Usage:
-  /usr/bin/python3 plots/make_figures.py --results results \
-      --out plots/figures [--tier smoke] [--strict] [--only lookup_vs_nodes]
+  /usr/bin/python3 plots/make_figures.py --results DIR --out DIR
+      [--tier TIER] [--strict] [--only STEM]
 
-One function per figure (FIGURE_FUNCS, stems as in make_report.FIGURES).
+One function per figure (FIGURE_FUNCS, stems as in report.figures.FIGURES).
+Points are medians with the 95 % CI of the median as error bars or bands
+(no bar where there is no interval: n < 6 or n_eff = 1); noisy cells are
+drawn with hollow markers.
 A figure whose experiment is missing is skipped with a message. A figure
 that fails is reported and skipped; --strict turns that into exit status 1
 (the test uses it). Files are written atomically by style.save_figure.
@@ -25,7 +28,10 @@ import pandas as pd
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import style  # noqa: E402  (selects Agg first)
 import chdata  # noqa: E402
-import make_report  # noqa: E402  (FIGURES, SEED_CLAIMS, variant helpers)
+from report import common as rc  # noqa: E402
+from report import seeds as rseeds  # noqa: E402
+from report.balance import bounded_rows  # noqa: E402
+from report.figures import FIGURES  # noqa: E402
 
 from matplotlib.ticker import FuncFormatter, PercentFormatter  # noqa: E402
 
@@ -54,7 +60,7 @@ def variant_style(var, all_vars, counts=None):
         cnt = {id(v): c for v, c in zip(all_vars, counts)}
         same.sort(key=lambda v: -cnt.get(id(v), 0))
     kw = style.line_kw(a)
-    kw["label"] = make_report.variant_label(var) if len(same) > 1 else a
+    kw["label"] = rc.variant_label(var) if len(same) > 1 else a
     if len(same) > 1:
         i = same.index(var)
         kw["linestyle"] = ["-", "--", ":", "-."][i % 4]
@@ -62,26 +68,59 @@ def variant_style(var, all_vars, counts=None):
     return kw
 
 
+def ci_err(d):
+    """[lower, upper] error-bar lengths from the median CI (0 where none)."""
+    lo = (d["median"] - d["median_ci_low"]).clip(lower=0).fillna(0)
+    hi = (d["median_ci_high"] - d["median"]).clip(lower=0).fillna(0)
+    return [lo, hi]
+
+
+def hollow_noisy(ax, d, kw):
+    """Redraws noisy points (summary noisy = 1) as hollow markers."""
+    nz = d[d["noisy"].fillna(0) >= 1] if "noisy" in d.columns else d[:0]
+    if nz.empty:
+        return
+    ax.plot(nz["nodes"], nz["median"], linestyle="none",
+            marker=kw.get("marker", "o"), markersize=8,
+            markerfacecolor="white", markeredgecolor=kw.get("color"),
+            zorder=6)
+
+
+def noisy_handle():
+    from matplotlib.lines import Line2D
+    return Line2D([], [], linestyle="none", marker="o", markersize=7,
+                  markerfacecolor="white", markeredgecolor="black",
+                  label="hollow: noisy cell")
+
+
+def drop_peers(exps, s, name="lookup"):
+    e = exps.get(name)
+    if e is None:
+        return s
+    peers = set(e.data.loc[e.data["note"].str.startswith("peer of"),
+                           "algorithm"])
+    return s[~s["algorithm"].isin(peers)]
+
+
 def plot_metric_vs_nodes(ax, s, metric, scenario=None, yerr=True):
     d = s[s["metric"] == metric]
     if scenario is not None:
         d = d[d["scenario"] == scenario]
-    vars_ = make_report.variants(d)
-    counts = [make_report.match_variant(d, v)["nodes"].nunique()
+    vars_ = rc.variants(d)
+    counts = [rc.match_variant(d, v)["nodes"].nunique()
               for v in vars_]
     for var in vars_:
-        dv = make_report.match_variant(d, var).sort_values("nodes")
+        dv = rc.match_variant(d, var).sort_values("nodes")
         dv = dv[dv["median"].notna()]
         if dv.empty:
             continue
         kw = variant_style(var, vars_, counts)
-        if yerr and dv["ci95_low"].notna().any():
-            lo = (dv["median"] - dv["ci95_low"]).clip(lower=0).fillna(0)
-            hi = (dv["ci95_high"] - dv["median"]).clip(lower=0).fillna(0)
-            ax.errorbar(dv["nodes"], dv["median"], yerr=[lo, hi], capsize=2,
-                        **kw)
+        if yerr and dv["median_ci_low"].notna().any():
+            ax.errorbar(dv["nodes"], dv["median"], yerr=ci_err(dv),
+                        capsize=2, **kw)
         else:
             ax.plot(dv["nodes"], dv["median"], **kw)
+        hollow_noisy(ax, dv, kw)
     return vars_
 
 
@@ -98,7 +137,7 @@ def log_axes(ax, x=True, y=True):
 def fig_lookup(exps, out, metric="lookup_ns", stem="lookup_vs_nodes",
                what="Lookup time (throughput)"):
     (e,) = need(exps, "lookup")
-    s = e.summary
+    s = drop_peers(exps, e.summary)
     if s[s["metric"] == metric].empty:
         raise Skip(f"no {metric} rows")
     fig, axes = style.new_figure(ncols=2, sharey=True)
@@ -114,8 +153,17 @@ def fig_lookup(exps, out, metric="lookup_ns", stem="lookup_vs_nodes",
         ax.set_title(f"{sc} keys" + (" (includes hashing the key)"
                                      if sc == "string" else ""))
         ax.set_xlabel("nodes N")
-    axes[0][0].set_ylabel(f"{what}, ns per lookup (median, 95 % CI)")
-    leg = style.legend_outside(fig, axes)
+    axes[0][0].set_ylabel(f"{what}, ns per lookup (median, 95 % CI of "
+                          "the median)")
+    handles, labels = [], []
+    for ax in axes[0]:
+        for h, lab in zip(*ax.get_legend_handles_labels()):
+            if lab not in labels:
+                handles.append(h)
+                labels.append(lab)
+    handles.append(noisy_handle())
+    labels.append(handles[-1].get_label())
+    leg = style.legend_outside(fig, axes, handles=handles, labels=labels)
     fig.suptitle(f"{what} vs number of nodes")
     return style.save_figure(fig, out, stem, [e.meta], leg)
 
@@ -128,7 +176,7 @@ def fig_lookup_latency(exps, out):
 
 def fig_memory(exps, out):
     (e,) = need(exps, "memory")
-    s = e.summary
+    s = e.summary[e.summary["placed_keys"].isna()]
     fig, axes = style.new_figure(ncols=2)
     for ax, metric, lab in zip(axes[0], ("memory_bytes",
                                          "memory_bytes_per_node"),
@@ -171,7 +219,7 @@ def fig_build(exps, out):
                 color="#444444")
         ax.set_title(title)
         ax.set_xlabel("nodes N")
-        ax.set_ylabel("time, ns (median, 95 % CI)")
+        ax.set_ylabel("time, ns (median, 95 % CI of the median)")
     leg = style.legend_outside(fig, axes)
     fig.suptitle("Build / add / remove time vs number of nodes")
     return style.save_figure(fig, out, "build_vs_nodes", [e.meta], leg)
@@ -240,16 +288,16 @@ def fig_disruption_multi(exps, out):
     d = s[(s["metric"] == "moved_fraction") & s["scenario"].isin(MULTI)]
     if d.empty:
         raise Skip("no multi-removal scenarios")
-    n = make_report.pick_n(d["nodes"], 100)
+    n = rc.pick_n(d["nodes"], 100)
     d = d[d["nodes"] == n]
     scen = [x for x in MULTI if x in set(d["scenario"])]
-    vars_ = make_report.variants(s[s["nodes"] == n])
+    vars_ = rc.variants(s[s["nodes"] == n])
     fig, axes = style.new_figure(figsize=(10, 4.8))
     ax = axes[0][0]
     width = 0.8 / max(1, len(vars_))
     x = np.arange(len(scen))
     for i, var in enumerate(vars_):
-        dv = make_report.match_variant(d, var).set_index("scenario")
+        dv = rc.match_variant(d, var).set_index("scenario")
         ys = [dv["median"].get(sc, np.nan) for sc in scen]
         kw = variant_style(var, vars_)
         ax.bar(x + (i - (len(vars_) - 1) / 2) * width, ys, width,
@@ -293,18 +341,19 @@ def fig_vnodes(exps, out):
             g = dn[dn["metric"] == m].groupby("vnodes")["value"]
             if g.ngroups == 0:
                 continue
-            med = g.median()
-            ax.fill_between(med.index, g.quantile(0.025).values,
+            mean = g.mean()
+            ax.fill_between(mean.index, g.quantile(0.025).values,
                             g.quantile(0.975).values, color=col,
                             alpha=0.15 if "max" in m else 0.25, linewidth=0)
-            ax.plot(med.index, med.values, color=col, marker=mk,
-                    label=f"ring {lab}: median (band: 95 % of repetitions)")
+            ax.plot(mean.index, mean.values, color=col, marker=mk,
+                    label=f"ring {lab}: mean (band: 95 % of repetitions)")
             a_ = an[an["metric"] == m].sort_values("vnodes")
             if not a_.empty:
-                ax.plot(a_["vnodes"], a_["median"], label=f"analytic {lab}",
+                ax.plot(a_["vnodes"], a_["median"],
+                        label=f"model expectation {lab}",
                         **{**style.ANALYTIC_KW,
                            "linestyle": ":" if "max" in m else "-."})
-        for cl in make_report.SEED_CLAIMS:
+        for cl in rseeds.SEED_CLAIMS:
             st = cl["setting"]
             if cl["metric"] in ("load_max_over_mean",
                                 "load_min_over_mean") and \
@@ -326,20 +375,20 @@ def fig_vnodes(exps, out):
 
 def fig_balance(exps, out):
     (e,) = need(exps, "balance")
-    s, ks = make_report.restrict(e.summary, "keyset", "uniform")
-    s, hs = make_report.restrict(s, "hash", "xxh64")
+    s, ks = rc.restrict(e.summary, "keyset", "uniform")
+    s, hs = rc.restrict(s, "hash", "xxh64")
     d = s[s["scenario"] == "measured"]
     ns = sorted(d["nodes"].dropna().unique())
     if not ns:
         raise Skip("no measured balance rows")
     fig, axes = style.new_figure(ncols=len(ns), sharey=True,
                                  figsize=(max(7.5, 5 * len(ns)), 4.6))
-    vars_ = make_report.variants(d)
+    vars_ = rc.variants(d)
     for ax, n in zip(axes[0], ns):
         dn = d[d["nodes"] == n]
         x = np.arange(len(vars_))
         for i, var in enumerate(vars_):
-            dv = make_report.match_variant(dn, var)
+            dv = rc.match_variant(dn, var)
             kw = variant_style(var, vars_)
             for m, off, hatch in (("load_max_over_mean", -0.2, None),
                                   ("load_min_over_mean", 0.2, "///")):
@@ -348,15 +397,15 @@ def fig_balance(exps, out):
                     continue
                 r = r.iloc[0]
                 err = None
-                if not pd.isna(r["ci95_low"]):
-                    err = [[max(0, r["median"] - r["ci95_low"])],
-                           [max(0, r["ci95_high"] - r["median"])]]
+                if not pd.isna(r["median_ci_low"]):
+                    err = [[max(0, r["median"] - r["median_ci_low"])],
+                           [max(0, r["median_ci_high"] - r["median"])]]
                 ax.bar(x[i] + off, r["median"], 0.38, color=kw["color"],
                        alpha=kw.get("alpha", 1), hatch=hatch,
                        edgecolor="white", yerr=err, capsize=2)
             a = s[(s["scenario"] == "analytic") & (s["nodes"] == n) &
                   (s["metric"] == "load_max_over_mean")]
-            a = make_report.match_variant(a, var)
+            a = rc.match_variant(a, var)
             if not a.empty:
                 ax.plot([x[i] - 0.2], [a["median"].iloc[0]],
                         label="analytic max/mean", **{
@@ -365,7 +414,7 @@ def fig_balance(exps, out):
                             "markeredgewidth": 2})
         ax.axhline(1.0, color="#999999", linewidth=0.8)
         ax.set_xticks(x)
-        ax.set_xticklabels([make_report.variant_label(v) for v in vars_],
+        ax.set_xticklabels([rc.variant_label(v) for v in vars_],
                            rotation=30, ha="right")
         ax.set_title(f"N = {n:g}")
     axes[0][0].set_ylabel("load / mean (left solid: max, right hatched: "
@@ -380,7 +429,8 @@ def fig_balance(exps, out):
         handles.append(an[0])
     leg = style.legend_outside(fig, axes, handles=handles,
                                labels=[h.get_label() for h in handles])
-    fig.suptitle("Load balance per algorithm (median, 95 % CI)"
+    fig.suptitle("Load balance per algorithm (median, 95 % CI of the "
+                 "median; analytic = model expectation)"
                  + (f", key set {ks}" if ks else "")
                  + (f", hash {hs}" if hs else ""))
     return style.save_figure(fig, out, "balance_by_algorithm", [e.meta], leg)
@@ -456,7 +506,7 @@ def fig_hashes_speed(exps, out):
 
 def fig_bounded_load(exps, out):
     (e,) = need(exps, "bounded_load")
-    s, n = make_report.bounded_rows(e)
+    s, n = bounded_rows(e)
     ring = e.summary[(e.summary["algorithm"] == "ring") &
                      (e.summary["nodes"] == n)]
     col = style.algorithm_style("bounded_load")
@@ -466,11 +516,7 @@ def fig_bounded_load(exps, out):
     m = s[(s["metric"] == "load_max_over_mean") &
           (s["scenario"] == "measured")].sort_values("load_factor")
     if not m.empty:
-        ax.errorbar(m["load_factor"], m["median"],
-                    yerr=[(m["median"] - m["ci95_low"]).clip(lower=0)
-                          .fillna(0),
-                          (m["ci95_high"] - m["median"]).clip(lower=0)
-                          .fillna(0)],
+        ax.errorbar(m["load_factor"], m["median"], yerr=ci_err(m),
                     color=col["color"], marker=col["marker"], capsize=2,
                     label="bounded_load max/mean (median, 95 % CI)")
     a = s[(s["metric"] == "load_max_over_mean") &
@@ -514,7 +560,12 @@ def fig_bounded_load(exps, out):
     ax2.set_ylabel("keys moved, fraction of all keys (log)")
     ax2.set_title("disruption vs c")
     leg = style.legend_outside(fig, axes, ncol=3)
-    fig.suptitle("Bounded load" + (f" (N = {n:g})" if n else ""))
+    k = s["keys"].dropna()
+    kpn = f", {k.iloc[0] / n:,.0f} keys per node" if n and not k.empty \
+        else ""
+    fig.suptitle("Bounded load" + (f" (N = {n:g}{kpn}; disruption = "
+                                   "from-scratch replays on N and N±1)"
+                                   if n else ""))
     return style.save_figure(fig, out, "bounded_load", [e.meta], leg)
 
 
@@ -560,9 +611,16 @@ def fig_weights(exps, out):
 
 def fig_seeds(exps, out):
     (e,) = need(exps, "seeds")
-    ctx = make_report.Ctx(exps, os.path.join(out, "x.md"), out)
-    rows = make_report.seed_rows(ctx)
+    rows = rseeds.seed_rows(exps)
     rows = [r for r in rows if r["found"]]
+    e_d = e.data[e.data["value"].notna()]
+    for r in rows:
+        vals = rseeds._filter(e_d[(e_d["scenario"] == r["scenario"]) &
+                                  (e_d["metric"] == r["metric"])], r)["value"]
+        r["band_lo"], r["band_hi"] = chdata.quantile_band(vals)
+        row = r["row"] or {}
+        r["ci_lo"] = float(row.get("median_ci_low", float("nan")))
+        r["ci_hi"] = float(row.get("median_ci_high", float("nan")))
     if not rows:
         raise Skip("no seed scenarios matched SEED_CLAIMS")
     fig, axes = style.new_figure(nrows=len(rows),
@@ -590,9 +648,11 @@ def fig_seeds(exps, out):
         unit = {"pct": " %", "x": "×", "int": ""}[k]
         ax.xaxis.set_major_formatter(FuncFormatter(
             lambda v, _, u=unit: f"{v:g}{u}"))
+        zt = "" if math.isnan(r["z"]) else f", z {r['z']:+.1f}"
         ax.set_title(f"{r['id']} · {r['label']} — article "
-                     f"{make_report.fmt_value(r['article'], k)}, ours "
-                     f"{make_report.fmt_value(r['median'], k)}",
+                     f"{rc.fmt_value(r['article'], k)}, ours "
+                     f"{rc.fmt_value(r['median'], k)}{zt}"
+                     + (" (outside)" if r["outside"] else ""),
                      loc="left", fontsize=8, pad=3)
         for sp in ("top", "right", "left"):
             ax.spines[sp].set_visible(False)
@@ -600,7 +660,7 @@ def fig_seeds(exps, out):
     handles = [Line2D([], [], color=col, linewidth=7, alpha=0.35,
                       label="ours: central 95 % of repetitions"),
                Line2D([], [], color=col, linewidth=2.5,
-                      label="ours: 95 % CI of the mean"),
+                      label="ours: 95 % CI of the median"),
                Line2D([], [], color=col, marker="o", linestyle="none",
                       label="ours: median"),
                Line2D([], [], label="article value", **style.ARTICLE_KW)]
@@ -625,7 +685,7 @@ FIGURE_FUNCS = {
     "weights_shares": fig_weights,
     "seeds": fig_seeds,
 }
-assert list(FIGURE_FUNCS) == [s for s, _ in make_report.FIGURES]
+assert list(FIGURE_FUNCS) == [s for s, _ in FIGURES]
 
 
 def main(argv=None):

@@ -18,7 +18,7 @@ timing rounds (repetition = round), peers with their ratio rows, a noisy
 timing cell (rendezvous prehashed N=1000), a words key set cell with
 "n_eff = 1", bounded_load rows with placed_keys (lookup, build, memory
 bytes per key), lookups_per_s rows (threads 1 and 2), and a single-shot
-(n = 1) timing cell (modulo build at N = 10).
+(n = 1) timing cell (modulo build at N = 100).
 """
 
 import sys as _sys
@@ -321,7 +321,7 @@ def gen_build():
     for a in ALGOS:
         for n in NODES:
             placed = 1000 * n if a == "bounded_load" else None
-            rounds = 1 if (a, n) == ("modulo", 10) else ROUNDS
+            rounds = 1 if (a, n) == ("modulo", 100) else ROUNDS
             for rep in range(rounds):
                 common = dict(algorithm=a, hash="xxh64", nodes=n,
                               placed_keys=placed, seed=2000,
