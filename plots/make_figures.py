@@ -406,9 +406,15 @@ def fig_balance(exps, out):
             a = s[(s["scenario"] == "analytic") & (s["nodes"] == n) &
                   (s["metric"] == "load_max_over_mean")]
             a = rc.match_variant(a, var)
+            mx = dv[dv["metric"] == "load_max_over_mean"]
+            if not a.empty and not mx.empty:
+                # like with like: the model's expectation vs the MEAN
+                ax.plot([x[i] - 0.2], [mx["mean"].iloc[0]], linestyle="none",
+                        marker="o", markersize=4, color="black",
+                        label="measured mean max/mean")
             if not a.empty:
                 ax.plot([x[i] - 0.2], [a["median"].iloc[0]],
-                        label="analytic max/mean", **{
+                        label="model expectation of max/mean", **{
                             **style.ANALYTIC_KW, "marker": "_",
                             "markersize": 14, "linestyle": "none",
                             "markeredgewidth": 2})
@@ -417,20 +423,19 @@ def fig_balance(exps, out):
         ax.set_xticklabels([rc.variant_label(v) for v in vars_],
                            rotation=30, ha="right")
         ax.set_title(f"N = {n:g}")
-    axes[0][0].set_ylabel("load / mean (left solid: max, right hatched: "
-                          "min)")
+    axes[0][0].set_ylabel("load / mean (bars: median ± its 95 % CI)")
     from matplotlib.patches import Patch
     handles = [Patch(facecolor="#888888", label="max/mean"),
                Patch(facecolor="#888888", hatch="///", edgecolor="white",
                      label="min/mean")]
-    an = [ln for ln in axes[0][0].get_lines()
-          if ln.get_label() == "analytic max/mean"]
-    if an:
-        handles.append(an[0])
+    for lab in ("model expectation of max/mean", "measured mean max/mean"):
+        an = [ln for ln in axes[0][0].get_lines() if ln.get_label() == lab]
+        if an:
+            handles.append(an[0])
     leg = style.legend_outside(fig, axes, handles=handles,
                                labels=[h.get_label() for h in handles])
-    fig.suptitle("Load balance per algorithm (median, 95 % CI of the "
-                 "median; analytic = model expectation)"
+    fig.suptitle("Load balance per algorithm (model expectation beside the "
+                 "measured mean)"
                  + (f", key set {ks}" if ks else "")
                  + (f", hash {hs}" if hs else ""))
     return style.save_figure(fig, out, "balance_by_algorithm", [e.meta], leg)

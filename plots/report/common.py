@@ -450,17 +450,14 @@ def interval(row, timing=True):
     if n_eff > 1 and lo is not None and hi is not None:
         return float(lo), float(hi)
     mn, mx = _get(row, "min"), _get(row, "max")
-    if mn is None:
-        mn = mx = float(row["median"])
     if n_eff <= 1 and n > 1:
         return None
     if n == 1:
-        return None if timing else (float(mn), float(mx))
-    if n >= 2:
-        if not timing and mn == mx:
-            return float(mn), float(mx)
-        return float(mn), float(mx)
-    return None
+        v = float(row["median"])
+        return None if timing else (v, v)
+    if mn is None or mx is None:   # an older summary without min/max
+        return None
+    return float(mn), float(mx)
 
 
 def overlaps(a, b):
