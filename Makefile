@@ -1,41 +1,61 @@
 # chbench: the user's two commands are `make experiments` and `make test`.
 # Everything else (dependencies, configure, build) happens on the way.
 #
-#   make experiments [TIER=smoke|default|full]   sweeps, then plots and report
+#   make experiments [TIER=smoke|default|full] [FLAVOR=portable|native]
+#                        sweeps into results/local (git-ignored), then figures
+#                        and results/local/REPORT.md with the committed
+#                        reference machine's numbers beside yours
 #   make test            build and run every test (ctest)
 #   make test-sanitize   the same under AddressSanitizer + UBSan
-#   make plots / make report   figures and results/REPORT.md from the CSVs
-#                        (another TIER: plots/figures-<tier>, REPORT-<tier>.md)
+#   make plots / make report   figures and report from the CSVs already there
+#   make reference [TIER=...]  regenerate the committed reference run of this
+#                        machine: results/reference/<machine>/, plots/figures*/,
+#                        results/REPORT*.md and the README headline
 #   make deps            install missing Debian packages (root) or say how
+#
+# FLAVOR=portable (default) builds with -O2; FLAVOR=native with -O3
+# -march=native, in build-native/, writing results/local-native. meta.json and
+# the report say which flags produced a run.
 
 SHELL := /bin/bash
-BUILD ?= build
-BUILD_SAN ?= build-sanitize
 TIER ?= default
+FLAVOR ?= portable
 JOBS ?= $(shell nproc)
 PYTHON := /usr/bin/python3
+BUILD_SAN ?= build-sanitize
+ifeq ($(FLAVOR),native)
+BUILD ?= build-native
+NATIVE_FLAG := -DCHBENCH_NATIVE=ON
+LOCAL := results/local-native
+else ifeq ($(FLAVOR),portable)
+BUILD ?= build
+NATIVE_FLAG := -DCHBENCH_NATIVE=OFF
+LOCAL := results/local
+else
+$(error FLAVOR must be portable or native, got '$(FLAVOR)')
+endif
 CHBENCH := $(BUILD)/experiments/chbench
 
-# The default tier's figures and report are the reference (committed, and the
-# source of the README's headline block); another tier writes beside them, so
-# `make experiments TIER=full` does not replace what `make experiments` made.
+# The machine a reference run is named by: CPU model words and logical CPUs,
+# e.g. amd-epyc-2cpu.
+MACHINE ?= $(shell experiments/machine_name.sh)
+# The committed reference shown beside a user's numbers (the first machine
+# under results/reference/, or none).
+REFERENCE ?= $(firstword $(wildcard results/reference/*))
+
 ifeq ($(TIER),default)
-FIGURES := plots/figures
-REPORT := results/REPORT.md
-README_FLAG := --readme README.md
+TIER_SUFFIX :=
 else
-FIGURES := plots/figures-$(TIER)
-REPORT := results/REPORT-$(TIER).md
-README_FLAG :=
+TIER_SUFFIX := -$(TIER)
 endif
 
 # Debian 12 packages the suite needs, build and run.
 DEB_PACKAGES := cmake g++ make pkg-config git \
   libbenchmark-dev libabsl-dev libxxhash-dev libmurmurhash-dev \
   libboost-math-dev libgtest-dev libgmock-dev libssl-dev libtomlplusplus-dev \
-  libcli11-dev python3-matplotlib python3-pandas wamerican
+  libcli11-dev libmemcached-dev python3-matplotlib python3-pandas wamerican
 
-.PHONY: all deps build bench test test-sanitize experiments plots report clean
+.PHONY: all deps build bench test test-sanitize experiments plots report reference clean
 
 all: build
 
@@ -59,7 +79,7 @@ deps:
 	fi
 
 $(BUILD)/CMakeCache.txt: | deps
-	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release
+	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release $(NATIVE_FLAG)
 
 build: deps $(BUILD)/CMakeCache.txt
 	cmake --build $(BUILD) -j $(JOBS)
@@ -80,14 +100,27 @@ test-sanitize: deps
 	  ctest --output-on-failure -j $(JOBS) -LE slow
 
 experiments: build
-	$(CHBENCH) run all --tier $(TIER)
+	$(CHBENCH) run all --tier $(TIER) --results-dir $(LOCAL)
 	@$(MAKE) --no-print-directory plots report
 
 plots: deps
-	$(PYTHON) plots/make_figures.py --results results --out $(FIGURES) --tier $(TIER)
+	$(PYTHON) plots/make_figures.py --results $(LOCAL) --out $(LOCAL)/figures$(TIER_SUFFIX) --tier $(TIER)
 
 report: deps
-	$(PYTHON) plots/make_report.py --results results --figures $(FIGURES) --out $(REPORT) $(README_FLAG) --tier $(TIER)
+	$(PYTHON) plots/make_report.py --results $(LOCAL) $(if $(REFERENCE),--reference $(REFERENCE)) \
+	  --figures $(LOCAL)/figures$(TIER_SUFFIX) --out $(LOCAL)/REPORT$(TIER_SUFFIX).md --tier $(TIER)
+	@echo "chbench: report in $(LOCAL)/REPORT$(TIER_SUFFIX).md"
+
+# The committed reference of this machine (portable flavor only). The default
+# tier also rewrites the README headline.
+reference: build
+	@[ "$(FLAVOR)" = portable ] || { echo "chbench: the reference is the portable build"; exit 2; }
+	$(CHBENCH) run all --tier $(TIER) --results-dir results/reference/$(MACHINE)
+	$(PYTHON) plots/make_figures.py --results results/reference/$(MACHINE) \
+	  --out plots/figures$(TIER_SUFFIX) --tier $(TIER)
+	$(PYTHON) plots/make_report.py --results results/reference/$(MACHINE) \
+	  --figures plots/figures$(TIER_SUFFIX) --out results/REPORT$(TIER_SUFFIX).md --tier $(TIER) \
+	  $(if $(TIER_SUFFIX),,--readme README.md)
 
 clean:
 	rm -rf $(BUILD) $(BUILD_SAN)

@@ -4,140 +4,154 @@
 // File: bench/kernels.h
 // -----------------------------------------------------------------------------
 //
-// The timed loops, templated on a concrete final algorithm type A (Ring<H>,
-// Jump<H>, ...) so that A::Lookup and A::HashKey are called without virtual
-// dispatch and inline. Shared by bench/timing.cc (the runner's timing cells)
-// and bench/bench_main.cc (the interactive binary).
+// The timed loops. Each is templated on a callable that the compiler inlines
+// (a lambda around a concrete final type's Lookup/HashKey, or a peer's), so a
+// loop has no virtual call, allocation, lock or bounds check.
 //
-// One benchmark iteration = one lookup (or one hash). The loops contain no
-// allocation, lock or bounds-checked access; every result goes through
-// benchmark::DoNotOptimize.
+// Every loop folds every result into an accumulator (a wrapping sum of the
+// owners or digests) that leaves the loop through benchmark::DoNotOptimize
+// once, after the loop, and is returned. The harness (bench/harness.h)
+// compares it with the fold of the same operations computed untimed
+// (CyclicFold), so a loop whose lookups were skipped or changed fails its run.
+// (Passing each owner to DoNotOptimize is not enough: with GCC the "+m,r"
+// constraint lets the compiler name the table element itself as the memory
+// operand, and the final table load is never executed.)
 //
 // Throughput vs latency (after xxHash's tests/bench/benchHash.c): the
 // throughput loops visit keys[0], keys[1], ... independently, so an
 // out-of-order CPU overlaps consecutive lookups. The latency loops make the
 // next index depend on the previous owner, i = i + 1 + (owner & z), with z a
-// zero the compiler cannot see through (it passed through DoNotOptimize): the
-// keys visited are the same, but each lookup waits for the previous one.
+// zero the compiler cannot see through: the keys visited are the same (so is
+// the fold), but each lookup waits for the previous one.
+//
+// Iteration i of every loop uses key (offset + i) mod n.
 
 #ifndef CHBENCH_BENCH_KERNELS_H_
 #define CHBENCH_BENCH_KERNELS_H_
 
+#include <atomic>
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
-#include <memory>
 #include <span>
 #include <string>
+#include <thread>
+#include <vector>
 
-#include "absl/status/status.h"
 #include "algorithms/consistent_hash.h"
+#include "bench/harness.h"
 #include "benchmark/benchmark.h"
 
 namespace chbench {
 namespace bench_internal {
 
-template <typename A>
-void LookupThroughput(benchmark::State& state, const A& algo,
-                      std::span<const uint64_t> keys) {
-  const uint64_t* const k = keys.data();
-  const size_t n = keys.size();
-  size_t i = 0;
-  for (auto _ : state) {
-    NodeId owner = algo.Lookup(k[i]);
-    benchmark::DoNotOptimize(owner);
-    if (++i == n) i = 0;
-  }
-  state.SetItemsProcessed(state.iterations());
+// F(x) = sum of values[(j) mod n] for j < x, wrapping mod 2^64, from the
+// prefix sums `prefix` (size n + 1): what a loop of x iterations from offset
+// 0 folds. The fold from offset o over x iterations is F(o + x) - F(o).
+inline uint64_t CyclicFold(std::span<const uint64_t> prefix, uint64_t x) {
+  const uint64_t n = prefix.size() - 1;
+  return (x / n) * prefix[n] + prefix[x % n];
 }
 
-template <typename A>
-void LookupLatency(benchmark::State& state, const A& algo,
-                   std::span<const uint64_t> keys) {
-  const uint64_t* const k = keys.data();
+// Prefix sums of `values` (size n + 1, wrapping).
+template <typename T>
+std::vector<uint64_t> PrefixSums(std::span<const T> values) {
+  std::vector<uint64_t> prefix(values.size() + 1, 0);
+  for (size_t i = 0; i < values.size(); ++i) {
+    prefix[i + 1] = prefix[i] + static_cast<uint64_t>(values[i]);
+  }
+  return prefix;
+}
+
+// Independent operations: fold += op(keys[i]).
+template <typename Key, typename Op>
+Measurement ThroughputLoop(const Op& op, std::span<const Key> keys,
+                           uint64_t iterations, size_t offset = 0) {
+  const Key* const k = keys.data();
+  const size_t n = keys.size();
+  size_t i = offset % n;
+  uint64_t fold = 0;
+  const double t0 = ThreadCpuSeconds();
+  for (uint64_t it = 0; it < iterations; ++it) {
+    fold += op(k[i]);
+    if (++i == n) i = 0;
+  }
+  const double t1 = ThreadCpuSeconds();
+  benchmark::DoNotOptimize(fold);
+  return {t1 - t0, fold};
+}
+
+// Dependent chain: the next index waits for the previous owner.
+template <typename Key, typename Op>
+Measurement LatencyLoop(const Op& op, std::span<const Key> keys,
+                        uint64_t iterations) {
+  const Key* const k = keys.data();
   const size_t n = keys.size();
   size_t zero = 0;
   benchmark::DoNotOptimize(zero);
   size_t i = 0;
-  for (auto _ : state) {
-    NodeId owner = algo.Lookup(k[i]);
-    benchmark::DoNotOptimize(owner);
+  uint64_t fold = 0;
+  const double t0 = ThreadCpuSeconds();
+  for (uint64_t it = 0; it < iterations; ++it) {
+    const uint64_t owner = op(k[i]);
+    fold += owner;
     i += 1 + (owner & zero);
     if (i >= n) i = 0;
   }
-  state.SetItemsProcessed(state.iterations());
+  const double t1 = ThreadCpuSeconds();
+  benchmark::DoNotOptimize(fold);
+  return {t1 - t0, fold};
 }
 
-template <typename A>
-void StringLookupThroughput(benchmark::State& state, const A& algo,
-                            std::span<const std::string> keys) {
-  const std::string* const k = keys.data();
-  const size_t n = keys.size();
-  size_t i = 0;
-  for (auto _ : state) {
-    NodeId owner = algo.Lookup(algo.HashKey(k[i]));
-    benchmark::DoNotOptimize(owner);
-    if (++i == n) i = 0;
-  }
-  state.SetItemsProcessed(state.iterations());
-}
-
-template <typename A>
-void StringLookupLatency(benchmark::State& state, const A& algo,
-                         std::span<const std::string> keys) {
-  const std::string* const k = keys.data();
-  const size_t n = keys.size();
-  size_t zero = 0;
-  benchmark::DoNotOptimize(zero);
-  size_t i = 0;
-  for (auto _ : state) {
-    NodeId owner = algo.Lookup(algo.HashKey(k[i]));
-    benchmark::DoNotOptimize(owner);
-    i += 1 + (owner & zero);
-    if (i >= n) i = 0;
-  }
-  state.SetItemsProcessed(state.iterations());
-}
-
-// The string loop without the lookup: the cost of hashing the key alone.
-template <typename A>
-void HashOnly(benchmark::State& state, const A& algo,
-              std::span<const std::string> keys) {
-  const std::string* const k = keys.data();
-  const size_t n = keys.size();
-  size_t i = 0;
-  for (auto _ : state) {
-    uint64_t h = algo.HashKey(k[i]);
-    benchmark::DoNotOptimize(h);
-    if (++i == n) i = 0;
-  }
-  state.SetItemsProcessed(state.iterations());
-}
-
-// Manual-time loop for operations that mutate the instance: per iteration,
-// `setup()` returns a fresh std::unique_ptr<A> (untimed), `op(A&)` is timed
-// with a steady clock and returns absl::Status; the instance is destroyed
-// outside the timed region. Reports the first error through SkipWithError.
-// Register with ->UseManualTime().
-template <typename A, typename Setup, typename Op>
-void MutatingOp(benchmark::State& state, Setup& setup, Op& op) {
+// T threads share `op` (read-only), each runs `iterations` independent
+// operations from offset t * n / T. Wall time from the moment all threads
+// are ready until the last one finishes; fold = sum of the threads' folds.
+template <typename Key, typename Op>
+Measurement MultiThreadLoop(const Op& op, std::span<const Key> keys,
+                            uint64_t iterations, unsigned threads) {
   using Clock = std::chrono::steady_clock;
-  for (auto _ : state) {
-    std::unique_ptr<A> algo = setup();
-    if (algo == nullptr) {
-      state.SkipWithError("setup failed");
-      break;
-    }
-    const Clock::time_point t0 = Clock::now();
-    absl::Status status = op(*algo);
-    const Clock::time_point t1 = Clock::now();
-    benchmark::DoNotOptimize(status);
-    state.SetIterationTime(std::chrono::duration<double>(t1 - t0).count());
-    if (!status.ok()) {
-      state.SkipWithError(std::string(status.message()).c_str());
-      break;
-    }
+  std::vector<uint64_t> folds(threads, 0);
+  std::atomic<unsigned> ready{0};
+  std::atomic<bool> go{false};
+  std::vector<std::thread> pool;
+  pool.reserve(threads);
+  for (unsigned t = 0; t < threads; ++t) {
+    pool.emplace_back([&, t] {
+      ready.fetch_add(1);
+      while (!go.load(std::memory_order_acquire)) {
+      }
+      const Key* const k = keys.data();
+      const size_t n = keys.size();
+      size_t i = (t * (n / threads)) % n;
+      uint64_t fold = 0;
+      for (uint64_t it = 0; it < iterations; ++it) {
+        fold += op(k[i]);
+        if (++i == n) i = 0;
+      }
+      benchmark::DoNotOptimize(fold);
+      folds[t] = fold;
+    });
   }
+  while (ready.load() < threads) std::this_thread::yield();
+  const Clock::time_point t0 = Clock::now();
+  go.store(true, std::memory_order_release);
+  for (std::thread& th : pool) th.join();
+  const Clock::time_point t1 = Clock::now();
+  uint64_t fold = 0;
+  for (uint64_t f : folds) fold += f;
+  return {std::chrono::duration<double>(t1 - t0).count(), fold};
+}
+
+// The fold MultiThreadLoop returns, from prefix sums of op over the keys.
+inline uint64_t MultiThreadFold(std::span<const uint64_t> prefix,
+                                uint64_t iterations, unsigned threads) {
+  const uint64_t n = prefix.size() - 1;
+  uint64_t fold = 0;
+  for (unsigned t = 0; t < threads; ++t) {
+    const uint64_t o = (t * (n / threads)) % n;
+    fold += CyclicFold(prefix, o + iterations) - CyclicFold(prefix, o);
+  }
+  return fold;
 }
 
 }  // namespace bench_internal

@@ -3,18 +3,11 @@
 #include "bench/timing.h"
 
 #include <algorithm>
-#include <cctype>
 #include <chrono>
-#include <cmath>
-#include <cstdio>
-#include <fstream>
-#include <iostream>
-#include <iterator>
 #include <memory>
-#include <mutex>
-#include <sstream>
 #include <string>
 #include <string_view>
+#include <thread>
 #include <utility>
 #include <vector>
 
@@ -23,213 +16,31 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
-#include "algorithms/hash/hash_registry.h"
 #include "algorithms/checksum.h"
+#include "algorithms/hash/hash_function.h"
 #include "algorithms/registry.h"
 #include "algorithms/util/random.h"
 #include "bench/dispatch.h"
+#include "bench/harness.h"
 #include "bench/kernels.h"
+#include "bench/peers/peers.h"
 #include "benchmark/benchmark.h"
 #include "workload/keyset.h"
 
 namespace chbench {
 namespace {
 
-using bench_internal::HashOnly;
-using bench_internal::LookupLatency;
-using bench_internal::LookupThroughput;
-using bench_internal::MutatingOp;
-using bench_internal::StringLookupLatency;
-using bench_internal::StringLookupThroughput;
+using bench_internal::CyclicFold;
+using bench_internal::LatencyLoop;
+using bench_internal::MultiThreadFold;
+using bench_internal::MultiThreadLoop;
+using bench_internal::PrefixSums;
+using bench_internal::ThroughputLoop;
 
 constexpr uint64_t kChecksumMask = (uint64_t{1} << 52) - 1;
-
-std::mutex& TimingMutex() {
-  static std::mutex* const mu = new std::mutex();
-  return *mu;
-}
-
-// benchmark::Initialize once, with a synthetic command line. Per-benchmark
-// MinTime/Iterations override the flag, so only the first value matters.
-void EnsureBenchmarkInitialized(double min_time_s) {
-  static std::once_flag once;
-  std::call_once(once, [min_time_s] {
-    static std::string arg0 = "chbench";
-    // 1.7.1 takes a plain number of seconds (no "s" suffix).
-    static std::string arg1 =
-        absl::StrFormat("--benchmark_min_time=%g", min_time_s);
-    static char* argv[] = {arg0.data(), arg1.data(), nullptr};
-    int argc = 2;
-    benchmark::Initialize(&argc, argv);
-  });
-}
-
-// One display reporter that fans out: Google Benchmark's JSON reporter into a
-// string (merged into gbench.json afterwards), the console table on stderr
-// when verbose, and a copy of every iteration run for conversion into rows.
-class TeeReporter : public benchmark::BenchmarkReporter {
- public:
-  explicit TeeReporter(bool verbose)
-      : console_(benchmark::ConsoleReporter::OO_Tabular) {
-    json_.SetOutputStream(&json_text_);
-    json_.SetErrorStream(&json_text_);
-    console_.SetOutputStream(&std::cerr);
-    console_.SetErrorStream(&std::cerr);
-    verbose_ = verbose;
-  }
-
-  bool ReportContext(const Context& context) override {
-    json_.ReportContext(context);
-    if (verbose_) console_.ReportContext(context);
-    return true;
-  }
-  void ReportRuns(const std::vector<Run>& reports) override {
-    json_.ReportRuns(reports);
-    if (verbose_) console_.ReportRuns(reports);
-    for (const Run& run : reports) {
-      if (run.run_type == Run::RT_Iteration) runs_.push_back(run);
-    }
-  }
-  void Finalize() override {
-    json_.Finalize();
-    if (verbose_) console_.Finalize();
-  }
-
-  const std::vector<Run>& runs() const { return runs_; }
-  std::string json() const { return json_text_.str(); }
-
- private:
-  benchmark::JSONReporter json_;
-  benchmark::ConsoleReporter console_;
-  std::ostringstream json_text_;
-  bool verbose_ = false;
-  std::vector<Run> runs_;
-};
-
-std::string_view TrimRight(std::string_view s) {
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) {
-    s.remove_suffix(1);
-  }
-  return s;
-}
-std::string_view Trim(std::string_view s) {
-  s = TrimRight(s);
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) {
-    s.remove_prefix(1);
-  }
-  return s;
-}
-
-constexpr std::string_view kBenchmarksKey = "\"benchmarks\": [";
-
-// Appends the "benchmarks" entries of `cell_json` (one complete JSONReporter
-// document) to the document at `path`, creating it if missing or empty.
-absl::Status AppendGbenchJson(const std::string& path,
-                              const std::string& cell_json) {
-  if (path.empty()) return absl::OkStatus();
-  std::string existing;
-  {
-    std::ifstream in(path, std::ios::binary);
-    if (in) {
-      existing.assign(std::istreambuf_iterator<char>(in),
-                      std::istreambuf_iterator<char>());
-    }
-  }
-  std::string merged;
-  if (Trim(existing).empty()) {
-    merged = cell_json;
-  } else {
-    const size_t new_key = cell_json.find(kBenchmarksKey);
-    const size_t new_end = cell_json.rfind(']');
-    const size_t old_key = existing.find(kBenchmarksKey);
-    const size_t old_end = existing.rfind(']');
-    if (old_key == std::string::npos || old_end == std::string::npos ||
-        old_end < old_key) {
-      return absl::FailedPreconditionError(absl::StrCat(
-          "gbench JSON file '", path,
-          "' exists but is not a Google Benchmark JSON document (no \"",
-          "benchmarks\" array); remove it or choose another path"));
-    }
-    if (new_key == std::string::npos || new_end == std::string::npos) {
-      return absl::InternalError("Google Benchmark wrote no benchmarks array");
-    }
-    const size_t entries_begin = new_key + kBenchmarksKey.size();
-    const std::string_view entries = Trim(std::string_view(cell_json).substr(
-        entries_begin, new_end > entries_begin ? new_end - entries_begin : 0));
-    if (entries.empty()) return absl::OkStatus();
-    const std::string_view head =
-        TrimRight(std::string_view(existing).substr(0, old_end));
-    merged = std::string(head);
-    merged += head.back() == '[' ? "\n    " : ",\n    ";
-    merged += entries;
-    merged += "\n  ]\n}\n";
-  }
-  const std::string tmp = path + ".tmp";
-  {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    out << merged;
-    out.close();
-    if (!out) {
-      return absl::UnavailableError(
-          absl::StrCat("cannot write gbench JSON file '", tmp, "'"));
-    }
-  }
-  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
-    return absl::UnavailableError(absl::StrCat(
-        "cannot rename '", tmp, "' to gbench JSON file '", path, "'"));
-  }
-  return absl::OkStatus();
-}
-
-// One registered benchmark and the row it becomes.
-struct Pending {
-  std::string name;  // registered (family) name
-  ResultRow row;     // everything but value
-  // Manual time (steady clock around the operation) is reported as Google
-  // Benchmark's real time; automatic loops as CPU time (see timing.h).
-  bool manual_time = false;
-};
-
-// Runs the registered benchmarks, appends their JSON, and fills each
-// pending row's value from the run whose family name matches.
-absl::StatusOr<std::vector<ResultRow>> RunRegistered(
-    std::vector<Pending> pending, const TimingOptions& options) {
-  TeeReporter reporter(options.verbose);
-  benchmark::RunSpecifiedBenchmarks(&reporter, ".");
-  benchmark::ClearRegisteredBenchmarks();
-  for (const benchmark::BenchmarkReporter::Run& run : reporter.runs()) {
-    if (run.error_occurred) {
-      return absl::InternalError(absl::StrCat("benchmark ",
-                                              run.benchmark_name(),
-                                              " failed: ", run.error_message));
-    }
-  }
-  if (absl::Status s = AppendGbenchJson(options.gbench_json_path,
-                                        reporter.json());
-      !s.ok()) {
-    return s;
-  }
-  std::vector<ResultRow> rows;
-  for (Pending& p : pending) {
-    if (p.row.value.has_value() || !p.row.note.empty()) {
-      rows.push_back(std::move(p.row));  // computed without a benchmark
-      continue;
-    }
-    const benchmark::BenchmarkReporter::Run* found = nullptr;
-    for (const auto& run : reporter.runs()) {
-      if (run.run_name.function_name == p.name) found = &run;
-    }
-    if (found == nullptr) {
-      return absl::InternalError(
-          absl::StrCat("benchmark ", p.name, " produced no run"));
-    }
-    // Unit(kNanosecond) is set on every benchmark: ns per iteration.
-    p.row.value = p.manual_time ? found->GetAdjustedRealTime()
-                                : found->GetAdjustedCPUTime();
-    rows.push_back(std::move(p.row));
-  }
-  return rows;
-}
+constexpr uint64_t kPlacedSalt = 0x706c61636564ULL;  // "placed"
+constexpr uint64_t kProbeSalt = 0x70726f6265ULL;     // "probe"
+constexpr size_t kProbeKeys = 64;
 
 std::vector<NodeSpec> NodeSpecs(uint32_t n, uint32_t first = 0) {
   std::vector<NodeSpec> specs(n);
@@ -241,311 +52,565 @@ std::vector<NodeSpec> NodeSpecs(uint32_t n, uint32_t first = 0) {
 
 // A fresh, empty instance of the concrete type A from the registry factory.
 template <typename A>
-absl::StatusOr<std::unique_ptr<A>> MakeConcrete(const TimingCell& cell) {
+absl::StatusOr<std::unique_ptr<A>> MakeConcrete(const TimingMember& m) {
   absl::StatusOr<std::unique_ptr<ConsistentHash>> made =
-      MakeAlgorithm(cell.algorithm, cell.params);
+      MakeAlgorithm(m.algorithm, m.params);
   if (!made.ok()) return made.status();
   A* concrete = dynamic_cast<A*>(made->get());
   if (concrete == nullptr) {
     return absl::InternalError(absl::StrCat(
-        "factory of '", cell.algorithm, "' with hash '", cell.params.hash,
+        "factory of '", m.algorithm, "' with hash '", m.params.hash,
         "' did not return the concrete type DispatchConcrete chose"));
   }
   made->release();
   return std::unique_ptr<A>(concrete);
 }
 
+// Built with N nodes and, for a stateful algorithm, its keys placed.
 template <typename A>
-absl::StatusOr<std::unique_ptr<A>> MakeBuilt(const TimingCell& cell) {
-  absl::StatusOr<std::unique_ptr<A>> algo = MakeConcrete<A>(cell);
-  if (!algo.ok()) return algo.status();
-  const std::vector<NodeSpec> specs = NodeSpecs(cell.nodes);
-  if (absl::Status s = (*algo)->Build(specs); !s.ok()) return s;
-  return algo;
+absl::StatusOr<std::unique_ptr<A>> MakeReady(
+    const TimingMember& m, uint32_t nodes,
+    const std::vector<uint64_t>& placed) {
+  absl::StatusOr<std::unique_ptr<A>> a = MakeConcrete<A>(m);
+  if (!a.ok()) return a.status();
+  const std::vector<NodeSpec> specs = NodeSpecs(nodes);
+  if (absl::Status s = (*a)->Build(specs); !s.ok()) return s;
+  if (!placed.empty()) {
+    std::vector<NodeId> out(placed.size());
+    (*a)->PlaceBatch(placed, out);
+  }
+  return a;
 }
 
-// The configuration columns shared by every row of the cell.
+bool Stateful(std::string_view algorithm) {
+  const AlgorithmInfo* info = FindAlgorithm(algorithm);
+  return info != nullptr && info->capabilities.stateful;
+}
+
+bool LinearLookup(std::string_view algorithm) {
+  const AlgorithmInfo* info = FindAlgorithm(algorithm);
+  return info != nullptr && info->lookup_class == "linear";
+}
+
+// The keys a member cycles over: all, or a prefix for O(N) lookups.
+size_t KeysFor(std::string_view algorithm, size_t num_keys, uint32_t nodes) {
+  if (!LinearLookup(algorithm)) return num_keys;
+  return std::min(num_keys, std::max<size_t>(4096, (size_t{1} << 26) /
+                                                       std::max(nodes, 1u)));
+}
+
+// Everything a lookup group owns while it is measured.
+struct LookupState {
+  std::vector<uint64_t> digests;      // prehashed keys
+  std::vector<std::string> strings;   // string keys
+  std::vector<std::shared_ptr<void>> keep;  // instances, peers, key copies
+  std::vector<Kernel> kernels;
+  // Where each kernel's values go.
+  std::vector<TimingSample> samples;
+  std::vector<std::optional<size_t>> sample_of_kernel;
+  // (member sample, peer sample) pairs for the ratio samples.
+  std::vector<std::pair<size_t, size_t>> ratios;
+};
+
+// Adds a kernel and the sample it fills; returns the kernel index.
+size_t AddKernel(LookupState* st, Kernel k, TimingSample s) {
+  st->kernels.push_back(std::move(k));
+  st->samples.push_back(std::move(s));
+  st->sample_of_kernel.push_back(st->samples.size() - 1);
+  return st->kernels.size() - 1;
+}
+
+// Throughput + latency kernels of `op` over `keys` (owners folded); returns
+// {throughput index, latency index}. `base` carries the sample's columns.
+template <typename Key, typename Op>
+std::pair<size_t, size_t> AddLookupPair(LookupState* st, std::string label,
+                                        std::shared_ptr<const Op> op,
+                                        std::span<const Key> keys,
+                                        const TimingSample& base) {
+  std::vector<uint64_t> owners(keys.size());
+  for (size_t i = 0; i < keys.size(); ++i) owners[i] = (*op)(keys[i]);
+  auto prefix = std::make_shared<const std::vector<uint64_t>>(
+      PrefixSums<uint64_t>(owners));
+  auto expected = [prefix](uint64_t it) { return CyclicFold(*prefix, it); };
+  Kernel tp{.label = label + "/lookup_ns",
+            .run = [op, keys](uint64_t it) {
+              return ThroughputLoop<Key>(*op, keys, it);
+            },
+            .expected = expected};
+  Kernel lat{.label = label + "/lookup_latency_ns",
+             .run = [op, keys](uint64_t it) {
+               return LatencyLoop<Key>(*op, keys, it);
+             },
+             .expected = expected};
+  TimingSample s = base;
+  s.metric = "lookup_ns";
+  s.unit = "ns";
+  const size_t a = AddKernel(st, std::move(tp), s);
+  s.metric = "lookup_latency_ns";
+  const size_t b = AddKernel(st, std::move(lat), s);
+  st->kernels[a].latency_of = b;
+  st->kernels[a].partners.push_back(b);
+  st->kernels[b].partners.push_back(a);
+  return {a, b};
+}
+
+// The lookup kernels of one member (and its peers) of a lookup group.
 template <typename A>
-ResultRow BaseRow(const TimingCell& cell, std::string_view experiment,
-                  const A* built) {
-  ResultRow row;
-  row.experiment = std::string(experiment);
-  row.algorithm = cell.algorithm;
-  row.hash = cell.params.hash;
-  row.keyset = cell.keyset;
-  row.nodes = cell.nodes;
-  if (cell.algorithm == "ring" || cell.algorithm == "bounded_load") {
-    row.vnodes = cell.params.vnodes;
+absl::Status AddLookupMember(const TimingGroup& g, size_t index,
+                             LookupState* st) {
+  const TimingMember& m = g.members[index];
+  const bool stateful = Stateful(m.algorithm);
+  std::vector<uint64_t> placed;
+  if (stateful && m.placed_keys_per_node > 0) {
+    placed = GenerateKeyHashes(
+        static_cast<size_t>(m.placed_keys_per_node) * g.nodes,
+        g.seed ^ kPlacedSalt);
   }
-  if (cell.algorithm == "bounded_load") {
-    row.load_factor = cell.params.load_factor;
-  }
+  absl::StatusOr<std::unique_ptr<A>> made = MakeReady<A>(m, g.nodes, placed);
+  if (!made.ok()) return made.status();
+  std::shared_ptr<const A> algo(std::move(*made));
+  st->keep.push_back(std::const_pointer_cast<A>(algo));
+
+  TimingSample base;
+  base.member = index;
+  base.algorithm = m.algorithm;
+  base.scenario = g.scenario;
+  base.placed_keys = placed.size();
   if constexpr (requires(const A& a) { a.table_size(); }) {
-    if (built != nullptr) row.table_size = built->table_size();
+    base.table_size = algo->table_size();
   }
-  row.seed = cell.seed;
-  row.unit = "ns";
-  return row;
-}
+  const size_t nkeys = KeysFor(m.algorithm, g.scenario == "string"
+                                                 ? st->strings.size()
+                                                 : st->digests.size(),
+                               g.nodes);
+  base.keys = nkeys;
 
-std::string CellTag(const TimingCell& cell) {
-  return absl::StrCat(cell.algorithm, "/", cell.params.hash, "/nodes:",
-                      cell.nodes, "/seed:", cell.seed);
-}
-
-// Measures one lookup scenario on a fresh instance.
-template <typename A>
-absl::StatusOr<std::vector<ResultRow>> LookupScenario(
-    const TimingCell& cell, const TimingOptions& options,
-    std::string_view scenario) {
-  absl::StatusOr<std::unique_ptr<A>> built = MakeBuilt<A>(cell);
-  if (!built.ok()) return built.status();
-  const A& algo = **built;
-  const bool stateful = algo.capabilities().stateful;
-
-  std::vector<uint64_t> hashes;
-  std::vector<std::string> strings;
-  if (scenario == "prehashed") {
-    hashes = GenerateKeyHashes(cell.num_keys, cell.seed);
-  } else {
-    absl::StatusOr<std::vector<std::string>> keys =
-        GenerateKeys(cell.keyset, cell.num_keys, cell.seed);
-    if (!keys.ok()) return keys.status();
-    strings = *std::move(keys);
-    if (strings.empty()) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("key set '", cell.keyset, "' produced no keys"));
-    }
-    hashes.reserve(strings.size());
-    for (const std::string& s : strings) hashes.push_back(algo.HashKey(s));
-  }
-  // Stateful algorithms time lookups of placed keys.
-  if (stateful) {
-    for (uint64_t h : hashes) (*built)->Place(h);
-  }
-  uint64_t checksum = kChecksumInit;
-  const size_t folded = ChecksumKeyCount(hashes.size(), cell.nodes);
-  for (size_t i = 0; i < folded; ++i) {
-    checksum = FoldChecksum(checksum, algo.Lookup(hashes[i]));
-  }
-
-  ResultRow base = BaseRow<A>(cell, "lookup", &algo);
-  base.scenario = std::string(scenario);
-  base.keys = hashes.size();
-  const std::string tag =
-      absl::StrCat(cell.algorithm, "/", cell.params.hash, "/",
-                   scenario == "string" ? cell.keyset + "/" : "",
-                   std::string(scenario));
-  const std::string args = absl::StrCat("/nodes:", cell.nodes,
-                                        "/keys:", hashes.size(),
-                                        "/seed:", cell.seed);
-  std::vector<Pending> pending;
-  auto add = [&](std::string_view metric, auto fn) {
-    Pending p{absl::StrCat(tag, "/", std::string(metric), args), base};
-    p.row.metric = std::string(metric);
-    benchmark::RegisterBenchmark(p.name.c_str(), fn)
-        ->MinTime(options.min_time_s)
-        ->Unit(benchmark::kNanosecond);
-    pending.push_back(std::move(p));
-  };
-  const std::span<const uint64_t> hspan(hashes);
-  const std::span<const std::string> sspan(strings);
-  if (scenario == "prehashed") {
-    add("lookup_ns", [&algo, hspan](benchmark::State& st) {
-      LookupThroughput<A>(st, algo, hspan);
-    });
-    add("lookup_latency_ns", [&algo, hspan](benchmark::State& st) {
-      LookupLatency<A>(st, algo, hspan);
-    });
-  } else {
-    add("lookup_ns", [&algo, sspan](benchmark::State& st) {
-      StringLookupThroughput<A>(st, algo, sspan);
-    });
-    add("lookup_latency_ns", [&algo, sspan](benchmark::State& st) {
-      StringLookupLatency<A>(st, algo, sspan);
-    });
-    add("hash_ns", [&algo, sspan](benchmark::State& st) {
-      HashOnly<A>(st, algo, sspan);
-    });
-  }
-  Pending check{"", base};
-  check.row.metric = "checksum";
-  check.row.unit = "id-fold";
-  check.row.value = static_cast<double>(checksum & kChecksumMask);
-  if (folded != hashes.size()) {
-    check.row.note = absl::StrCat("folded the first ", folded, " of ",
-                                  hashes.size(), " keys");
-  }
-  const HashInfo* hash_info = FindHash(cell.params.hash);
-  if (hash_info != nullptr && !hash_info->reproducible) {
-    absl::StrAppend(&check.row.note, check.row.note.empty() ? "" : "; ",
-                    "not reproducible: ", std::string(hash_info->name),
-                    " is seeded per process, so this checksum differs "
-                    "between runs");
-  }
-  pending.push_back(std::move(check));
-  return RunRegistered(std::move(pending), options);
-}
-
-template <typename A>
-absl::StatusOr<std::vector<ResultRow>> LookupCell(const TimingCell& cell,
-                                                  const TimingOptions& options) {
-  std::vector<std::string_view> scenarios;
-  if (cell.scenario.empty()) {
-    scenarios = {"prehashed", "string"};
-  } else if (cell.scenario == "prehashed" || cell.scenario == "string") {
-    scenarios = {cell.scenario};
-  } else {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "unknown lookup scenario '", cell.scenario,
-        "'; valid scenarios: prehashed, string (empty = both)"));
-  }
-  std::vector<ResultRow> rows;
-  for (std::string_view scenario : scenarios) {
-    absl::StatusOr<std::vector<ResultRow>> part =
-        LookupScenario<A>(cell, options, scenario);
-    if (!part.ok()) return part.status();
-    for (ResultRow& r : *part) rows.push_back(std::move(r));
-  }
-  return rows;
-}
-
-double SecondsSince(std::chrono::steady_clock::time_point t0) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0)
-      .count();
-}
-
-// Iterations for a mutating measurement: enough for min_time of measured
-// time, at most what fits into the wall budget with the rebuilds, >= 1.
-int64_t IterationsFor(double op_s, double setup_s,
-                      const TimingOptions& options) {
-  const double op = std::max(op_s, 1e-9);
-  const double want = std::ceil(options.min_time_s / op);
-  const double fit =
-      std::floor(options.build_wall_budget_s / std::max(op + setup_s, 1e-9));
-  const double n = std::min(want, fit);
-  return static_cast<int64_t>(std::clamp(n, 1.0, 1e8));
-}
-
-template <typename A>
-absl::StatusOr<std::vector<ResultRow>> BuildCell(const TimingCell& cell,
-                                                 const TimingOptions& options) {
-  using Clock = std::chrono::steady_clock;
-  const std::vector<NodeSpec> specs = NodeSpecs(cell.nodes);
-  NodeSpec extra;
-  extra.name = absl::StrCat("node-", cell.nodes);
-
-  // Probe: one untimed round of each operation, also to learn whether the
-  // algorithm accepts it.
-  Clock::time_point t0 = Clock::now();
-  absl::StatusOr<std::unique_ptr<A>> probe = MakeConcrete<A>(cell);
-  if (!probe.ok()) return probe.status();
-  const double make_s = SecondsSince(t0);
-  t0 = Clock::now();
-  if (absl::Status s = (*probe)->Build(specs); !s.ok()) return s;
-  const double build_s = SecondsSince(t0);
-  const ResultRow base = BaseRow<A>(cell, "build", probe->get());
-
-  t0 = Clock::now();
-  const absl::Status add_status = (*probe)->AddNode(extra).status();
-  const double add_s = SecondsSince(t0);
-
-  const bool last_only = !(*probe)->capabilities().arbitrary_removal;
-  const NodeId victim =
-      last_only ? cell.nodes - 1
-                : static_cast<NodeId>(Sfc64(cell.seed).Below(cell.nodes));
-  probe->reset();
-  absl::StatusOr<std::unique_ptr<A>> probe2 = MakeBuilt<A>(cell);
-  if (!probe2.ok()) return probe2.status();
-  t0 = Clock::now();
-  const absl::Status remove_status = (*probe2)->RemoveNode(victim);
-  const double remove_s = SecondsSince(t0);
-  probe2->reset();
-
-  std::vector<Pending> pending;
-  const std::string tag = CellTag(cell);
-  auto add = [&](std::string_view metric, const absl::Status& applicable,
-                 int64_t iterations, auto fn) {
-    Pending p{absl::StrCat("build/", tag, "/", std::string(metric)), base};
-    p.row.metric = std::string(metric);
-    p.manual_time = true;
-    if (!applicable.ok()) {
-      p.row.note = absl::StrCat("not applicable: ", applicable.message());
+  // The member's routing operation on a digest: for a stateful algorithm the
+  // route of a fresh key (no placed-key probe), else Lookup.
+  auto route = [algo](uint64_t h) -> uint64_t {
+    if constexpr (requires(const A& a) { a.LookupUnplaced(h); }) {
+      return algo->LookupUnplaced(h);
     } else {
-      benchmark::RegisterBenchmark(p.name.c_str(), fn)
-          ->UseManualTime()
-          ->Iterations(iterations)
-          ->Unit(benchmark::kNanosecond);
+      return algo->Lookup(h);
     }
-    pending.push_back(std::move(p));
   };
+  if (stateful) {
+    base.note = absl::StrCat(
+        placed.size(), " keys placed (", m.placed_keys_per_node,
+        " per node); lookups route fresh keys (ring successor, then past "
+        "full nodes) without the placed-key map");
+  }
+  std::pair<size_t, size_t> ours;
+  if (g.scenario == "prehashed") {
+    const std::span<const uint64_t> keys(st->digests.data(), nkeys);
+    auto op = std::make_shared<const decltype(route)>(route);
+    ours = AddLookupPair<uint64_t>(st, m.algorithm, op, keys, base);
+    if (m.multithread) {
+      std::vector<uint64_t> owners(keys.size());
+      for (size_t i = 0; i < keys.size(); ++i) owners[i] = route(keys[i]);
+      auto prefix = std::make_shared<const std::vector<uint64_t>>(
+          PrefixSums<uint64_t>(owners));
+      const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
+      std::vector<size_t> mt;
+      for (unsigned t = 1; t <= cores; ++t) {
+        Kernel k{.label = absl::StrCat(m.algorithm, "/lookups_per_s/t", t),
+                 .run = [op, keys, t](uint64_t it) {
+                   return MultiThreadLoop<uint64_t>(*op, keys, it, t);
+                 },
+                 .expected = [prefix, t](uint64_t it) {
+                   return MultiThreadFold(*prefix, it, t);
+                 },
+                 .ops_per_iteration = static_cast<double>(t)};
+        TimingSample s = base;
+        s.metric = "lookups_per_s";
+        s.unit = "1/s";
+        s.threads = t;
+        mt.push_back(AddKernel(st, std::move(k), s));
+      }
+      for (size_t a : mt) {
+        for (size_t b : mt) {
+          if (a != b) st->kernels[a].partners.push_back(b);
+        }
+      }
+    }
+    if (stateful && !placed.empty()) {
+      auto placed_keys = std::make_shared<const std::vector<uint64_t>>(
+          std::move(placed));
+      st->keep.push_back(std::const_pointer_cast<std::vector<uint64_t>>(
+          placed_keys));
+      auto probe = [algo](uint64_t h) -> uint64_t { return algo->Lookup(h); };
+      TimingSample s = base;
+      s.scenario = "placed";
+      s.keys = placed_keys->size();
+      s.note = absl::StrCat(placed_keys->size(),
+                            " keys placed; Lookup of those keys: the "
+                            "placed-key hash-map probe");
+      AddLookupPair<uint64_t>(
+          st, m.algorithm + "/placed",
+          std::make_shared<const decltype(probe)>(probe),
+          std::span<const uint64_t>(*placed_keys), s);
+    }
+  } else {
+    const std::span<const std::string> keys(st->strings.data(), nkeys);
+    auto op = [algo, route](const std::string& s) -> uint64_t {
+      return route(algo->HashKey(s));
+    };
+    ours = AddLookupPair<std::string>(
+        st, m.algorithm, std::make_shared<const decltype(op)>(op), keys, base);
+    auto hash = [algo](const std::string& s) -> uint64_t {
+      return algo->HashKey(s);
+    };
+    std::vector<uint64_t> digests(keys.size());
+    for (size_t i = 0; i < keys.size(); ++i) digests[i] = hash(keys[i]);
+    auto prefix = std::make_shared<const std::vector<uint64_t>>(
+        PrefixSums<uint64_t>(digests));
+    Kernel k{.label = m.algorithm + "/hash_ns",
+             .run = [hash, keys](uint64_t it) {
+               return ThroughputLoop<std::string>(hash, keys, it);
+             },
+             .expected = [prefix](uint64_t it) {
+               return CyclicFold(*prefix, it);
+             }};
+    TimingSample s = base;
+    s.metric = "hash_ns";
+    s.unit = "ns";
+    s.note.clear();
+    AddKernel(st, std::move(k), s);
+  }
 
-  add("build_ns", absl::OkStatus(),
-      IterationsFor(build_s, make_s, options),
-      [&cell, &specs](benchmark::State& st) {
-        auto setup = [&]() -> std::unique_ptr<A> {
-          absl::StatusOr<std::unique_ptr<A>> a = MakeConcrete<A>(cell);
-          return a.ok() ? *std::move(a) : nullptr;
+  // Peers, measured over the same keys in the same rounds.
+  if (g.peers) {
+    absl::Status peer_status = absl::OkStatus();
+    ForEachPeer(*algo, g.scenario, g.nodes, [&](const PeerInfo& info,
+                                                auto peer) {
+      if (!peer_status.ok()) return;
+      using P = typename decltype(peer)::element_type;
+      std::shared_ptr<const P> p(std::move(peer));
+      st->keep.push_back(std::const_pointer_cast<P>(p));
+      TimingSample s = base;
+      s.algorithm = std::string(info.name);
+      s.peer_of = m.algorithm;
+      s.note = absl::StrCat("peer of ", m.algorithm, ": ",
+                            std::string(info.description));
+      std::pair<size_t, size_t> theirs;
+      if (g.scenario == "prehashed") {
+        auto op = [p](uint64_t h) -> uint64_t { return p->Lookup(h); };
+        theirs = AddLookupPair<uint64_t>(
+            st, s.algorithm, std::make_shared<const decltype(op)>(op),
+            std::span<const uint64_t>(st->digests.data(), nkeys), s);
+      } else {
+        auto op = [p](const std::string& k) -> uint64_t {
+          return p->LookupString(k);
         };
-        auto op = [&](A& a) { return a.Build(specs); };
-        MutatingOp<A>(st, setup, op);
-      });
-  auto setup_built = [&cell]() -> std::unique_ptr<A> {
-    absl::StatusOr<std::unique_ptr<A>> a = MakeBuilt<A>(cell);
-    return a.ok() ? *std::move(a) : nullptr;
-  };
-  add("add_node_ns", add_status,
-      IterationsFor(add_s, make_s + build_s, options),
-      [setup_built, &extra](benchmark::State& st) mutable {
-        auto op = [&](A& a) { return a.AddNode(extra).status(); };
-        MutatingOp<A>(st, setup_built, op);
-      });
-  add("remove_node_ns", remove_status,
-      IterationsFor(remove_s, make_s + build_s, options),
-      [setup_built, victim](benchmark::State& st) mutable {
-        auto op = [&](A& a) { return a.RemoveNode(victim); };
-        MutatingOp<A>(st, setup_built, op);
-      });
-  return RunRegistered(std::move(pending), options);
-}
+        theirs = AddLookupPair<std::string>(
+            st, s.algorithm, std::make_shared<const decltype(op)>(op),
+            std::span<const std::string>(st->strings.data(), nkeys), s);
+      }
+      for (auto [a, b] : {std::pair{ours.first, theirs.first},
+                          std::pair{ours.second, theirs.second}}) {
+        st->kernels[a].partners.push_back(b);
+        st->kernels[b].partners.push_back(a);
+        st->ratios.emplace_back(*st->sample_of_kernel[a],
+                                *st->sample_of_kernel[b]);
+      }
+    });
+    if (!peer_status.ok()) return peer_status;
+  }
 
-absl::Status ValidateCell(const TimingCell& cell) {
-  if (cell.nodes == 0) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("timing cell ", cell.algorithm,
-                     ": nodes must be >= 1, got 0"));
+  // The reproducible checksum row.
+  {
+    const size_t folded = ChecksumKeyCount(
+        g.scenario == "string" ? st->strings.size() : st->digests.size(),
+        g.nodes);
+    uint64_t sum = kChecksumInit;
+    for (size_t i = 0; i < folded; ++i) {
+      const uint64_t h = g.scenario == "string" ? algo->HashKey(st->strings[i])
+                                                : st->digests[i];
+      sum = FoldChecksum(sum, static_cast<NodeId>(route(h)));
+    }
+    TimingSample s = base;
+    s.metric = "checksum";
+    s.unit = "id-fold";
+    s.values = {static_cast<double>(sum & kChecksumMask)};
+    s.keys = g.scenario == "string" ? st->strings.size() : st->digests.size();
+    if (folded != s.keys) {
+      absl::StrAppend(&s.note, s.note.empty() ? "" : "; ", "folded the first ",
+                      folded, " of ", s.keys, " keys");
+    }
+    const HashInfo* hash_info = FindHash(m.params.hash);
+    if (hash_info != nullptr && !hash_info->reproducible) {
+      absl::StrAppend(&s.note, s.note.empty() ? "" : "; ",
+                      "not reproducible: ", std::string(hash_info->name),
+                      " is seeded per process, so this checksum differs "
+                      "between runs");
+    }
+    st->samples.push_back(std::move(s));
   }
   return absl::OkStatus();
 }
 
-template <bool kLookup>
-absl::StatusOr<std::vector<ResultRow>> RunCell(const TimingCell& cell,
-                                               const TimingOptions& options) {
-  if (absl::Status s = ValidateCell(cell); !s.ok()) return s;
-  if (kLookup && cell.num_keys == 0) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "timing cell ", cell.algorithm, ": num_keys must be >= 1, got 0"));
+// Copies the harness values into the samples, adds ratios and group rows.
+TimingGroupResult Collect(LookupState* st, const HarnessResult& h) {
+  for (size_t j = 0; j < st->kernels.size(); ++j) {
+    if (!st->sample_of_kernel[j]) continue;
+    TimingSample& s = st->samples[*st->sample_of_kernel[j]];
+    const KernelResult& k = h.kernels[j];
+    s.values = k.ns_per_op;
+    if (s.metric == "lookups_per_s") {
+      for (double& v : s.values) v = v > 0 ? 1e9 / v : 0;
+    }
+    if (k.noisy) {
+      s.noisy = true;
+      s.note = absl::StrCat("noisy: ", k.noise_reason, " after ",
+                            k.remeasured, " re-measurements",
+                            s.note.empty() ? "" : "; ", s.note);
+    }
   }
-  if (!(options.min_time_s > 0)) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "min_time_s must be > 0, got ", options.min_time_s));
+  TimingGroupResult out;
+  for (auto [ours, peer] : st->ratios) {
+    const TimingSample& a = st->samples[ours];
+    const TimingSample& b = st->samples[peer];
+    TimingSample r = a;
+    r.metric = absl::StrCat(a.metric, "_ratio_to_", b.algorithm);
+    r.unit = "ratio";
+    r.noisy = a.noisy || b.noisy;
+    r.note = absl::StrCat(r.noisy ? "noisy: ratio of a noisy measurement; "
+                                  : "",
+                          a.metric, " of ", a.algorithm, " / ", b.algorithm,
+                          " in the same round");
+    for (size_t i = 0; i < r.values.size() && i < b.values.size(); ++i) {
+      r.values[i] = b.values[i] > 0 ? a.values[i] / b.values[i] : 0;
+    }
+    out.samples.push_back(std::move(r));
   }
-  std::lock_guard<std::mutex> lock(TimingMutex());
-  EnsureBenchmarkInitialized(options.min_time_s);
-  benchmark::ClearRegisteredBenchmarks();
-  absl::StatusOr<std::vector<ResultRow>> result =
-      absl::InternalError("not run");
-  absl::Status dispatched = DispatchConcrete(
-      cell.algorithm, cell.params.hash, [&]<typename A>() {
-        if constexpr (kLookup) {
-          result = LookupCell<A>(cell, options);
-        } else {
-          result = BuildCell<A>(cell, options);
-        }
-      });
-  benchmark::ClearRegisteredBenchmarks();
-  if (!dispatched.ok()) return dispatched;
-  return result;
+  for (TimingSample& s : st->samples) out.samples.push_back(std::move(s));
+  out.load_avg_1m = h.load_avg_1m;
+  out.steal_fraction = h.steal_fraction;
+  return out;
+}
+
+HarnessOptions Options(const TimingGroup& g) {
+  HarnessOptions o;
+  o.rounds = g.rounds;
+  o.min_time_s = g.min_time_s;
+  o.seed = g.seed ^ (uint64_t{g.nodes} << 32);
+  return o;
+}
+
+absl::StatusOr<TimingGroupResult> LookupGroup(const TimingGroup& g) {
+  if (g.scenario != "prehashed" && g.scenario != "string") {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "unknown lookup scenario '", g.scenario,
+        "'; valid scenarios: prehashed, string"));
+  }
+  LookupState st;
+  if (g.scenario == "prehashed") {
+    st.digests = GenerateKeyHashes(g.num_keys, g.seed);
+  } else {
+    absl::StatusOr<std::vector<std::string>> keys =
+        GenerateKeys(g.keyset, g.num_keys, g.seed);
+    if (!keys.ok()) return keys.status();
+    if (keys->empty()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("key set '", g.keyset, "' produced no keys"));
+    }
+    st.strings = *std::move(keys);
+  }
+  for (size_t i = 0; i < g.members.size(); ++i) {
+    absl::Status inner = absl::OkStatus();
+    const absl::Status dispatched = DispatchConcrete(
+        g.members[i].algorithm, g.members[i].params.hash,
+        [&]<typename A>() { inner = AddLookupMember<A>(g, i, &st); });
+    if (!dispatched.ok()) return dispatched;
+    if (!inner.ok()) return inner;
+  }
+  absl::StatusOr<HarnessResult> h = RunInterleaved(st.kernels, Options(g));
+  if (!h.ok()) return h.status();
+  return Collect(&st, *h);
+}
+
+// ------------------------------------------------------------------ build
+template <typename A>
+absl::Status AddBuildMember(const TimingGroup& g, size_t index,
+                            LookupState* st) {
+  using Clock = std::chrono::steady_clock;
+  const TimingMember& m = g.members[index];
+  auto placed = std::make_shared<std::vector<uint64_t>>();
+  if (Stateful(m.algorithm) && m.placed_keys_per_node > 0) {
+    *placed = GenerateKeyHashes(
+        static_cast<size_t>(m.placed_keys_per_node) * g.nodes,
+        g.seed ^ kPlacedSalt);
+  }
+  st->keep.push_back(placed);
+  auto probes = std::make_shared<const std::vector<uint64_t>>(
+      GenerateKeyHashes(kProbeKeys, g.seed ^ kProbeSalt));
+  auto specs = std::make_shared<const std::vector<NodeSpec>>(
+      NodeSpecs(g.nodes));
+  auto extra = std::make_shared<NodeSpec>();
+  extra->name = absl::StrCat("node-", g.nodes);
+
+  absl::StatusOr<std::unique_ptr<A>> probe = MakeReady<A>(m, g.nodes, *placed);
+  if (!probe.ok()) return probe.status();
+  const bool last_only = !(*probe)->capabilities().arbitrary_removal;
+  const NodeId victim =
+      last_only ? g.nodes - 1
+                : static_cast<NodeId>(Sfc64(g.seed).Below(g.nodes));
+
+  TimingSample base;
+  base.member = index;
+  base.algorithm = m.algorithm;
+  base.unit = "ns";
+  base.placed_keys = placed->size();
+  if constexpr (requires(const A& a) { a.table_size(); }) {
+    base.table_size = (*probe)->table_size();
+  }
+  if (!placed->empty()) {
+    base.note = absl::StrCat(placed->size(), " keys placed (",
+                             m.placed_keys_per_node,
+                             " per node) before the operation; a change "
+                             "replays them");
+  }
+  // The fold of the probe keys' owners after an operation.
+  auto probe_fold = [probes](const A& a) {
+    uint64_t f = 0;
+    for (uint64_t h : *probes) f += a.Lookup(h);
+    return f;
+  };
+  // op: 0 = build, 1 = add, 2 = remove.
+  for (int op = 0; op < 3; ++op) {
+    static constexpr const char* kMetric[] = {"build_ns", "add_node_ns",
+                                              "remove_node_ns"};
+    TimingSample s = base;
+    s.metric = kMetric[op];
+    // Untimed reference: the operation once, its status and probe fold.
+    absl::StatusOr<std::unique_ptr<A>> ref =
+        op == 0 ? MakeConcrete<A>(m) : MakeReady<A>(m, g.nodes, *placed);
+    if (!ref.ok()) return ref.status();
+    const Clock::time_point w0 = Clock::now();
+    absl::Status status;
+    if (op == 0) {
+      status = (*ref)->Build(*specs);
+      if (status.ok() && !placed->empty()) {
+        std::vector<NodeId> out(placed->size());
+        (*ref)->PlaceBatch(*placed, out);
+      }
+    } else if (op == 1) {
+      status = (*ref)->AddNode(*extra).status();
+    } else {
+      status = (*ref)->RemoveNode(victim);
+    }
+    const double wall = std::chrono::duration<double>(Clock::now() - w0).count();
+    if (!status.ok()) {
+      s.note = absl::StrCat("not applicable: ", status.message());
+      st->samples.push_back(std::move(s));
+      continue;
+    }
+    const uint64_t want = probe_fold(**ref);
+    auto setup = [m, g, placed, op]() -> std::unique_ptr<A> {
+      absl::StatusOr<std::unique_ptr<A>> a =
+          op == 0 ? MakeConcrete<A>(m) : MakeReady<A>(m, g.nodes, *placed);
+      return a.ok() ? *std::move(a) : nullptr;
+    };
+    Kernel k{
+        .label = absl::StrCat(m.algorithm, "/", kMetric[op]),
+        .run =
+            [setup, op, specs, extra, victim, placed,
+             probe_fold](uint64_t it) {
+              Measurement total;
+              for (uint64_t i = 0; i < it; ++i) {
+                std::unique_ptr<A> a = setup();
+                if (a == nullptr) return Measurement{0, ~uint64_t{0}};
+                const double t0 = ThreadCpuSeconds();
+                absl::Status st;
+                if (op == 0) {
+                  st = a->Build(*specs);
+                  // A build of a stateful algorithm includes placing its
+                  // keys: that is the state a restart must rebuild.
+                  if (st.ok() && !placed->empty()) {
+                    std::vector<NodeId> out(placed->size());
+                    a->PlaceBatch(*placed, out);
+                  }
+                } else if (op == 1) {
+                  st = a->AddNode(*extra).status();
+                } else {
+                  st = a->RemoveNode(victim);
+                }
+                total.seconds += ThreadCpuSeconds() - t0;
+                benchmark::DoNotOptimize(st);
+                total.fold += st.ok() ? probe_fold(*a) : ~uint64_t{0};
+              }
+              return total;
+            },
+        .expected = [want](uint64_t it) { return it * want; }};
+    // Each iteration also pays an untimed rebuild: cap the iterations so a
+    // measurement stays within the wall budget.
+    const double setup_s = op == 0 ? 0 : wall * 2;
+    k.max_iterations = static_cast<uint64_t>(std::max(
+        1.0, g.build_wall_budget_s / std::max(wall + setup_s, 1e-9)));
+    AddKernel(st, std::move(k), s);
+  }
+  return absl::OkStatus();
+}
+
+absl::StatusOr<TimingGroupResult> BuildGroup(const TimingGroup& g) {
+  LookupState st;
+  for (size_t i = 0; i < g.members.size(); ++i) {
+    absl::Status inner = absl::OkStatus();
+    const absl::Status dispatched = DispatchConcrete(
+        g.members[i].algorithm, g.members[i].params.hash,
+        [&]<typename A>() { inner = AddBuildMember<A>(g, i, &st); });
+    if (!dispatched.ok()) return dispatched;
+    if (!inner.ok()) return inner;
+  }
+  absl::StatusOr<HarnessResult> h = RunInterleaved(st.kernels, Options(g));
+  if (!h.ok()) return h.status();
+  return Collect(&st, *h);
+}
+
+// ------------------------------------------------------------- hash speed
+absl::StatusOr<TimingGroupResult> HashGroup(const TimingGroup& g) {
+  LookupState st;
+  absl::StatusOr<std::vector<std::string>> keys =
+      GenerateKeys(g.keyset, g.num_keys, g.seed);
+  if (!keys.ok()) return keys.status();
+  if (keys->empty()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("key set '", g.keyset, "' produced no keys"));
+  }
+  st.strings = *std::move(keys);
+  const std::span<const std::string> span(st.strings);
+  for (size_t i = 0; i < g.hashes.size(); ++i) {
+    const bool known = DispatchHash(g.hashes[i], [&]<typename H>() {
+      auto hash = [](const std::string& s) -> uint64_t {
+        return HashString<H>(s);
+      };
+      std::vector<uint64_t> d(span.size());
+      for (size_t j = 0; j < span.size(); ++j) d[j] = hash(span[j]);
+      auto prefix = std::make_shared<const std::vector<uint64_t>>(
+          PrefixSums<uint64_t>(d));
+      Kernel k{.label = g.hashes[i] + "/hash_ns",
+               .run = [hash, span](uint64_t it) {
+                 return ThroughputLoop<std::string>(hash, span, it);
+               },
+               .expected = [prefix](uint64_t it) {
+                 return CyclicFold(*prefix, it);
+               }};
+      TimingSample s;
+      s.member = i;
+      s.scenario = "string";
+      s.metric = "hash_ns";
+      s.unit = "ns";
+      s.keys = span.size();
+      AddKernel(&st, std::move(k), s);
+    });
+    if (!known) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("unknown hash '", g.hashes[i], "'"));
+    }
+  }
+  absl::StatusOr<HarnessResult> h = RunInterleaved(st.kernels, Options(g));
+  if (!h.ok()) return h.status();
+  return Collect(&st, *h);
 }
 
 std::string JsonString(std::string_view s) {
@@ -575,14 +640,31 @@ size_t ChecksumKeyCount(size_t num_keys, uint32_t nodes) {
   return std::min(num_keys, by_cost);
 }
 
-absl::StatusOr<std::vector<ResultRow>> RunLookupTiming(
-    const TimingCell& cell, const TimingOptions& options) {
-  return RunCell<true>(cell, options);
-}
-
-absl::StatusOr<std::vector<ResultRow>> RunBuildTiming(
-    const TimingCell& cell, const TimingOptions& options) {
-  return RunCell<false>(cell, options);
+absl::StatusOr<TimingGroupResult> RunTimingGroup(const TimingGroup& g) {
+  if (g.rounds == 0) {
+    return absl::InvalidArgumentError("timing group: rounds must be >= 1");
+  }
+  if (g.kind == "hash_speed") {
+    if (g.num_keys == 0) {
+      return absl::InvalidArgumentError("timing group: num_keys must be >= 1");
+    }
+    return HashGroup(g);
+  }
+  if (g.nodes == 0) {
+    return absl::InvalidArgumentError(
+        "timing group: nodes must be >= 1, got 0");
+  }
+  if (g.kind == "lookup") {
+    if (g.num_keys == 0) {
+      return absl::InvalidArgumentError(
+          "timing group: num_keys must be >= 1, got 0");
+    }
+    return LookupGroup(g);
+  }
+  if (g.kind == "build") return BuildGroup(g);
+  return absl::InvalidArgumentError(
+      absl::StrCat("unknown timing kind '", g.kind,
+                   "'; valid: lookup, build, hash_speed"));
 }
 
 std::string BenchmarkContextJson() {

@@ -1,10 +1,10 @@
 // Copyright 2026 The chbench Authors.
 //
-// Tests of the timing harness: the rows it returns (metrics, configuration
-// columns, units), the checksum against an independent computation through
-// the ConsistentHash interface, the compile-time dispatch against the
-// registries, error messages, and the gbench JSON merge. No test asserts a
-// speed.
+// Tests of the timing groups: the samples they return (metrics, one value
+// per round, configuration), the checksum against an independent computation
+// through the ConsistentHash interface, bounded_load's operating point, the
+// peers and their ratios, the compile-time dispatch against the registries,
+// and error messages. No test asserts a speed.
 
 #include "bench/timing.h"
 
@@ -14,6 +14,7 @@
 #include <map>
 #include <memory>
 #include <set>
+#include <thread>
 #include <string>
 #include <typeindex>
 #include <typeinfo>
@@ -33,113 +34,113 @@ namespace chbench {
 namespace {
 
 using ::testing::HasSubstr;
-using ::testing::UnorderedElementsAre;
 
-constexpr double kTinyTime = 0.002;
-
-TimingOptions Tiny() {
-  TimingOptions options;
-  options.min_time_s = kTinyTime;
-  options.build_wall_budget_s = 0.2;
-  return options;
+TimingGroup Tiny(std::string kind, std::vector<std::string> algorithms,
+                 uint32_t nodes, size_t keys, std::string scenario = "") {
+  TimingGroup g;
+  g.kind = std::move(kind);
+  g.nodes = nodes;
+  g.keyset = "uniform";
+  g.scenario = std::move(scenario);
+  g.seed = 7;
+  g.num_keys = keys;
+  g.rounds = 3;
+  g.min_time_s = 0.001;
+  g.build_wall_budget_s = 0.05;
+  for (std::string& a : algorithms) {
+    TimingMember m;
+    m.algorithm = std::move(a);
+    if (m.algorithm == "bounded_load") m.placed_keys_per_node = 20;
+    g.members.push_back(std::move(m));
+  }
+  return g;
 }
 
-TimingCell Cell(std::string algorithm, uint32_t nodes, size_t keys,
-                std::string scenario = "") {
-  TimingCell cell;
-  cell.algorithm = std::move(algorithm);
-  cell.nodes = nodes;
-  cell.keyset = "uniform";
-  cell.seed = 7;
-  cell.num_keys = keys;
-  cell.scenario = std::move(scenario);
-  return cell;
+const TimingSample* Find(const TimingGroupResult& r, std::string_view algorithm,
+                         std::string_view metric,
+                         std::string_view scenario = "") {
+  for (const TimingSample& s : r.samples) {
+    if (s.algorithm == algorithm && s.metric == metric &&
+        (scenario.empty() || s.scenario == scenario)) {
+      return &s;
+    }
+  }
+  return nullptr;
 }
 
-// (scenario, metric) -> row.
-std::map<std::pair<std::string, std::string>, ResultRow> ByMetric(
-    const std::vector<ResultRow>& rows) {
-  std::map<std::pair<std::string, std::string>, ResultRow> out;
-  for (const ResultRow& r : rows) out[{r.scenario, r.metric}] = r;
-  return out;
-}
-
-// The checksum the harness should report, computed independently through the
-// type-erased interface.
-uint64_t InterfaceChecksum(const TimingCell& cell, bool strings) {
+// The checksum the group should report, computed independently through the
+// type-erased interface (bounded_load: its placed keys first, then the
+// unplaced route, which for a key never placed is Lookup).
+uint64_t InterfaceChecksum(const TimingGroup& g, bool strings) {
+  const TimingMember& m = g.members[0];
   absl::StatusOr<std::unique_ptr<ConsistentHash>> algo =
-      MakeAlgorithm(cell.algorithm, cell.params);
+      MakeAlgorithm(m.algorithm, m.params);
   EXPECT_TRUE(algo.ok()) << algo.status();
-  std::vector<NodeSpec> specs(cell.nodes);
-  for (uint32_t i = 0; i < cell.nodes; ++i) {
+  std::vector<NodeSpec> specs(g.nodes);
+  for (uint32_t i = 0; i < g.nodes; ++i) {
     specs[i].name = "node-" + std::to_string(i);
   }
   EXPECT_TRUE((*algo)->Build(specs).ok());
+  if (m.placed_keys_per_node > 0 && (*algo)->capabilities().stateful) {
+    for (uint64_t h : GenerateKeyHashes(
+             size_t{m.placed_keys_per_node} * g.nodes, g.seed ^ 0x706c61636564ULL)) {
+      (*algo)->Place(h);
+    }
+  }
   std::vector<uint64_t> hashes;
   if (strings) {
     absl::StatusOr<std::vector<std::string>> keys =
-        GenerateKeys(cell.keyset, cell.num_keys, cell.seed);
+        GenerateKeys(g.keyset, g.num_keys, g.seed);
     EXPECT_TRUE(keys.ok()) << keys.status();
     for (const std::string& k : *keys) hashes.push_back((*algo)->HashKey(k));
   } else {
-    hashes = GenerateKeyHashes(cell.num_keys, cell.seed);
-  }
-  if ((*algo)->capabilities().stateful) {
-    for (uint64_t h : hashes) (*algo)->Place(h);
+    hashes = GenerateKeyHashes(g.num_keys, g.seed);
   }
   uint64_t acc = kChecksumInit;
-  const size_t n = ChecksumKeyCount(hashes.size(), cell.nodes);
-  for (size_t i = 0; i < n; ++i) acc = FoldChecksum(acc, (*algo)->Lookup(hashes[i]));
+  const size_t n = ChecksumKeyCount(hashes.size(), g.nodes);
+  for (size_t i = 0; i < n; ++i) {
+    acc = FoldChecksum(acc, (*algo)->Lookup(hashes[i]));
+  }
   return acc & ((uint64_t{1} << 52) - 1);
 }
 
-TEST(RunLookupTimingTest, TinyRingCellHasEveryMetricWithPositiveValues) {
-  const TimingCell cell = Cell("ring", 10, 4096);
-  absl::StatusOr<std::vector<ResultRow>> rows = RunLookupTiming(cell, Tiny());
-  ASSERT_TRUE(rows.ok()) << rows.status();
-  std::set<std::pair<std::string, std::string>> seen;
-  for (const ResultRow& r : *rows) {
-    seen.insert({r.scenario, r.metric});
-    EXPECT_EQ(r.experiment, "lookup");
-    EXPECT_EQ(r.algorithm, "ring");
-    EXPECT_EQ(r.hash, "xxh64");
-    EXPECT_EQ(r.keyset, "uniform");
-    EXPECT_EQ(r.nodes, 10u);
-    EXPECT_EQ(r.vnodes, 100u);
-    EXPECT_FALSE(r.table_size.has_value());
-    EXPECT_FALSE(r.load_factor.has_value());
-    EXPECT_EQ(r.keys, 4096u);
-    EXPECT_EQ(r.seed, 7u);
-    ASSERT_TRUE(r.value.has_value()) << r.metric;
-    EXPECT_GT(*r.value, 0) << r.scenario << " " << r.metric;
-    EXPECT_EQ(r.unit, r.metric == "checksum" ? "id-fold" : "ns");
+TEST(LookupGroupTest, EveryMemberHasEveryMetricOncePerRound) {
+  TimingGroup g = Tiny("lookup", {"ring", "jump", "maglev"}, 10, 4096,
+                       "prehashed");
+  g.peers = false;
+  absl::StatusOr<TimingGroupResult> r = RunTimingGroup(g);
+  ASSERT_TRUE(r.ok()) << r.status();
+  for (const char* algo : {"ring", "jump", "maglev"}) {
+    for (const char* metric : {"lookup_ns", "lookup_latency_ns"}) {
+      SCOPED_TRACE(std::string(algo) + " " + metric);
+      const TimingSample* s = Find(*r, algo, metric);
+      ASSERT_NE(s, nullptr);
+      EXPECT_EQ(s->values.size(), 3u);
+      for (double v : s->values) EXPECT_GT(v, 0);
+      EXPECT_EQ(s->unit, "ns");
+      EXPECT_EQ(s->keys, 4096u);
+    }
+    ASSERT_NE(Find(*r, algo, "checksum"), nullptr);
   }
-  EXPECT_EQ(rows->size(), 7u);
-  EXPECT_EQ(seen, (std::set<std::pair<std::string, std::string>>{
-                      {"prehashed", "lookup_ns"},
-                      {"prehashed", "lookup_latency_ns"},
-                      {"prehashed", "checksum"},
-                      {"string", "lookup_ns"},
-                      {"string", "lookup_latency_ns"},
-                      {"string", "hash_ns"},
-                      {"string", "checksum"}}));
+  EXPECT_TRUE(Find(*r, "maglev", "lookup_ns")->table_size.has_value());
+  EXPECT_FALSE(Find(*r, "ring", "lookup_ns")->table_size.has_value());
+  EXPECT_GE(r->load_avg_1m, 0);
 }
 
 class ChecksumTest : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(ChecksumTest, EqualsChecksumThroughTheInterface) {
-  const TimingCell cell = Cell(GetParam(), 13, 3000);
-  absl::StatusOr<std::vector<ResultRow>> rows = RunLookupTiming(cell, Tiny());
-  ASSERT_TRUE(rows.ok()) << rows.status();
-  auto by = ByMetric(*rows);
-  ASSERT_EQ(by.count(std::make_pair("prehashed", "checksum")), 1u);
-  ASSERT_EQ(by.count(std::make_pair("string", "checksum")), 1u);
-  const double prehashed = *by[std::make_pair("prehashed", "checksum")].value;
-  const double strings = *by[std::make_pair("string", "checksum")].value;
-  EXPECT_EQ(prehashed, static_cast<double>(InterfaceChecksum(cell, false)));
-  EXPECT_EQ(strings, static_cast<double>(InterfaceChecksum(cell, true)));
-  // The two key forms are different keys: the checksums must differ.
-  EXPECT_NE(prehashed, strings);
+  for (const bool strings : {false, true}) {
+    TimingGroup g = Tiny("lookup", {GetParam()}, 13, 3000,
+                         strings ? "string" : "prehashed");
+    absl::StatusOr<TimingGroupResult> r = RunTimingGroup(g);
+    ASSERT_TRUE(r.ok()) << r.status();
+    const TimingSample* s = Find(*r, GetParam(), "checksum");
+    ASSERT_NE(s, nullptr);
+    ASSERT_EQ(s->values.size(), 1u);
+    EXPECT_EQ(s->values[0], static_cast<double>(InterfaceChecksum(g, strings)))
+        << (strings ? "string" : "prehashed");
+  }
 }
 
 std::vector<std::string> AlgorithmNameList() {
@@ -153,130 +154,100 @@ std::vector<std::string> AlgorithmNameList() {
 INSTANTIATE_TEST_SUITE_P(AllAlgorithms, ChecksumTest,
                          ::testing::ValuesIn(AlgorithmNameList()));
 
-TEST(RunLookupTimingTest, ParameterColumnsFollowTheAlgorithm) {
-  absl::StatusOr<std::vector<ResultRow>> maglev =
-      RunLookupTiming(Cell("maglev", 10, 1000, "prehashed"), Tiny());
-  ASSERT_TRUE(maglev.ok()) << maglev.status();
-  for (const ResultRow& r : *maglev) {
-    EXPECT_EQ(r.table_size, 1009u);  // smallest prime >= 100 * 10
-    EXPECT_FALSE(r.vnodes.has_value());
-    EXPECT_EQ(r.scenario, "prehashed");
+TEST(LookupGroupTest, StringScenarioAlsoTimesTheHashAlone) {
+  absl::StatusOr<TimingGroupResult> r =
+      RunTimingGroup(Tiny("lookup", {"modulo"}, 10, 2000, "string"));
+  ASSERT_TRUE(r.ok()) << r.status();
+  ASSERT_NE(Find(*r, "modulo", "hash_ns"), nullptr);
+  EXPECT_EQ(Find(*r, "modulo", "hash_ns")->values.size(), 3u);
+  EXPECT_EQ(Find(*r, "modulo", "lookup_ns")->scenario, "string");
+}
+
+TEST(LookupGroupTest, BoundedLoadRoutesFreshKeysAndProbesPlacedOnes) {
+  absl::StatusOr<TimingGroupResult> r =
+      RunTimingGroup(Tiny("lookup", {"bounded_load"}, 10, 2000, "prehashed"));
+  ASSERT_TRUE(r.ok()) << r.status();
+  const TimingSample* fresh = Find(*r, "bounded_load", "lookup_ns", "prehashed");
+  const TimingSample* placed = Find(*r, "bounded_load", "lookup_ns", "placed");
+  ASSERT_NE(fresh, nullptr);
+  ASSERT_NE(placed, nullptr);
+  EXPECT_EQ(fresh->placed_keys, 200u);  // 20 per node x 10 nodes
+  EXPECT_EQ(placed->keys, 200u);
+  EXPECT_THAT(fresh->note, HasSubstr("200 keys placed"));
+}
+
+TEST(LookupGroupTest, MultithreadGivesLookupsPerSecondPerThreadCount) {
+  TimingGroup g = Tiny("lookup", {"jump"}, 100, 4096, "prehashed");
+  g.members[0].multithread = true;
+  g.peers = false;
+  absl::StatusOr<TimingGroupResult> r = RunTimingGroup(g);
+  ASSERT_TRUE(r.ok()) << r.status();
+  std::set<uint32_t> threads;
+  for (const TimingSample& s : r->samples) {
+    if (s.metric != "lookups_per_s") continue;
+    threads.insert(s.threads);
+    EXPECT_EQ(s.unit, "1/s");
+    for (double v : s.values) EXPECT_GT(v, 0);
   }
-  TimingCell bl = Cell("bounded_load", 10, 1000, "prehashed");
-  bl.params.load_factor = 1.5;
-  bl.params.vnodes = 20;
-  absl::StatusOr<std::vector<ResultRow>> bounded = RunLookupTiming(bl, Tiny());
-  ASSERT_TRUE(bounded.ok()) << bounded.status();
-  for (const ResultRow& r : *bounded) {
-    EXPECT_EQ(r.load_factor, 1.5);
-    EXPECT_EQ(r.vnodes, 20u);
-    EXPECT_FALSE(r.table_size.has_value());
-  }
+  EXPECT_EQ(threads.size(), std::max(1u, std::thread::hardware_concurrency()));
+  EXPECT_EQ(*threads.begin(), 1u);
 }
 
-TEST(RunLookupTimingTest, ChecksumFoldsABoundedPrefixForLargeN) {
-  EXPECT_EQ(ChecksumKeyCount(1 << 20, 10), size_t{1} << 20);
-  EXPECT_EQ(ChecksumKeyCount(1 << 20, 1000), (size_t{1} << 28) / 1000);
-  EXPECT_EQ(ChecksumKeyCount(1 << 20, 100000), 4096u);
-  EXPECT_EQ(ChecksumKeyCount(100, 100000), 100u);
+TEST(LookupGroupTest, LinearLookupsCycleOverABoundedPrefix) {
+  absl::StatusOr<TimingGroupResult> r =
+      RunTimingGroup(Tiny("lookup", {"rendezvous"}, 20000, 8192, "prehashed"));
+  ASSERT_TRUE(r.ok()) << r.status();
+  // max(4096, 2^26 / 20000) = 4096 of the 8192 keys.
+  EXPECT_EQ(Find(*r, "rendezvous", "lookup_ns")->keys, 4096u);
 }
 
-TEST(RunLookupTimingTest, ErrorsNameTheValidValues) {
-  absl::StatusOr<std::vector<ResultRow>> rows =
-      RunLookupTiming(Cell("nope", 10, 100), Tiny());
-  ASSERT_FALSE(rows.ok());
-  EXPECT_THAT(rows.status().message(),
-              HasSubstr("nope'; valid algorithms: modulo, ring"));
-
-  TimingCell bad_hash = Cell("ring", 10, 100);
-  bad_hash.params.hash = "sha1";
-  rows = RunLookupTiming(bad_hash, Tiny());
-  ASSERT_FALSE(rows.ok());
-  EXPECT_THAT(rows.status().message(), HasSubstr("sha1"));
-  EXPECT_THAT(rows.status().message(), HasSubstr("xxh64"));
-
-  rows = RunLookupTiming(Cell("ring", 10, 100, "warm"), Tiny());
-  ASSERT_FALSE(rows.ok());
-  EXPECT_THAT(rows.status().message(), HasSubstr("'warm'; valid scenarios"));
-
-  TimingCell bad_keyset = Cell("ring", 10, 100, "string");
-  bad_keyset.keyset = "emoji";
-  rows = RunLookupTiming(bad_keyset, Tiny());
-  ASSERT_FALSE(rows.ok());
-  EXPECT_THAT(rows.status().message(), HasSubstr("emoji"));
-
-  rows = RunLookupTiming(Cell("ring", 0, 100), Tiny());
-  ASSERT_FALSE(rows.ok());
-  EXPECT_THAT(rows.status().message(), HasSubstr("nodes must be >= 1"));
-  rows = RunLookupTiming(Cell("ring", 10, 0), Tiny());
-  ASSERT_FALSE(rows.ok());
-  EXPECT_THAT(rows.status().message(), HasSubstr("num_keys must be >= 1"));
+TEST(LookupGroupTest, ErrorsNameTheBadValue) {
+  absl::StatusOr<TimingGroupResult> r =
+      RunTimingGroup(Tiny("lookup", {"chord"}, 10, 100, "prehashed"));
+  EXPECT_EQ(r.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_THAT(r.status().message(), HasSubstr("'chord'"));
+  r = RunTimingGroup(Tiny("lookup", {"ring"}, 10, 100, "sideways"));
+  EXPECT_THAT(r.status().message(), HasSubstr("'sideways'"));
+  r = RunTimingGroup(Tiny("lookup", {"ring"}, 0, 100, "prehashed"));
+  EXPECT_THAT(r.status().message(), HasSubstr("nodes"));
+  r = RunTimingGroup(Tiny("lookup", {"ring"}, 10, 0, "prehashed"));
+  EXPECT_THAT(r.status().message(), HasSubstr("num_keys"));
+  TimingGroup bad = Tiny("lookup", {"ring"}, 10, 100, "string");
+  bad.keyset = "klingon";
+  r = RunTimingGroup(bad);
+  EXPECT_THAT(r.status().message(), HasSubstr("klingon"));
 }
 
-TEST(RunBuildTimingTest, EveryAlgorithmHasBuildAddRemove) {
-  for (const std::string& name : AlgorithmNameList()) {
-    SCOPED_TRACE(name);
-    absl::StatusOr<std::vector<ResultRow>> rows =
-        RunBuildTiming(Cell(name, 20, 0), Tiny());
-    ASSERT_TRUE(rows.ok()) << rows.status();
-    std::vector<std::string> metrics;
-    for (const ResultRow& r : *rows) {
-      metrics.push_back(r.metric);
-      EXPECT_EQ(r.experiment, "build");
-      EXPECT_EQ(r.nodes, 20u);
-      EXPECT_EQ(r.unit, "ns");
-      EXPECT_FALSE(r.keys.has_value());
-      ASSERT_TRUE(r.value.has_value()) << r.metric << ": " << r.note;
-      EXPECT_GT(*r.value, 0);
+TEST(BuildGroupTest, EveryAlgorithmHasBuildAddRemove) {
+  absl::StatusOr<TimingGroupResult> r =
+      RunTimingGroup(Tiny("build", AlgorithmNameList(), 10, 0));
+  ASSERT_TRUE(r.ok()) << r.status();
+  for (const std::string& algo : AlgorithmNameList()) {
+    for (const char* metric : {"build_ns", "add_node_ns", "remove_node_ns"}) {
+      SCOPED_TRACE(algo + " " + metric);
+      const TimingSample* s = Find(*r, algo, metric);
+      ASSERT_NE(s, nullptr);
+      ASSERT_EQ(s->values.size(), 3u) << s->note;
+      for (double v : s->values) EXPECT_GT(v, 0);
     }
-    EXPECT_THAT(metrics, UnorderedElementsAre("build_ns", "add_node_ns",
-                                              "remove_node_ns"));
   }
+  const TimingSample* bl = Find(*r, "bounded_load", "add_node_ns");
+  EXPECT_EQ(bl->placed_keys, 200u);
+  EXPECT_THAT(bl->note, HasSubstr("replays"));
 }
 
-TEST(RunBuildTimingTest, RefusedOperationGivesNotApplicableRow) {
-  // A fixed maglev table of 11 slots holds at most 11 nodes: no add.
-  TimingCell cell = Cell("maglev", 11, 0);
-  cell.params.table_size = 11;
-  absl::StatusOr<std::vector<ResultRow>> rows = RunBuildTiming(cell, Tiny());
-  ASSERT_TRUE(rows.ok()) << rows.status();
-  auto by = ByMetric(*rows);
-  const ResultRow& add = by[std::make_pair("", "add_node_ns")];
-  EXPECT_FALSE(add.value.has_value());
-  EXPECT_THAT(add.note, HasSubstr("not applicable: "));
-  EXPECT_EQ(add.table_size, 11u);
-  EXPECT_TRUE(by[std::make_pair("", "build_ns")].value.has_value());
-  EXPECT_TRUE(by[std::make_pair("", "remove_node_ns")].value.has_value());
-}
-
-TEST(RunTimingTest, AppendsEveryCellToOneGbenchJson) {
-  const std::string path =
-      ::testing::TempDir() + "/chbench_timing_test_gbench.json";
-  std::remove(path.c_str());
-  TimingOptions options = Tiny();
-  options.gbench_json_path = path;
-  ASSERT_TRUE(RunLookupTiming(Cell("jump", 10, 100, "prehashed"), options).ok());
-  ASSERT_TRUE(RunBuildTiming(Cell("modulo", 10, 0), options).ok());
-  std::ifstream in(path);
-  const std::string text((std::istreambuf_iterator<char>(in)),
-                         std::istreambuf_iterator<char>());
-  auto count = [&](const std::string& needle) {
-    size_t n = 0;
-    for (size_t p = text.find(needle); p != std::string::npos;
-         p = text.find(needle, p + 1)) {
-      ++n;
-    }
-    return n;
-  };
-  EXPECT_EQ(count("\"context\""), 1u);
-  EXPECT_EQ(count("\"benchmarks\""), 1u);
-  EXPECT_EQ(count("\"run_name\": \"jump/xxh64/prehashed/lookup_ns/"), 1u);
-  EXPECT_EQ(count("\"run_name\": \"jump/xxh64/prehashed/lookup_latency_ns/"),
-            1u);
-  EXPECT_EQ(count("\"run_name\": \"build/modulo/xxh64/nodes:10/seed:7/"), 3u);
-  EXPECT_EQ(text.back(), '\n');
-  EXPECT_EQ(text.substr(text.size() - 6), "  ]\n}\n");
-  std::remove(path.c_str());
+TEST(HashGroupTest, EveryHashIsTimed) {
+  TimingGroup g = Tiny("hash_speed", {}, 0, 1000);
+  g.hashes = {"xxh64", "md5", "crc32"};
+  absl::StatusOr<TimingGroupResult> r = RunTimingGroup(g);
+  ASSERT_TRUE(r.ok()) << r.status();
+  ASSERT_EQ(r->samples.size(), 3u);
+  for (const TimingSample& s : r->samples) {
+    EXPECT_EQ(s.metric, "hash_ns");
+    EXPECT_EQ(s.values.size(), 3u);
+  }
+  g.hashes = {"sha1024"};
+  EXPECT_THAT(RunTimingGroup(g).status().message(), HasSubstr("'sha1024'"));
 }
 
 TEST(BenchmarkContextJsonTest, DescribesTheMachine) {

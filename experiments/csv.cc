@@ -72,8 +72,9 @@ std::string FormatRow(const ResultRow& r) {
                        FormatOptional(r.nodes), FormatOptional(r.vnodes),
                        FormatOptional(r.table_size),
                        FormatOptional(r.load_factor), FormatOptional(r.keys),
-                       FormatOptional(r.seed), FormatOptional(r.repetition),
-                       r.scenario, FormatOptional(r.node),
+                       FormatOptional(r.placed_keys), FormatOptional(r.seed),
+                       FormatOptional(r.repetition), r.scenario,
+                       FormatOptional(r.threads), FormatOptional(r.node),
                        FormatOptional(r.weight), r.metric,
                        FormatOptional(r.value), r.unit, r.note});
 }

@@ -50,8 +50,8 @@ TEST(CsvTest, RowRoundTripsWithQuoting) {
   EXPECT_EQ(f[5], "10");
   EXPECT_EQ(f[6], "");
   EXPECT_EQ(f[8], "1.25");
-  EXPECT_EQ(f[16], "");
-  EXPECT_EQ(f[18], r.note);
+  EXPECT_EQ(f[ColumnIndex("value")], "");
+  EXPECT_EQ(f[ColumnIndex("note")], r.note);
 }
 
 TEST(CsvTest, ParseRejectsTruncatedText) {

@@ -15,12 +15,20 @@
 
 namespace chbench {
 
-inline constexpr std::array<std::string_view, 19> kColumns = {
-    "run_id",   "experiment", "algorithm",  "hash",   "keyset",
-    "nodes",    "vnodes",     "table_size", "load_factor",
-    "keys",     "seed",       "repetition", "scenario",
-    "node",     "weight",     "metric",     "value",  "unit",
+inline constexpr std::array<std::string_view, 21> kColumns = {
+    "run_id",   "experiment", "algorithm",   "hash",       "keyset",
+    "nodes",    "vnodes",     "table_size",  "load_factor", "keys",
+    "placed_keys", "seed",    "repetition",  "scenario",   "threads",
+    "node",     "weight",     "metric",      "value",      "unit",
     "note"};
+
+// The index of column `name` in kColumns (kColumns.size() if absent).
+constexpr size_t ColumnIndex(std::string_view name) {
+  for (size_t i = 0; i < kColumns.size(); ++i) {
+    if (kColumns[i] == name) return i;
+  }
+  return kColumns.size();
+}
 
 struct ResultRow {
   std::string run_id;      // filled by the writer
@@ -33,9 +41,12 @@ struct ResultRow {
   std::optional<uint64_t> table_size;
   std::optional<double> load_factor;
   std::optional<uint64_t> keys;
+  // bounded_load lookup/build/memory: keys placed before measuring.
+  std::optional<uint64_t> placed_keys;
   std::optional<uint64_t> seed;
-  std::optional<uint64_t> repetition;
+  std::optional<uint64_t> repetition;  // timing: the measurement round
   std::string scenario;  // e.g. "add", "remove_random", "prehashed", ...
+  std::optional<uint64_t> threads;  // lookups_per_s: threads sharing one instance
   std::optional<uint64_t> node;   // per-node rows (weights experiment)
   std::optional<double> weight;   // that node's weight
   std::string metric;             // e.g. "moved_fraction"

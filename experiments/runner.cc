@@ -23,15 +23,11 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
-#include "absl/strings/str_split.h"
 #include "algorithms/checksum.h"
-#include "algorithms/hash/hash_function.h"
 #include "algorithms/registry.h"
-#include "algorithms/util/alloc_counter.h"
-#include "algorithms/util/random.h"
 #include "bench/timing.h"
 #include "experiments/csv.h"
-#include "workload/keyset.h"
+#include "experiments/kinds/kind.h"
 #include "experiments/metrics.h"
 
 namespace chbench {
@@ -55,437 +51,19 @@ std::string NodeName(size_t i, uint64_t seed) {
                    : absl::StrCat("node-", i, "-s", seed);
 }
 
-namespace {
-
-// Rendezvous looks up in O(N); its key count is capped so that one mapping
-// pass costs at most this many score evaluations (~0.7 s at ~3.4 ns each).
-constexpr uint64_t kRendezvousBudget = 200'000'000;
-
-ResultRow BaseRow(const Cell& c, const std::string& run_id) {
-  ResultRow r;
-  r.run_id = run_id;
-  r.experiment = c.experiment;
-  r.algorithm = c.algorithm;
-  r.hash = c.hash;
-  r.keyset = c.keyset;
-  if (c.nodes) r.nodes = c.nodes;
-  if (c.vnodes) r.vnodes = *c.vnodes;
-  if (c.keys) r.keys = c.keys;
-  r.table_size = c.table_size;
-  r.load_factor = c.load_factor;
-  r.seed = c.seed;
-  r.repetition = c.repetition;
-  return r;
-}
-
-std::string ClaimScenario(const Cell& c, std::string_view scenario) {
-  if (c.claim.empty()) return std::string(scenario);
-  if (scenario.empty()) return c.claim;
-  return absl::StrCat(c.claim, ".", std::string(scenario));
-}
-
-void Add(std::vector<ResultRow>* rows, const ResultRow& base,
-         std::string_view metric, std::optional<double> value,
-         std::string_view unit, std::string_view note = "") {
-  ResultRow r = base;
-  r.metric = std::string(metric);
-  r.value = value;
-  r.unit = std::string(unit);
-  r.note = std::string(note);
-  rows->push_back(std::move(r));
-}
-
-std::vector<NodeSpec> MakeNodes(size_t n, uint64_t seed,
-                                const std::vector<double>& weights = {}) {
-  std::vector<NodeSpec> nodes(n);
-  for (size_t i = 0; i < n; ++i) {
-    nodes[i].name = NodeName(i, seed);
-    if (i < weights.size()) nodes[i].weight = weights[i];
-  }
-  return nodes;
-}
-
-// Key count after the rendezvous cap, with the note explaining it.
-uint64_t CappedKeys(const Cell& c, std::string* note) {
-  if (c.algorithm != "rendezvous" || c.nodes == 0) return c.keys;
-  const uint64_t cap = std::max<uint64_t>(1000, kRendezvousBudget / c.nodes);
-  if (c.keys <= cap) return c.keys;
-  *note = absl::StrCat("keys capped from ", c.keys, " to ", cap,
-                       ": rendezvous lookup is O(N) (budget ",
-                       kRendezvousBudget, " score evaluations per pass)");
-  return cap;
-}
-
-absl::StatusOr<std::vector<uint64_t>> Digests(const Cell& c, uint64_t count,
-                                              ConsistentHash& algo) {
-  absl::StatusOr<std::vector<std::string>> keys =
-      GenerateKeys(c.keyset, count, c.seed);
-  if (!keys.ok()) return keys.status();
-  std::vector<uint64_t> d(keys->size());
-  for (size_t i = 0; i < d.size(); ++i) d[i] = algo.HashKey((*keys)[i]);
-  return d;
-}
-
-absl::StatusOr<std::unique_ptr<ConsistentHash>> Built(
-    const Cell& c, std::span<const NodeSpec> nodes) {
-  absl::StatusOr<std::unique_ptr<ConsistentHash>> a =
-      MakeAlgorithm(c.algorithm, c.Params());
-  if (!a.ok()) return a.status();
-  if (absl::Status s = (*a)->Build(nodes); !s.ok()) return s;
-  return a;
-}
-
-// Owner of each key as an index via `id_to_index` (Place for stateful
-// algorithms, in key order).
-std::vector<uint32_t> MapKeys(ConsistentHash& algo,
-                              std::span<const uint64_t> digests,
-                              std::span<const uint32_t> id_to_index) {
-  std::vector<uint32_t> out(digests.size());
-  if (algo.capabilities().stateful) {
-    algo.PlaceBatch(digests, out);
-    if (!id_to_index.empty()) {
-      for (uint32_t& id : out) id = id_to_index[id];
-    }
-    return out;
-  }
-  for (size_t k = 0; k < digests.size(); ++k) {
-    const NodeId id = algo.Lookup(digests[k]);
-    out[k] = id_to_index.empty() ? id : id_to_index[id];
-  }
-  return out;
-}
-
-std::vector<uint64_t> Loads(std::span<const uint32_t> owners, size_t n) {
-  std::vector<uint64_t> loads(n, 0);
-  for (uint32_t o : owners) ++loads[o];
-  return loads;
-}
-
-// ---------------------------------------------------------------- balance
-absl::StatusOr<std::vector<ResultRow>> RunBalance(const Cell& c,
-                                                  const std::string& run_id) {
-  std::string note;
-  const uint64_t m0 = CappedKeys(c, &note);
-  const std::vector<NodeSpec> nodes = MakeNodes(c.nodes, c.seed);
-  absl::StatusOr<std::unique_ptr<ConsistentHash>> algo = Built(c, nodes);
-  if (!algo.ok()) return algo.status();
-  absl::StatusOr<std::vector<uint64_t>> d = Digests(c, m0, **algo);
-  if (!d.ok()) return d.status();
-  const uint64_t m = d->size();
-  const std::vector<uint64_t> loads = Loads(MapKeys(**algo, *d, {}), c.nodes);
-  const LoadStats s = ComputeLoadStats(loads);
-  std::vector<ResultRow> rows;
-  ResultRow base = BaseRow(c, run_id);
-  base.keys = m;
-  base.scenario = ClaimScenario(c, "measured");
-  Add(&rows, base, "load_max_over_mean", s.max_over_mean, "ratio", note);
-  Add(&rows, base, "load_min_over_mean", s.min_over_mean, "ratio", note);
-  Add(&rows, base, "load_rel_stddev", s.rel_stddev, "ratio", note);
-  Add(&rows, base, "load_chi2_pvalue", s.chi2_pvalue, "probability", note);
-  Add(&rows, base, "load_max", static_cast<double>(s.max), "keys", note);
-  Add(&rows, base, "load_min", static_cast<double>(s.min), "keys", note);
-  base.scenario = ClaimScenario(c, "analytic");
-  if (c.algorithm == "bounded_load") {
-    const double bound = BoundedLoadBound(m, c.nodes, *c.load_factor);
-    Add(&rows, base, "load_max_over_mean", bound, "ratio",
-        "bound ceil(c*m/n)/(m/n) (Mirrokni et al. 2018)");
-    Add(&rows, base, "load_max", bound * m / c.nodes, "keys",
-        "bound ceil(c*m/n)");
-    return rows;
-  }
-  AnalyticBalance a;
-  std::string model;
-  if (c.algorithm == "ring") {
-    a = RingBalance(m, c.nodes, *c.vnodes);
-    model =
-        "ring: shares Beta(v,(n-1)v) plus binomial key noise; extremes by "
-        "moment-matched gamma at Blom positions (results/README.md)";
-  } else {
-    a = IdealUniformBalance(m, c.nodes);
-    model =
-        "ideal uniform: multinomial loads; extremes by moment-matched "
-        "gamma at Blom positions (results/README.md)";
-  }
-  Add(&rows, base, "load_max_over_mean", a.max_over_mean, "ratio", model);
-  Add(&rows, base, "load_min_over_mean", a.min_over_mean, "ratio", model);
-  Add(&rows, base, "load_rel_stddev", a.rel_stddev, "ratio", model);
-  Add(&rows, base, "load_chi2_pvalue", a.chi2_pvalue, "probability",
-      "p-value of the expected chi-squared statistic");
-  Add(&rows, base, "load_max", a.load_max, "keys", model);
-  Add(&rows, base, "load_min", a.load_min, "keys", model);
-  return rows;
-}
-
-// ------------------------------------------------------------- disruption
-absl::StatusOr<std::vector<ResultRow>> RunDisruption(
-    const Cell& c, const std::string& run_id) {
-  const AlgorithmInfo* info = FindAlgorithm(c.algorithm);
-  if (info == nullptr) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("unknown algorithm '", c.algorithm, "'"));
-  }
-  std::string note;
-  const uint64_t m0 = CappedKeys(c, &note);
-  std::vector<ResultRow> rows;
-  ResultRow base = BaseRow(c, run_id);
-  std::string scenario = c.scenario;
-  const uint32_t n = c.nodes;
-  const bool arbitrary = info->capabilities.arbitrary_removal;
-  const bool single_random = scenario == "remove_random";
-  if (!arbitrary && single_random) {
-    scenario = "remove_last";
-    note = absl::StrCat(note, note.empty() ? "" : "; ", c.algorithm,
-                        " removes only the last node: remove_last recorded "
-                        "instead of remove_random");
-  }
-  base.scenario = ClaimScenario(c, scenario);
-  if (!arbitrary && absl::EndsWith(scenario, "pct_random")) {
-    const std::string na = absl::StrCat("not applicable: ", c.algorithm,
-                                        " can remove only the last node");
-    base.keys = m0;
-    for (const char* metric : {"moved_fraction", "moved_optimal_fraction",
-                               "moved_excess_fraction", "load_max"}) {
-      Add(&rows, base, metric, std::nullopt,
-          std::string_view(metric) == "load_max" ? "keys" : "fraction", na);
-    }
-    return rows;
-  }
-  // Which nodes leave.
-  std::vector<uint32_t> removed;
-  std::optional<uint32_t> added;
-  if (scenario == "add") {
-    added = n;
-  } else if (scenario == "remove_last") {
-    removed = {n - 1};
-  } else if (scenario == "remove_random") {
-    Sfc64 rng(c.seed ^ 0x72656d6f7665ULL);  // "remove"
-    removed = {static_cast<uint32_t>(rng.Below(n))};
-  } else {
-    int pct = 0;
-    const std::vector<std::string> parts = absl::StrSplit(scenario, '_');
-    if (parts.size() != 3 ||
-        !absl::SimpleAtoi(absl::StripSuffix(parts[1], "pct"), &pct)) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("unknown disruption scenario '", scenario, "'"));
-    }
-    uint32_t r = static_cast<uint32_t>(std::llround(n * pct / 100.0));
-    r = std::clamp<uint32_t>(r, 1, n - 1);
-    if (parts[2] == "lifo") {
-      for (uint32_t i = n - r; i < n; ++i) removed.push_back(i);
-    } else {
-      std::vector<uint32_t> order(n);
-      std::iota(order.begin(), order.end(), 0);
-      Sfc64 rng(c.seed ^ 0x72656d6f7665ULL);
-      for (uint32_t i = 0; i < r; ++i) {
-        std::swap(order[i], order[i + rng.Below(n - i)]);
-      }
-      removed.assign(order.begin(), order.begin() + r);
-      std::sort(removed.begin(), removed.end());
-    }
-  }
-  const std::vector<NodeSpec> nodes = MakeNodes(n + 1, c.seed);
-  const std::span<const NodeSpec> before_nodes(nodes.data(), n);
-  absl::StatusOr<std::unique_ptr<ConsistentHash>> algo = Built(c, before_nodes);
-  if (!algo.ok()) return algo.status();
-  absl::StatusOr<std::vector<uint64_t>> d = Digests(c, m0, **algo);
-  if (!d.ok()) return d.status();
-  base.keys = d->size();
-  const std::vector<uint32_t> before = MapKeys(**algo, *d, {});
-  std::vector<uint32_t> after;
-  const bool stateful = info->capabilities.stateful;
-  if (!stateful && (added || removed.size() == 1)) {
-    // One dynamic operation on the same instance: ids are the indices.
-    if (added) {
-      absl::StatusOr<NodeId> id = (*algo)->AddNode(nodes[n]);
-      if (!id.ok()) return id.status();
-      if (*id != n) {
-        return absl::InternalError(absl::StrCat(
-            c.algorithm, ": AddNode gave id ", *id, ", expected ", n));
-      }
-    } else if (absl::Status s = (*algo)->RemoveNode(removed[0]); !s.ok()) {
-      return s;
-    }
-    after = MapKeys(**algo, *d, {});
-  } else {
-    // A fresh instance with the node set after the change (stateful
-    // algorithms re-place every key in key order; batch removals).
-    std::vector<NodeSpec> after_nodes;
-    std::vector<uint32_t> id_to_index;
-    std::vector<bool> gone(n + 1, false);
-    for (uint32_t r : removed) gone[r] = true;
-    for (uint32_t i = 0; i < (added ? n + 1 : n); ++i) {
-      if (gone[i]) continue;
-      after_nodes.push_back(nodes[i]);
-      id_to_index.push_back(i);
-    }
-    absl::StatusOr<std::unique_ptr<ConsistentHash>> b = Built(c, after_nodes);
-    if (!b.ok()) return b.status();
-    after = MapKeys(**b, *d, id_to_index);
-  }
-  const DisruptionStats s =
-      ComputeDisruption(before, after, n, n + 1, added, removed);
-  Add(&rows, base, "moved_fraction", s.moved_fraction, "fraction", note);
-  Add(&rows, base, "moved_optimal_fraction", s.moved_optimal_fraction,
-      "fraction", note);
-  Add(&rows, base, "moved_excess_fraction", s.moved_excess_fraction, "fraction",
-      note);
-  if (s.receivers) {
-    Add(&rows, base, "receivers", static_cast<double>(*s.receivers), "nodes",
-        note);
-  }
-  Add(&rows, base, "load_max", static_cast<double>(s.load_max), "keys", note);
-  return rows;
-}
-
-// ----------------------------------------------------------------- memory
-absl::StatusOr<std::vector<ResultRow>> RunMemory(const Cell& c,
-                                                 const std::string& run_id) {
-  const std::vector<NodeSpec> nodes = MakeNodes(c.nodes, c.seed);
-  const int64_t before = ThreadHeapBytes();
-  absl::StatusOr<std::unique_ptr<ConsistentHash>> algo = Built(c, nodes);
-  if (!algo.ok()) return algo.status();
-  const int64_t heap = ThreadHeapBytes() - before;
-  const double self = static_cast<double>((*algo)->MemoryBytes());
-  std::vector<ResultRow> rows;
-  ResultRow base = BaseRow(c, run_id);
-  base.keys.reset();
-  Add(&rows, base, "memory_bytes", self, "bytes");
-  Add(&rows, base, "heap_bytes", static_cast<double>(heap), "bytes",
-      "counting allocator around creation + Build (includes the object)");
-  Add(&rows, base, "memory_bytes_per_node", self / c.nodes, "bytes");
-  return rows;
-}
-
-// ---------------------------------------------------------------- weights
-absl::StatusOr<std::vector<ResultRow>> RunWeights(const Cell& c,
-                                                  const std::string& run_id) {
-  const AlgorithmInfo* info = FindAlgorithm(c.algorithm);
-  if (info == nullptr) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("unknown algorithm '", c.algorithm, "'"));
-  }
-  std::vector<ResultRow> rows;
-  ResultRow base = BaseRow(c, run_id);
-  const double total = std::accumulate(c.weights.begin(), c.weights.end(), 0.0);
-  if (!info->capabilities.weights) {
-    base.scenario = ClaimScenario(c, "measured");
-    for (size_t i = 0; i < c.weights.size(); ++i) {
-      base.node = i;
-      base.weight = c.weights[i];
-      Add(&rows, base, "share", std::nullopt, "fraction",
-          absl::StrCat("not applicable: ", c.algorithm,
-                       " does not support weights"));
-    }
-    return rows;
-  }
-  std::string note;
-  const uint64_t m0 = CappedKeys(c, &note);
-  const std::vector<NodeSpec> nodes = MakeNodes(c.nodes, c.seed, c.weights);
-  absl::StatusOr<std::unique_ptr<ConsistentHash>> algo = Built(c, nodes);
-  if (!algo.ok()) return algo.status();
-  absl::StatusOr<std::vector<uint64_t>> d = Digests(c, m0, **algo);
-  if (!d.ok()) return d.status();
-  base.keys = d->size();
-  const std::vector<uint64_t> loads = Loads(MapKeys(**algo, *d, {}), c.nodes);
-  for (size_t i = 0; i < c.weights.size(); ++i) {
-    base.node = i;
-    base.weight = c.weights[i];
-    base.scenario = ClaimScenario(c, "measured");
-    Add(&rows, base, "share",
-        static_cast<double>(loads[i]) / static_cast<double>(d->size()),
-        "fraction", note);
-    base.scenario = ClaimScenario(c, "analytic");
-    Add(&rows, base, "share", c.weights[i] / total, "fraction", "w_i / sum w");
-  }
-  return rows;
-}
-
-// ------------------------------------------------------------- hash speed
-absl::StatusOr<std::vector<ResultRow>> RunHashSpeed(const Cell& c,
-                                                    const std::string& run_id) {
-  absl::StatusOr<std::vector<std::string>> keys =
-      GenerateKeys(c.keyset, c.keys, c.seed);
-  if (!keys.ok()) return keys.status();
-  double ns = 0;
-  uint64_t sink = 0;
-  const bool known = DispatchHash(c.hash, [&]<typename H>() {
-    using Clock = std::chrono::steady_clock;
-    uint64_t rounds = 0;
-    const auto start = Clock::now();
-    double elapsed = 0;
-    do {
-      for (const std::string& k : *keys) sink += HashString<H>(k);
-      ++rounds;
-      elapsed = std::chrono::duration<double>(Clock::now() - start).count();
-    } while (elapsed < c.min_time_s);
-    ns = elapsed * 1e9 / (static_cast<double>(rounds) * keys->size());
-  });
-  if (!known) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("unknown hash '", c.hash, "'"));
-  }
-  static std::atomic<uint64_t> g_sink;
-  g_sink += sink;
-  std::vector<ResultRow> rows;
-  ResultRow base = BaseRow(c, run_id);
-  base.keys = keys->size();
-  base.scenario = "string";
-  Add(&rows, base, "hash_ns", ns, "ns",
-      "mean ns per key over repeated passes of HashString<H> (runner loop)");
-  return rows;
-}
-
-// ----------------------------------------------------------- lookup/build
-absl::StatusOr<std::vector<ResultRow>> RunTiming(const Cell& c,
-                                                 const std::string& run_id,
-                                                 const std::string& gbench) {
-  TimingCell t{.algorithm = c.algorithm,
-               .params = c.Params(),
-               .nodes = c.nodes,
-               .keyset = c.keyset,
-               .seed = c.seed,
-               .num_keys = c.keys};
-  TimingOptions o;
-  o.min_time_s = c.min_time_s;
-  o.gbench_json_path = gbench;
-  // Build/add/remove wall-time cap scales with the tier's min_time_s.
-  o.build_wall_budget_s = std::min(2.0, 20 * c.min_time_s);
-  absl::StatusOr<std::vector<ResultRow>> rows =
-      c.kind == "lookup" ? RunLookupTiming(t, o) : RunBuildTiming(t, o);
-  if (!rows.ok()) return rows.status();
-  const ResultRow base = BaseRow(c, run_id);
-  for (ResultRow& r : *rows) {
-    r.run_id = run_id;
-    r.experiment = c.experiment;
-    r.seed = c.seed;
-    r.repetition = c.repetition;
-    if (r.algorithm.empty()) r.algorithm = base.algorithm;
-    if (r.hash.empty()) r.hash = base.hash;
-    if (r.keyset.empty()) r.keyset = base.keyset;
-    if (!r.nodes) r.nodes = base.nodes;
-    if (!r.vnodes) r.vnodes = base.vnodes;
-    if (!r.table_size) r.table_size = base.table_size;
-    if (!r.load_factor) r.load_factor = base.load_factor;
-    if (c.kind == "build") r.keys.reset();
-  }
-  return rows;
-}
-
-}  // namespace
-
 absl::StatusOr<std::vector<ResultRow>> RunCell(const Cell& cell,
-                                               const std::string& run_id,
-                                               const std::string& gbench_path) {
-  if (cell.kind == "balance") return RunBalance(cell, run_id);
-  if (cell.kind == "disruption") return RunDisruption(cell, run_id);
-  if (cell.kind == "memory") return RunMemory(cell, run_id);
-  if (cell.kind == "weights") return RunWeights(cell, run_id);
-  if (cell.kind == "hash_speed") return RunHashSpeed(cell, run_id);
-  if (cell.kind == "lookup" || cell.kind == "build") {
-    return RunTiming(cell, run_id, gbench_path);
+                                               const std::string& run_id) {
+  const KindInfo* kind = FindKind(cell.kind);
+  if (kind == nullptr) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("unknown cell kind '", cell.kind, "'"));
   }
-  return absl::InvalidArgumentError(
-      absl::StrCat("unknown cell kind '", cell.kind, "'"));
+  if (!kind->timing) return kind->run_cell(cell, run_id);
+  const Cell* const group[] = {&cell};
+  absl::StatusOr<std::vector<std::vector<ResultRow>>> rows =
+      kind->run_group(std::span<const Cell* const>(group, 1), run_id);
+  if (!rows.ok()) return rows.status();
+  return std::move(rows->front());
 }
 
 absl::Status CheckGoldens() {
@@ -510,7 +88,7 @@ absl::Status CheckGoldens() {
   }
   if (bad.empty()) return absl::OkStatus();
   return absl::FailedPreconditionError(absl::StrCat(
-      "correctness gate failed (no timing was run): ", absl::StrJoin(bad, "; "),
+      "regression checksum check failed (no timing was run): ", absl::StrJoin(bad, "; "),
       ". An algorithm's mapping changed: fix it, or regenerate the goldens "
       "(CHBENCH_REGENERATE_GOLDEN=1) if the change is intended."));
 }
@@ -716,17 +294,69 @@ class Progress {
   Clock::time_point timing_start_;
 };
 
-absl::Status RunJob(const Job& j) {
-  absl::StatusOr<std::vector<ResultRow>> rows =
-      RunCell(*j.cell, j.spec->run_id, j.dir + "/gbench.json");
-  if (!rows.ok()) {
-    return absl::Status(rows.status().code(),
-                        absl::StrCat(j.spec->experiment, "/", j.cell->Name(),
-                                     ": ", rows.status().message()));
-  }
+std::string Rows(const std::vector<ResultRow>& rows) {
   std::string text = CsvHeader();
-  for (const ResultRow& r : *rows) text += FormatRow(r);
-  return WriteFileAtomic(j.path, text);
+  for (const ResultRow& r : rows) text += FormatRow(r);
+  return text;
+}
+
+// A failure of one cell or group as an error line; exceptions included, so
+// that nothing escapes a worker thread (a bad cell is an error, never an
+// abort).
+template <typename F>
+absl::Status Guarded(const std::string& what, F&& f) {
+  absl::Status s;
+  try {
+    s = f();
+  } catch (const std::exception& e) {
+    s = absl::InternalError(absl::StrCat("exception: ", e.what()));
+  } catch (...) {
+    s = absl::InternalError("unknown exception");
+  }
+  if (s.ok()) return s;
+  return absl::Status(s.code(), absl::StrCat(what, ": ", s.message()));
+}
+
+absl::Status RunJob(const Job& j) {
+  return Guarded(absl::StrCat(j.spec->experiment, "/", j.cell->Name()),
+                 [&]() -> absl::Status {
+                   absl::StatusOr<std::vector<ResultRow>> rows =
+                       RunCell(*j.cell, j.spec->run_id);
+                   if (!rows.ok()) return rows.status();
+                   return WriteFileAtomic(j.path, Rows(*rows));
+                 });
+}
+
+// A timing group: its cells are measured together, interleaved, and every
+// cell's file is written when the group ends.
+struct TimingJob {
+  const Spec* spec;
+  std::vector<const Cell*> cells;
+  std::vector<std::string> paths;
+};
+
+absl::Status RunTimingJob(const TimingJob& j) {
+  const Cell& first = *j.cells.front();
+  return Guarded(
+      absl::StrCat(j.spec->experiment, "/", first.Name(), " (timing group of ",
+                   j.cells.size(), ")"),
+      [&]() -> absl::Status {
+        const KindInfo* kind = FindKind(first.kind);
+        if (kind == nullptr || !kind->timing) {
+          return absl::InternalError(
+              absl::StrCat("not a timing kind: '", first.kind, "'"));
+        }
+        absl::StatusOr<std::vector<std::vector<ResultRow>>> rows =
+            kind->run_group(j.cells, j.spec->run_id);
+        if (!rows.ok()) return rows.status();
+        for (size_t i = 0; i < j.cells.size(); ++i) {
+          if (absl::Status s = WriteFileAtomic(j.paths[i], Rows((*rows)[i]));
+              !s.ok()) {
+            return s;
+          }
+        }
+        return absl::OkStatus();
+      });
 }
 
 // Assembles data.csv and summary.csv of one experiment from its cell files.
@@ -755,36 +385,63 @@ absl::Status Assemble(const Spec& spec, const std::string& dir) {
   if (absl::Status s = WriteFileAtomic(dir + "/data.csv", data); !s.ok()) {
     return s;
   }
-  // Summary: group by every column except run_id, seed, repetition, value,
-  // note (indices 0, 10, 11, 16, 18), in order of first appearance.
-  const std::vector<size_t> key_cols = {1, 2, 3,  4,  5,  6,  7,
-                                        8, 9, 12, 13, 14, 15, 17};
+  // Summary: group by every configuration column (all but run_id, seed,
+  // repetition, metric's value and note), in order of first appearance.
+  std::vector<size_t> key_cols;
+  for (size_t c = 0; c < kColumns.size(); ++c) {
+    const std::string_view name = kColumns[c];
+    if (name != "run_id" && name != "seed" && name != "repetition" &&
+        name != "value" && name != "note") {
+      key_cols.push_back(c);
+    }
+  }
+  const size_t value_col = ColumnIndex("value");
+  const size_t note_col = ColumnIndex("note");
+  struct Group {
+    std::vector<std::string> key;
+    std::vector<double> values;
+    bool noisy = false;
+    bool n_eff_one = false;
+  };
   std::map<std::vector<std::string>, size_t> index;
-  std::vector<std::pair<std::vector<std::string>, std::vector<double>>> groups;
+  std::vector<Group> groups;
   for (const std::vector<std::string>& r : rows) {
     std::vector<std::string> key;
     for (size_t c : key_cols) key.push_back(r[c]);
     auto [it, inserted] = index.emplace(key, groups.size());
     if (inserted) groups.push_back({key, {}});
+    Group& g = groups[it->second];
     double v;
-    if (!r[16].empty() && absl::SimpleAtod(r[16], &v)) {
-      groups[it->second].second.push_back(v);
+    if (!r[value_col].empty() && absl::SimpleAtod(r[value_col], &v)) {
+      g.values.push_back(v);
     }
+    g.noisy |= absl::StartsWith(r[note_col], "noisy");
+    g.n_eff_one |= absl::StrContains(r[note_col], "n_eff = 1");
   }
   std::vector<std::string> header;
   for (size_t c : key_cols) header.emplace_back(kColumns[c]);
-  for (const char* h : {"n", "median", "mean", "ci95_low", "ci95_high"}) {
+  for (const char* h :
+       {"n", "n_eff", "median", "median_ci_low", "median_ci_high", "min", "max",
+        "cv", "mean", "mean_ci_low", "mean_ci_high", "noisy"}) {
     header.emplace_back(h);
   }
   std::string summary = FormatFields(header);
-  for (auto& [key, values] : groups) {
-    const SummaryStats s = Summarize(values);
-    std::vector<std::string> f = key;
-    f.push_back(std::to_string(s.n));
-    f.push_back(s.n ? FormatNumber(s.median) : "");
-    f.push_back(s.n ? FormatNumber(s.mean) : "");
-    f.push_back(FormatOptional(s.ci95_low));
-    f.push_back(FormatOptional(s.ci95_high));
+  for (const Group& g : groups) {
+    const SummaryStats st = Summarize(g.values, g.n_eff_one);
+    std::vector<std::string> f = g.key;
+    const bool any = st.n > 0;
+    f.push_back(std::to_string(st.n));
+    f.push_back(std::to_string(st.n_eff));
+    f.push_back(any ? FormatNumber(st.median) : "");
+    f.push_back(FormatOptional(st.median_ci_low));
+    f.push_back(FormatOptional(st.median_ci_high));
+    f.push_back(any ? FormatNumber(st.min) : "");
+    f.push_back(any ? FormatNumber(st.max) : "");
+    f.push_back(FormatOptional(st.cv));
+    f.push_back(any ? FormatNumber(st.mean) : "");
+    f.push_back(FormatOptional(st.mean_ci_low));
+    f.push_back(FormatOptional(st.mean_ci_high));
+    f.push_back(g.noisy ? "1" : "0");
     summary += FormatFields(f);
   }
   return WriteFileAtomic(dir + "/summary.csv", summary);
@@ -822,7 +479,8 @@ absl::Status RunExperiments(const std::vector<std::string>& experiments,
     }
     specs.push_back(std::move(*spec));
   }
-  std::vector<Job> work, timing;
+  std::vector<Job> work;
+  std::vector<TimingJob> timing;
   std::vector<std::string> dirs;
   size_t skipped = 0;
   for (const Spec& spec : specs) {
@@ -835,17 +493,35 @@ absl::Status RunExperiments(const std::vector<std::string>& experiments,
       return absl::InternalError(
           absl::StrCat("cannot create ", dir, "/cells: ", ec.message()));
     }
-    bool has_timing = false;
+    // Timing cells by group, in expansion order of each group's first cell.
+    std::map<std::string, size_t> group_of;
+    std::vector<TimingJob> groups;
     for (const Cell& c : spec.cells) {
-      Job j{&spec, &c, dir, absl::StrCat(dir, "/cells/", c.Name(), ".csv")};
-      has_timing |= c.timing();
-      if (!o.force && fs::exists(j.path)) {
-        ++skipped;
+      const std::string path = absl::StrCat(dir, "/cells/", c.Name(), ".csv");
+      if (!c.timing()) {
+        if (!o.force && fs::exists(path)) {
+          ++skipped;
+          continue;
+        }
+        work.push_back(Job{&spec, &c, dir, path});
         continue;
       }
-      (c.timing() ? timing : work).push_back(std::move(j));
+      auto [it, inserted] = group_of.emplace(TimingGroupKey(c), groups.size());
+      if (inserted) groups.push_back(TimingJob{&spec, {}, {}});
+      groups[it->second].cells.push_back(&c);
+      groups[it->second].paths.push_back(path);
     }
-    if (o.force && has_timing) fs::remove(dir + "/gbench.json", ec);
+    // A group is measured again as a whole unless every cell is there: its
+    // cells are only comparable when measured in the same rounds.
+    for (TimingJob& g : groups) {
+      bool done = !o.force;
+      for (const std::string& p : g.paths) done = done && fs::exists(p);
+      if (done) {
+        skipped += g.cells.size();
+        continue;
+      }
+      timing.push_back(std::move(g));
+    }
   }
   Progress progress(work.size(), timing.size());
   if (skipped) {
@@ -878,14 +554,17 @@ absl::Status RunExperiments(const std::vector<std::string>& experiments,
     pool.emplace_back(worker);
   }
   for (std::thread& t : pool) t.join();
-  // 2. The gate, then timing cells alone.
+  // 2. The regression checksums, then timing groups alone.
   if (!timing.empty()) {
     if (absl::Status s = CheckGoldens(); !s.ok()) return s;
     progress.StartTiming();
-    for (const Job& j : timing) {
-      const absl::Status s = RunJob(j);
+    for (const TimingJob& j : timing) {
+      const absl::Status s = RunTimingJob(j);
       if (!s.ok()) errors.push_back(std::string(s.message()));
-      progress.Done(absl::StrCat(j.spec->experiment, "/", j.cell->Name(),
+      progress.Done(absl::StrCat(j.spec->experiment, "/", j.cells[0]->Name(),
+                                 j.cells.size() > 1
+                                     ? absl::StrCat(" +", j.cells.size() - 1)
+                                     : "",
                                  s.ok() ? "" : " FAILED"),
                     /*timing=*/true);
     }

@@ -9,17 +9,26 @@
 //   1. runs every non-timing cell on a pool of `jobs` threads, writing
 //      results/<exp>/<run_id>/cells/<Cell::Name()>.csv (atomically) per cell;
 //      a cell whose file exists is skipped unless `force`;
-//   2. checks the correctness gate (every registry algorithm's
+//   2. checks the regression checksums (every registry algorithm's
 //      MappingChecksum equals its golden value) and then runs the timing
-//      cells (lookup, build, hash_speed) one at a time;
-//   3. assembles data.csv (cells in expansion order), summary.csv (median,
-//      mean and Student-t 95 % interval over repetitions), meta.json and,
-//      for timing experiments, gbench.json.
+//      groups (experiments/kinds/kind.h: the cells of one N, key set, hash
+//      and scenario) one at a time, alone; each group's cells are measured
+//      in the same interleaved rounds (bench/harness.h) and a group is
+//      remeasured as a whole unless all its cell files exist;
+//   3. assembles data.csv (cells in expansion order), summary.csv (per
+//      configuration and metric: n, n_eff, median with its order-statistic
+//      95 % interval, min, max, coefficient of variation, mean with its
+//      Student-t interval, noisy flag; results/README.md) and meta.json;
+//      writes <results>/registry.json (`chbench list --json`).
+// A failing cell or group (an error or an exception) is an error line and
+// exit status 1; the other cells still run.
 //
-// Repetition r of a block uses seed s = seed + r. The seed selects the key
-// set (GenerateKeys(keyset, keys, s)), the random removals (Sfc64(s ^ salt))
-// and salts node names: node i is "node-<i>" for s = 0 and "node-<i>-s<s>"
-// otherwise, so every repetition also draws a fresh ring / table layout.
+// Non-timing cells: repetition r of a block uses seed s = seed + r. The seed
+// selects the key set (GenerateKeys(keyset, keys, s)), the random removals
+// (Sfc64(s ^ salt)) and salts node names: node i is "node-<i>" for s = 0 and
+// "node-<i>-s<s>" otherwise, so every repetition also draws a fresh ring /
+// table layout. Timing cells run at one seed; their repetitions are the
+// measurement rounds.
 
 #ifndef CHBENCH_EXPERIMENTS_RUNNER_H_
 #define CHBENCH_EXPERIMENTS_RUNNER_H_
@@ -50,13 +59,15 @@ std::string DefaultSpecDir();
 // Node i's name under seed s (see file comment).
 std::string NodeName(size_t i, uint64_t seed);
 
-// Runs one cell and returns its rows (run_id filled with `run_id`).
+// Runs one cell and returns its rows (run_id filled with `run_id`). A timing
+// cell is measured as a group of one (no peers of other cells).
 absl::StatusOr<std::vector<ResultRow>> RunCell(const Cell& cell,
-                                               const std::string& run_id,
-                                               const std::string& gbench_path);
+                                               const std::string& run_id);
 
-// The correctness gate: OK, or an error naming each algorithm whose
-// MappingChecksum differs from its registry golden value.
+// The regression checksums: OK, or an error naming each algorithm whose
+// MappingChecksum differs from its registry golden value (a pin generated
+// from the code: it catches an unintended change of mapping; correctness
+// itself is tested against external vectors and reference models).
 absl::Status CheckGoldens();
 
 // Runs `experiments` (names from kExperimentNames, or "all"). Errors:

@@ -55,7 +55,7 @@ TEST(RunnerTest, NodeNamesSaltedBySeed) {
 
 TEST(RunnerTest, JumpRemoveRandomBecomesRemoveLast) {
   auto rows = RunCell(MakeCell("disruption", "jump", 10, 20000, "remove_random"),
-                      "r", "");
+                      "r");
   ASSERT_TRUE(rows.ok()) << rows.status();
   const ResultRow* moved = Find(*rows, "moved_fraction");
   ASSERT_NE(moved, nullptr);
@@ -70,7 +70,7 @@ TEST(RunnerTest, JumpRemoveRandomBecomesRemoveLast) {
 
 TEST(RunnerTest, NotApplicableRowsAreWritten) {
   auto rows = RunCell(
-      MakeCell("disruption", "jump", 10, 1000, "remove_30pct_random"), "r", "");
+      MakeCell("disruption", "jump", 10, 1000, "remove_30pct_random"), "r");
   ASSERT_TRUE(rows.ok()) << rows.status();
   ASSERT_FALSE(rows->empty());
   for (const ResultRow& r : *rows) {
@@ -79,7 +79,7 @@ TEST(RunnerTest, NotApplicableRowsAreWritten) {
   }
   Cell w = MakeCell("weights", "modulo", 4, 1000);
   w.weights = {1, 1, 2, 4};
-  auto wrows = RunCell(w, "r", "");
+  auto wrows = RunCell(w, "r");
   ASSERT_TRUE(wrows.ok()) << wrows.status();
   ASSERT_EQ(wrows->size(), 4u);
   EXPECT_EQ((*wrows)[3].node, std::optional<uint64_t>(3));
@@ -88,7 +88,7 @@ TEST(RunnerTest, NotApplicableRowsAreWritten) {
 }
 
 TEST(RunnerTest, ModuloAddMovesAlmostEverything) {
-  auto rows = RunCell(MakeCell("disruption", "modulo", 4, 20000, "add"), "r", "");
+  auto rows = RunCell(MakeCell("disruption", "modulo", 4, 20000, "add"), "r");
   ASSERT_TRUE(rows.ok()) << rows.status();
   // h mod 4 == h mod 5 for 4 of 20 residues mod 20: 80 % move.
   EXPECT_NEAR(Find(*rows, "moved_fraction")->value.value(), 0.8, 0.02);
@@ -98,7 +98,7 @@ TEST(RunnerTest, ModuloAddMovesAlmostEverything) {
 TEST(RunnerTest, WeightedSharesFollowWeights) {
   Cell w = MakeCell("weights", "rendezvous", 4, 100000);
   w.weights = {1, 1, 2, 4};
-  auto rows = RunCell(w, "r", "");
+  auto rows = RunCell(w, "r");
   ASSERT_TRUE(rows.ok()) << rows.status();
   ASSERT_EQ(rows->size(), 8u);  // measured + analytic per node
   EXPECT_EQ((*rows)[7].scenario, "analytic");
@@ -107,7 +107,7 @@ TEST(RunnerTest, WeightedSharesFollowWeights) {
 }
 
 TEST(RunnerTest, BalanceHasMeasuredAndAnalyticRows) {
-  auto rows = RunCell(MakeCell("balance", "ring", 10, 10000), "r", "");
+  auto rows = RunCell(MakeCell("balance", "ring", 10, 10000), "r");
   ASSERT_TRUE(rows.ok()) << rows.status();
   const ResultRow* m = Find(*rows, "load_max_over_mean", "measured");
   const ResultRow* a = Find(*rows, "load_max_over_mean", "analytic");
@@ -115,14 +115,14 @@ TEST(RunnerTest, BalanceHasMeasuredAndAnalyticRows) {
   ASSERT_NE(a, nullptr);
   EXPECT_GT(*m->value, 1.0);
   EXPECT_GT(*a->value, 1.0);
-  auto b = RunCell(MakeCell("balance", "bounded_load", 10, 10000), "r", "");
+  auto b = RunCell(MakeCell("balance", "bounded_load", 10, 10000), "r");
   ASSERT_TRUE(b.ok()) << b.status();
   EXPECT_LE(Find(*b, "load_max_over_mean", "measured")->value.value(),
             Find(*b, "load_max_over_mean", "analytic")->value.value());
 }
 
 TEST(RunnerTest, MemoryRows) {
-  auto rows = RunCell(MakeCell("memory", "ring", 100, 0), "r", "");
+  auto rows = RunCell(MakeCell("memory", "ring", 100, 0), "r");
   ASSERT_TRUE(rows.ok()) << rows.status();
   const double self = Find(*rows, "memory_bytes")->value.value();
   const double heap = Find(*rows, "heap_bytes")->value.value();
@@ -133,7 +133,7 @@ TEST(RunnerTest, MemoryRows) {
 }
 
 TEST(RunnerTest, RendezvousKeysAreCappedWithNote) {
-  auto rows = RunCell(MakeCell("balance", "rendezvous", 10000, 1000000), "r", "");
+  auto rows = RunCell(MakeCell("balance", "rendezvous", 10000, 1000000), "r");
   ASSERT_TRUE(rows.ok()) << rows.status();
   EXPECT_EQ((*rows)[0].keys, std::optional<uint64_t>(20000));
   EXPECT_THAT((*rows)[0].note, HasSubstr("keys capped"));

@@ -1,0 +1,238 @@
+// Copyright 2026 The chbench Authors.
+
+#include "bench/harness.h"
+
+#include <time.h>
+
+#include <algorithm>
+#include <cmath>
+#include <fstream>
+#include <numeric>
+#include <sstream>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "algorithms/util/random.h"
+
+namespace chbench {
+
+double ThreadCpuSeconds() {
+  timespec ts;
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return static_cast<double>(ts.tv_sec) + 1e-9 * static_cast<double>(ts.tv_nsec);
+}
+
+std::optional<std::pair<uint64_t, uint64_t>> ReadStealJiffies() {
+  std::ifstream in("/proc/stat");
+  std::string line;
+  if (!std::getline(in, line) || line.rfind("cpu ", 0) != 0) {
+    return std::nullopt;
+  }
+  std::istringstream fields(line.substr(4));
+  // user nice system idle iowait irq softirq steal guest guest_nice; guest
+  // time is already included in user/nice, so it is not added again.
+  uint64_t v[8] = {0, 0, 0, 0, 0, 0, 0, 0};
+  for (uint64_t& x : v) {
+    if (!(fields >> x)) return std::nullopt;
+  }
+  uint64_t total = 0;
+  for (uint64_t x : v) total += x;
+  return std::make_pair(v[7], total);
+}
+
+double ReadLoadAvg1m() {
+  std::ifstream in("/proc/loadavg");
+  double l = 0;
+  if (!(in >> l)) return 0;
+  return l;
+}
+
+double Median(std::vector<double> v) {
+  if (v.empty()) return std::nan("");
+  std::sort(v.begin(), v.end());
+  const size_t n = v.size();
+  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+double CoefficientOfVariation(std::span<const double> v) {
+  if (v.size() < 2) return 0;
+  const double mean = std::accumulate(v.begin(), v.end(), 0.0) / v.size();
+  double ss = 0;
+  for (double x : v) ss += (x - mean) * (x - mean);
+  const double sd = std::sqrt(ss / static_cast<double>(v.size() - 1));
+  return mean > 0 ? sd / mean : 0;
+}
+
+namespace {
+
+// One checked measurement of kernel `k` with `iterations` iterations.
+absl::StatusOr<Measurement> Measure(const Kernel& k, uint64_t iterations) {
+  const Measurement m = k.run(iterations);
+  const uint64_t want = k.expected(iterations);
+  if (m.fold != want) {
+    return absl::InternalError(absl::StrFormat(
+        "timing kernel %s: fold 0x%016x after %d iterations, expected "
+        "0x%016x: the timed loop skipped or changed operations",
+        k.label, m.fold, iterations, want));
+  }
+  return m;
+}
+
+// Iterations for about min_time_s per measurement: doubling probes from 1
+// until a probe takes at least min_time_s / 8, then scale.
+absl::StatusOr<uint64_t> Calibrate(const Kernel& k, double min_time_s) {
+  if (k.fixed_iterations) return std::max<uint64_t>(1, *k.fixed_iterations);
+  uint64_t it = 1;
+  for (;;) {
+    absl::StatusOr<Measurement> m = Measure(k, it);
+    if (!m.ok()) return m.status();
+    const double s = std::max(m->seconds, 1e-9);
+    if (s >= min_time_s / 8 || it >= k.max_iterations) {
+      const double scaled = std::ceil(static_cast<double>(it) * min_time_s / s);
+      return static_cast<uint64_t>(std::clamp<double>(
+          scaled, 1.0, static_cast<double>(k.max_iterations)));
+    }
+    it = std::min(it * 2, k.max_iterations);
+  }
+}
+
+// R interleaved rounds over the kernels in `which`; fills their ns_per_op.
+absl::Status Rounds(std::span<Kernel> kernels, const std::vector<size_t>& which,
+                    const HarnessOptions& o, uint64_t salt,
+                    std::vector<KernelResult>* out) {
+  for (size_t j : which) {
+    (*out)[j].ns_per_op.assign(o.rounds, 0.0);
+  }
+  std::vector<size_t> order = which;
+  for (uint32_t r = 0; r < o.rounds; ++r) {
+    Sfc64 rng(o.seed ^ (salt * 0x9e3779b97f4a7c15ULL) ^ r);
+    for (size_t i = order.size(); i > 1; --i) {
+      std::swap(order[i - 1], order[rng.Below(i)]);
+    }
+    for (size_t j : order) {
+      const Kernel& k = kernels[j];
+      absl::StatusOr<Measurement> m = Measure(k, (*out)[j].iterations);
+      if (!m.ok()) return m.status();
+      (*out)[j].ns_per_op[r] =
+          m->seconds * 1e9 /
+          (static_cast<double>((*out)[j].iterations) * k.ops_per_iteration);
+    }
+  }
+  return absl::OkStatus();
+}
+
+// Kernels that fail the noise gate, with the reason in `reason`.
+std::vector<size_t> Suspects(std::span<Kernel> kernels,
+                             const std::vector<KernelResult>& res,
+                             const HarnessOptions& o,
+                             std::vector<std::string>* reason) {
+  std::vector<size_t> bad;
+  for (size_t j = 0; j < kernels.size(); ++j) {
+    std::string why;
+    const double cv = CoefficientOfVariation(res[j].ns_per_op);
+    if (cv > o.cv_threshold) {
+      why = absl::StrFormat("cv %.1f %% > %.0f %%", 100 * cv,
+                            100 * o.cv_threshold);
+    }
+    if (kernels[j].latency_of) {
+      const double tp = Median(res[j].ns_per_op);
+      const double lat = Median(res[*kernels[j].latency_of].ns_per_op);
+      if (tp > lat * (1 + o.pair_tolerance)) {
+        absl::StrAppend(&why, why.empty() ? "" : "; ",
+                        absl::StrFormat("throughput %.3g ns > latency %.3g ns "
+                                        "+ %.0f %%",
+                                        tp, lat, 100 * o.pair_tolerance));
+      }
+    }
+    (*reason)[j] = why;
+    if (!why.empty()) bad.push_back(j);
+  }
+  return bad;
+}
+
+}  // namespace
+
+absl::StatusOr<HarnessResult> RunInterleaved(std::span<Kernel> kernels,
+                                             const HarnessOptions& o) {
+  if (o.rounds == 0) {
+    return absl::InvalidArgumentError("harness: rounds must be >= 1, got 0");
+  }
+  if (!(o.min_time_s > 0)) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("harness: min_time_s must be > 0, got ", o.min_time_s));
+  }
+  for (const Kernel& k : kernels) {
+    if (!k.run || !k.expected) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("harness: kernel ", k.label, " has no run/expected"));
+    }
+    for (size_t p : k.partners) {
+      if (p >= kernels.size()) {
+        return absl::InvalidArgumentError(
+            absl::StrCat("harness: kernel ", k.label, " partner out of range"));
+      }
+    }
+    if (k.latency_of && *k.latency_of >= kernels.size()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("harness: kernel ", k.label, " latency_of out of range"));
+    }
+  }
+  HarnessResult result;
+  result.kernels.resize(kernels.size());
+  const std::optional<std::pair<uint64_t, uint64_t>> steal0 =
+      ReadStealJiffies();
+  for (size_t j = 0; j < kernels.size(); ++j) {
+    absl::StatusOr<uint64_t> it = Calibrate(kernels[j], o.min_time_s);
+    if (!it.ok()) return it.status();
+    result.kernels[j].iterations = *it;
+  }
+  std::vector<size_t> all(kernels.size());
+  std::iota(all.begin(), all.end(), 0);
+  if (absl::Status s = Rounds(kernels, all, o, 0, &result.kernels); !s.ok()) {
+    return s;
+  }
+  std::vector<std::string> reason(kernels.size());
+  std::vector<size_t> bad = Suspects(kernels, result.kernels, o, &reason);
+  for (int attempt = 1; attempt <= o.max_remeasure && !bad.empty();
+       ++attempt) {
+    // The suspects and everything compared with them, so that ratios and
+    // pairs stay measured in the same rounds.
+    std::vector<bool> in(kernels.size(), false);
+    for (size_t j : bad) {
+      in[j] = true;
+      for (size_t p : kernels[j].partners) in[p] = true;
+      if (kernels[j].latency_of) in[*kernels[j].latency_of] = true;
+    }
+    std::vector<size_t> again;
+    for (size_t j = 0; j < kernels.size(); ++j) {
+      if (in[j]) {
+        again.push_back(j);
+        ++result.kernels[j].remeasured;
+      }
+    }
+    if (absl::Status s = Rounds(kernels, again, o, attempt, &result.kernels);
+        !s.ok()) {
+      return s;
+    }
+    bad = Suspects(kernels, result.kernels, o, &reason);
+  }
+  for (size_t j : bad) {
+    result.kernels[j].noisy = true;
+    result.kernels[j].noise_reason = reason[j];
+  }
+  result.load_avg_1m = ReadLoadAvg1m();
+  const std::optional<std::pair<uint64_t, uint64_t>> steal1 =
+      ReadStealJiffies();
+  if (steal0 && steal1 && steal1->second > steal0->second) {
+    result.steal_fraction =
+        static_cast<double>(steal1->first - steal0->first) /
+        static_cast<double>(steal1->second - steal0->second);
+  }
+  return result;
+}
+
+}  // namespace chbench

@@ -1,0 +1,136 @@
+// Copyright 2026 The chbench Authors.
+//
+// -----------------------------------------------------------------------------
+// File: bench/harness.h
+// -----------------------------------------------------------------------------
+//
+// The measurement harness behind every timing number chbench reports: a set
+// of kernels that are compared with each other (a "timing group": the
+// algorithms and reference peers at one N, key set, hash and scenario) is
+// measured in interleaved rounds, and every measurement is checked.
+//
+// Definition. Given kernels K_1 .. K_k and R rounds:
+//   1. Calibration: each kernel gets an iteration count I_j so that one
+//      measurement takes about `min_time_s` (doubling probes, untimed use).
+//   2. Round r = 0 .. R-1 runs every kernel once, with I_j iterations, in an
+//      order shuffled by Sfc64(seed + r): drift and a neighbour's load hit all
+//      kernels of the group alike, and a kernel never always runs first.
+//   3. Each measurement returns (seconds, fold). The fold is a combination of
+//      every result the kernel computed (owners summed, digests summed), and
+//      must equal the kernel's `expected(I_j)`, computed outside the timed
+//      region: a kernel whose loop was optimized away, skipped a load, or
+//      computed something else fails the run with an internal error.
+//   4. Noise gate: a kernel is suspect when the coefficient of variation of
+//      its R values exceeds `cv_threshold`, or when it is the throughput side
+//      of a (throughput, latency) pair whose median exceeds the latency
+//      median by more than `pair_tolerance` (independent lookups cannot be
+//      slower than dependent ones). Suspect kernels, together with the
+//      kernels they are compared with (`partners`), are measured again (R
+//      new rounds, interleaved among themselves) up to `max_remeasure`
+//      times; what stays suspect is returned with `noisy` set and the reason.
+//
+// Clocks: a kernel measures itself (so mutating kernels can exclude their
+// setup). Single-thread kernels use the thread's CPU clock
+// (CLOCK_THREAD_CPUTIME_ID: time the thread is descheduled is not counted);
+// multi-thread kernels use the steady wall clock between a start barrier and
+// the last thread's end.
+//
+// The group's load average (1 min, /proc/loadavg, at the end) and the CPU
+// steal fraction over the whole measurement (/proc/stat: steal jiffies over
+// all jiffies) are returned with the results.
+//
+// Complexity: about (k calibrations + R * k) * min_time_s, times up to
+// (1 + max_remeasure) for noisy kernels.
+//
+// Example:
+//   std::vector<Kernel> ks = ...;  // see bench/kernels.h
+//   absl::StatusOr<HarnessResult> r =
+//       RunInterleaved(ks, {.rounds = 10, .min_time_s = 0.02, .seed = 1});
+//   r->kernels[0].ns_per_op  // 10 values, one per round
+
+#ifndef CHBENCH_BENCH_HARNESS_H_
+#define CHBENCH_BENCH_HARNESS_H_
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+
+namespace chbench {
+
+// What one measurement returns: the time the kernel measured for its
+// iterations, and the fold of its results.
+struct Measurement {
+  double seconds = 0;
+  uint64_t fold = 0;
+};
+
+struct Kernel {
+  std::string label;  // for error messages, e.g. "ring/lookup_ns"
+  // Runs `iterations` operations; returns their measured time and fold.
+  std::function<Measurement(uint64_t iterations)> run;
+  // The fold `run(iterations)` must return (computed untimed).
+  std::function<uint64_t(uint64_t iterations)> expected;
+  // Operations per iteration (e.g. T threads x 1 lookup): ns_per_op is
+  // seconds / (iterations * ops_per_iteration).
+  double ops_per_iteration = 1;
+  // Fixed iteration count (skip calibration), e.g. for expensive builds.
+  std::optional<uint64_t> fixed_iterations;
+  // Upper bound on iterations from calibration (e.g. when each iteration
+  // needs an untimed rebuild that the measured time does not show).
+  uint64_t max_iterations = uint64_t{1} << 40;
+  // Indices of kernels compared with this one: re-measured with it.
+  std::vector<size_t> partners;
+  // Index of the latency kernel this throughput kernel must not exceed.
+  std::optional<size_t> latency_of;
+};
+
+struct HarnessOptions {
+  uint32_t rounds = 10;
+  double min_time_s = 0.02;
+  uint64_t seed = 0;
+  double cv_threshold = 0.05;
+  double pair_tolerance = 0.10;
+  int max_remeasure = 2;
+};
+
+struct KernelResult {
+  std::vector<double> ns_per_op;  // one per round (the last attempt's)
+  uint64_t iterations = 0;        // per measurement
+  int remeasured = 0;             // extra attempts made
+  bool noisy = false;
+  std::string noise_reason;       // e.g. "cv 7.3 % > 5 %"
+};
+
+struct HarnessResult {
+  std::vector<KernelResult> kernels;  // same order as the input
+  double load_avg_1m = 0;
+  std::optional<double> steal_fraction;  // nullopt where /proc/stat is absent
+};
+
+// Measures `kernels` as described in the file comment. Errors: rounds == 0,
+// min_time_s <= 0, a kernel without run/expected, a fold mismatch (Internal,
+// naming the kernel, the expected and the returned fold).
+absl::StatusOr<HarnessResult> RunInterleaved(std::span<Kernel> kernels,
+                                             const HarnessOptions& options);
+
+// Thread CPU time in seconds (CLOCK_THREAD_CPUTIME_ID).
+double ThreadCpuSeconds();
+// Summed jiffies of /proc/stat's "cpu" line: {steal, total}; nullopt if
+// unreadable.
+std::optional<std::pair<uint64_t, uint64_t>> ReadStealJiffies();
+// /proc/loadavg's first field (0 if unreadable).
+double ReadLoadAvg1m();
+
+// Median and coefficient of variation (sample sd / mean) of `v`; used by the
+// noise gate, exposed for tests.
+double Median(std::vector<double> v);
+double CoefficientOfVariation(std::span<const double> v);
+
+}  // namespace chbench
+
+#endif  // CHBENCH_BENCH_HARNESS_H_

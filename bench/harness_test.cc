@@ -1,0 +1,217 @@
+// Copyright 2026 The chbench Authors.
+//
+// Tests of the measurement harness with synthetic kernels (their "time" is
+// whatever the test says, so the noise gate's decisions are exact), and of
+// the fold arithmetic of the real loops. No test asserts a speed.
+
+#include "bench/harness.h"
+
+#include <cmath>
+#include <numeric>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "bench/kernels.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+
+namespace chbench {
+namespace {
+
+using ::testing::HasSubstr;
+
+// A kernel whose measured time per iteration follows `ns(call)` and whose
+// fold is honest (iterations * 3), recording the order of calls in `log`.
+Kernel Synthetic(std::string label, std::function<double(int)> ns,
+                 std::vector<std::string>* log) {
+  auto calls = std::make_shared<int>(0);
+  Kernel k;
+  k.label = label;
+  k.run = [=](uint64_t it) {
+    log->push_back(label);
+    const double t = ns((*calls)++) * 1e-9 * static_cast<double>(it);
+    return Measurement{t, it * 3};
+  };
+  k.expected = [](uint64_t it) { return it * 3; };
+  k.fixed_iterations = 1000;
+  return k;
+}
+
+HarnessOptions Options(uint32_t rounds) {
+  HarnessOptions o;
+  o.rounds = rounds;
+  o.min_time_s = 1e-3;
+  o.seed = 11;
+  return o;
+}
+
+TEST(HarnessTest, EveryKernelOncePerRoundInShuffledOrders) {
+  std::vector<std::string> log;
+  std::vector<Kernel> ks;
+  for (const char* name : {"a", "b", "c", "d"}) {
+    ks.push_back(Synthetic(name, [](int) { return 10.0; }, &log));
+  }
+  absl::StatusOr<HarnessResult> r = RunInterleaved(ks, Options(12));
+  ASSERT_TRUE(r.ok()) << r.status();
+  ASSERT_EQ(log.size(), 4u * 12);
+  std::set<std::string> orders;
+  for (size_t round = 0; round < 12; ++round) {
+    std::vector<std::string> order(log.begin() + 4 * round,
+                                   log.begin() + 4 * round + 4);
+    EXPECT_EQ(std::set<std::string>(order.begin(), order.end()).size(), 4u);
+    orders.insert(order[0] + order[1] + order[2] + order[3]);
+  }
+  EXPECT_GT(orders.size(), 3u) << "rounds are not shuffled";
+  for (const KernelResult& k : r->kernels) {
+    ASSERT_EQ(k.ns_per_op.size(), 12u);
+    for (double v : k.ns_per_op) EXPECT_DOUBLE_EQ(v, 10.0);
+    EXPECT_FALSE(k.noisy);
+    EXPECT_EQ(k.remeasured, 0);
+  }
+}
+
+TEST(HarnessTest, AFoldMismatchFailsTheRun) {
+  std::vector<std::string> log;
+  std::vector<Kernel> ks = {Synthetic("ok", [](int) { return 1.0; }, &log)};
+  Kernel lazy = Synthetic("lazy", [](int) { return 1.0; }, &log);
+  lazy.run = [](uint64_t it) { return Measurement{1e-6, it * 3 - 1}; };
+  ks.push_back(lazy);
+  absl::StatusOr<HarnessResult> r = RunInterleaved(ks, Options(3));
+  EXPECT_EQ(r.status().code(), absl::StatusCode::kInternal);
+  EXPECT_THAT(r.status().message(), HasSubstr("lazy"));
+  EXPECT_THAT(r.status().message(), HasSubstr("skipped or changed"));
+}
+
+TEST(HarnessTest, NoisyKernelIsRemeasuredWithItsPartnersThenFlagged) {
+  std::vector<std::string> log;
+  std::vector<Kernel> ks;
+  // Alternates 10 and 20 ns: cv ~ 35 % on every attempt.
+  ks.push_back(Synthetic("jumpy", [](int c) { return c % 2 ? 20.0 : 10.0; },
+                         &log));
+  ks.push_back(Synthetic("partner", [](int) { return 5.0; }, &log));
+  ks.push_back(Synthetic("bystander", [](int) { return 5.0; }, &log));
+  ks[0].partners = {1};
+  HarnessOptions o = Options(6);
+  o.max_remeasure = 2;
+  absl::StatusOr<HarnessResult> r = RunInterleaved(ks, o);
+  ASSERT_TRUE(r.ok()) << r.status();
+  EXPECT_TRUE(r->kernels[0].noisy);
+  EXPECT_THAT(r->kernels[0].noise_reason, HasSubstr("cv"));
+  EXPECT_EQ(r->kernels[0].remeasured, 2);
+  EXPECT_EQ(r->kernels[1].remeasured, 2);  // measured again with it
+  EXPECT_FALSE(r->kernels[1].noisy);
+  EXPECT_EQ(r->kernels[2].remeasured, 0);
+}
+
+TEST(HarnessTest, NoiseThatGoesAwayIsNotFlagged) {
+  std::vector<std::string> log;
+  std::vector<Kernel> ks;
+  // Noisy for the first 6 calls (the first attempt), then steady.
+  ks.push_back(Synthetic(
+      "settles", [](int c) { return c < 6 ? (c % 2 ? 30.0 : 10.0) : 10.0; },
+      &log));
+  absl::StatusOr<HarnessResult> r = RunInterleaved(ks, Options(6));
+  ASSERT_TRUE(r.ok()) << r.status();
+  EXPECT_FALSE(r->kernels[0].noisy);
+  EXPECT_EQ(r->kernels[0].remeasured, 1);
+  for (double v : r->kernels[0].ns_per_op) EXPECT_DOUBLE_EQ(v, 10.0);
+}
+
+TEST(HarnessTest, ThroughputSlowerThanLatencyIsFlagged) {
+  std::vector<std::string> log;
+  std::vector<Kernel> ks;
+  ks.push_back(Synthetic("throughput", [](int) { return 12.0; }, &log));
+  ks.push_back(Synthetic("latency", [](int) { return 10.0; }, &log));
+  ks[0].latency_of = 1;
+  absl::StatusOr<HarnessResult> r = RunInterleaved(ks, Options(4));
+  ASSERT_TRUE(r.ok()) << r.status();
+  EXPECT_TRUE(r->kernels[0].noisy);
+  EXPECT_THAT(r->kernels[0].noise_reason, HasSubstr("throughput"));
+  EXPECT_FALSE(r->kernels[1].noisy);
+  // Within the tolerance: fine.
+  ks[0] = Synthetic("throughput", [](int) { return 10.5; }, &log);
+  ks[0].latency_of = 1;
+  r = RunInterleaved(ks, Options(4));
+  ASSERT_TRUE(r.ok());
+  EXPECT_FALSE(r->kernels[0].noisy);
+}
+
+TEST(HarnessTest, CalibrationAimsAtMinTime) {
+  std::vector<std::string> log;
+  std::vector<Kernel> ks = {Synthetic("k", [](int) { return 100.0; }, &log)};
+  ks[0].fixed_iterations.reset();
+  HarnessOptions o = Options(2);
+  o.min_time_s = 0.01;  // 10 ms at 100 ns = 100000 iterations
+  absl::StatusOr<HarnessResult> r = RunInterleaved(ks, o);
+  ASSERT_TRUE(r.ok());
+  EXPECT_NEAR(static_cast<double>(r->kernels[0].iterations), 1e5, 1e3);
+  ks[0].max_iterations = 7;
+  r = RunInterleaved(ks, o);
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(r->kernels[0].iterations, 7u);
+}
+
+TEST(HarnessTest, BadOptionsAreErrors) {
+  std::vector<std::string> log;
+  std::vector<Kernel> ks = {Synthetic("k", [](int) { return 1.0; }, &log)};
+  HarnessOptions o = Options(0);
+  EXPECT_EQ(RunInterleaved(ks, o).status().code(),
+            absl::StatusCode::kInvalidArgument);
+  o = Options(2);
+  o.min_time_s = 0;
+  EXPECT_EQ(RunInterleaved(ks, o).status().code(),
+            absl::StatusCode::kInvalidArgument);
+  ks[0].partners = {5};
+  EXPECT_THAT(RunInterleaved(ks, Options(2)).status().message(),
+              HasSubstr("partner"));
+}
+
+TEST(HarnessTest, StatisticsHelpers) {
+  EXPECT_DOUBLE_EQ(Median({3, 1, 2}), 2);
+  EXPECT_DOUBLE_EQ(Median({4, 1, 2, 3}), 2.5);
+  const std::vector<double> v = {9, 10, 11};
+  EXPECT_NEAR(CoefficientOfVariation(v), 0.1, 1e-12);
+  EXPECT_EQ(CoefficientOfVariation(std::vector<double>{5}), 0);
+}
+
+TEST(KernelFoldTest, LoopsFoldExactlyWhatCyclicFoldPredicts) {
+  std::vector<uint64_t> keys(1000);
+  std::iota(keys.begin(), keys.end(), 1);
+  auto op = [](uint64_t k) -> uint64_t { return (k * 7) % 13; };
+  std::vector<uint64_t> owners(keys.size());
+  for (size_t i = 0; i < keys.size(); ++i) owners[i] = op(keys[i]);
+  const std::vector<uint64_t> prefix =
+      bench_internal::PrefixSums<uint64_t>(owners);
+  for (uint64_t it : {1ull, 999ull, 1000ull, 2501ull}) {
+    SCOPED_TRACE(it);
+    uint64_t want = 0;
+    for (uint64_t i = 0; i < it; ++i) want += owners[i % keys.size()];
+    EXPECT_EQ(bench_internal::CyclicFold(prefix, it), want);
+    EXPECT_EQ(bench_internal::ThroughputLoop<uint64_t>(
+                  op, std::span<const uint64_t>(keys), it)
+                  .fold,
+              want);
+    EXPECT_EQ(bench_internal::LatencyLoop<uint64_t>(
+                  op, std::span<const uint64_t>(keys), it)
+                  .fold,
+              want);
+    for (unsigned t : {1u, 2u, 3u}) {
+      EXPECT_EQ(bench_internal::MultiThreadLoop<uint64_t>(
+                    op, std::span<const uint64_t>(keys), it, t)
+                    .fold,
+                bench_internal::MultiThreadFold(prefix, it, t));
+    }
+  }
+}
+
+TEST(ProcTest, StealAndLoadAreReadable) {
+  const auto steal = ReadStealJiffies();
+  ASSERT_TRUE(steal.has_value());
+  EXPECT_LE(steal->first, steal->second);
+  EXPECT_GT(steal->second, 0u);
+  EXPECT_GE(ReadLoadAvg1m(), 0);
+}
+
+}  // namespace
+}  // namespace chbench

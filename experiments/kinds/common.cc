@@ -1,0 +1,195 @@
+// Copyright 2026 The chbench Authors.
+
+#include "experiments/kinds/common.h"
+
+#include <algorithm>
+#include <map>
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "algorithms/registry.h"
+#include "experiments/runner.h"
+#include "workload/keyset.h"
+
+namespace chbench {
+namespace kinds {
+
+ResultRow BaseRow(const Cell& c, const std::string& run_id) {
+  ResultRow r;
+  r.run_id = run_id;
+  r.experiment = c.experiment;
+  r.algorithm = c.algorithm;
+  r.hash = c.hash;
+  r.keyset = c.keyset;
+  if (c.nodes) r.nodes = c.nodes;
+  if (c.vnodes) r.vnodes = *c.vnodes;
+  if (c.keys) r.keys = c.keys;
+  r.table_size = c.table_size;
+  r.load_factor = c.load_factor;
+  r.seed = c.seed;
+  r.repetition = c.repetition;
+  return r;
+}
+
+std::string ClaimScenario(const Cell& c, std::string_view scenario) {
+  if (c.claim.empty()) return std::string(scenario);
+  if (scenario.empty()) return c.claim;
+  return absl::StrCat(c.claim, ".", std::string(scenario));
+}
+
+void Add(std::vector<ResultRow>* rows, const ResultRow& base,
+         std::string_view metric, std::optional<double> value,
+         std::string_view unit, std::string_view note) {
+  ResultRow r = base;
+  r.metric = std::string(metric);
+  r.value = value;
+  r.unit = std::string(unit);
+  r.note = std::string(note);
+  rows->push_back(std::move(r));
+}
+
+std::vector<NodeSpec> MakeNodes(size_t n, uint64_t seed,
+                                const std::vector<double>& weights) {
+  std::vector<NodeSpec> nodes(n);
+  for (size_t i = 0; i < n; ++i) {
+    nodes[i].name = NodeName(i, seed);
+    if (i < weights.size()) nodes[i].weight = weights[i];
+  }
+  return nodes;
+}
+
+uint64_t CappedKeys(const Cell& c, std::string* note) {
+  if (c.algorithm != "rendezvous" || c.nodes == 0) return c.keys;
+  const uint64_t cap = std::max<uint64_t>(1000, kRendezvousBudget / c.nodes);
+  if (c.keys <= cap) return c.keys;
+  *note = absl::StrCat("keys capped from ", c.keys, " to ", cap,
+                       ": rendezvous lookup is O(N) (budget ",
+                       kRendezvousBudget, " score evaluations per pass)");
+  return cap;
+}
+
+absl::StatusOr<std::vector<uint64_t>> Digests(const Cell& c, uint64_t count,
+                                              const ConsistentHash& algo) {
+  absl::StatusOr<std::vector<std::string>> keys =
+      GenerateKeys(c.keyset, count, c.seed);
+  if (!keys.ok()) return keys.status();
+  std::vector<uint64_t> d(keys->size());
+  for (size_t i = 0; i < d.size(); ++i) d[i] = algo.HashKey((*keys)[i]);
+  return d;
+}
+
+std::string OverlapNote(const Cell& c, uint64_t count) {
+  if (!KeysOverlapAcrossSeeds(c.keyset, count)) return "";
+  return absl::StrCat("n_eff = 1: ", count, " keys of key set '", c.keyset,
+                      "' exceed half of it, so repetitions share most keys");
+}
+
+absl::StatusOr<std::unique_ptr<ConsistentHash>> Built(
+    const Cell& c, std::span<const NodeSpec> nodes) {
+  absl::StatusOr<std::unique_ptr<ConsistentHash>> a =
+      MakeAlgorithm(c.algorithm, c.Params());
+  if (!a.ok()) return a.status();
+  if (absl::Status s = (*a)->Build(nodes); !s.ok()) return s;
+  return a;
+}
+
+std::vector<uint32_t> MapKeys(ConsistentHash& algo,
+                              std::span<const uint64_t> digests,
+                              std::span<const uint32_t> id_to_index) {
+  std::vector<uint32_t> out(digests.size());
+  if (algo.capabilities().stateful) {
+    algo.PlaceBatch(digests, out);
+    if (!id_to_index.empty()) {
+      for (uint32_t& id : out) id = id_to_index[id];
+    }
+    return out;
+  }
+  for (size_t k = 0; k < digests.size(); ++k) {
+    const NodeId id = algo.Lookup(digests[k]);
+    out[k] = id_to_index.empty() ? id : id_to_index[id];
+  }
+  return out;
+}
+
+std::vector<uint64_t> Loads(std::span<const uint32_t> owners, size_t n) {
+  std::vector<uint64_t> loads(n, 0);
+  for (uint32_t o : owners) ++loads[o];
+  return loads;
+}
+
+TimingGroup MakeTimingGroup(std::span<const Cell* const> group) {
+  const Cell& c = *group.front();
+  TimingGroup g;
+  g.kind = c.kind;
+  g.nodes = c.nodes;
+  g.keyset = c.keyset;
+  g.scenario = c.scenario;
+  g.seed = c.seed;
+  g.num_keys = c.keys;
+  g.rounds = c.rounds;
+  g.min_time_s = c.min_time_s;
+  // Build/add/remove: each measurement pays untimed rebuilds; cap its wall
+  // time with the tier's min_time_s.
+  g.build_wall_budget_s = std::min(1.0, 10 * c.min_time_s);
+  for (const Cell* cell : group) {
+    if (c.kind == "hash_speed") {
+      g.hashes.push_back(cell->hash);
+      continue;
+    }
+    TimingMember m;
+    m.algorithm = cell->algorithm;
+    m.params = cell->Params();
+    m.placed_keys_per_node = cell->placed_keys_per_node;
+    m.multithread = cell->multithread;
+    g.members.push_back(std::move(m));
+  }
+  return g;
+}
+
+std::vector<std::vector<ResultRow>> TimingRows(
+    std::span<const Cell* const> group, const std::string& run_id,
+    const TimingGroupResult& result) {
+  std::vector<std::vector<ResultRow>> rows(group.size());
+  for (const TimingSample& s : result.samples) {
+    const Cell& c = *group[s.member];
+    ResultRow base = BaseRow(c, run_id);
+    base.algorithm = s.algorithm.empty() ? c.algorithm : s.algorithm;
+    base.scenario = s.scenario;
+    if (s.table_size) base.table_size = *s.table_size;
+    if (c.kind == "build") {
+      base.keys.reset();
+    } else if (s.keys) {
+      base.keys = s.keys;
+    }
+    if (s.placed_keys) base.placed_keys = s.placed_keys;
+    if (s.threads) base.threads = s.threads;
+    base.repetition.reset();
+    if (s.values.size() <= 1) {
+      Add(&rows[s.member], base, s.metric,
+          s.values.empty() ? std::nullopt : std::optional<double>(s.values[0]),
+          s.unit, s.note);
+      continue;
+    }
+    for (size_t r = 0; r < s.values.size(); ++r) {
+      base.repetition = r;
+      Add(&rows[s.member], base, s.metric, s.values[r], s.unit, s.note);
+    }
+  }
+  for (size_t i = 0; i < group.size(); ++i) {
+    ResultRow base = BaseRow(*group[i], run_id);
+    base.repetition.reset();
+    if (group[i]->kind == "build") base.keys.reset();
+    const std::string note =
+        "whole timing group (interleaved cells), during its measurement";
+    Add(&rows[i], base, "load_avg_1m", result.load_avg_1m, "load",
+        "1-minute load average at the end of the timing group");
+    Add(&rows[i], base, "cpu_steal_fraction", result.steal_fraction,
+        "fraction",
+        result.steal_fraction ? note
+                              : "not applicable: /proc/stat unreadable");
+  }
+  return rows;
+}
+
+}  // namespace kinds
+}  // namespace chbench

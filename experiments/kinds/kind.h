@@ -1,0 +1,62 @@
+// Copyright 2026 The chbench Authors.
+//
+// -----------------------------------------------------------------------------
+// File: experiments/kinds/kind.h
+// -----------------------------------------------------------------------------
+//
+// The experiment-kind registry: one row per cell kind, one file per kind
+// (experiments/kinds/<kind>.cc). A new experiment kind is a file with its
+// run function and a row in kinds/registry.cc.
+//
+// Two shapes of kind:
+//   * Non-timing kinds (balance, disruption, memory, weights) compute one
+//     cell's rows from the cell alone. Their numbers are deterministic, so
+//     the runner runs them in parallel.
+//   * Timing kinds (lookup, build, hash_speed) measure a timing group: the
+//     cells that a table compares (same experiment, kind, N, key set, hash,
+//     key count, scenario, seed), interleaved in the same rounds by the
+//     harness (bench/harness.h). They run alone, one group at a time, and
+//     return each cell's rows.
+//
+// Example:
+//   const KindInfo* k = FindKind("disruption");
+//   absl::StatusOr<std::vector<ResultRow>> rows = k->run_cell(cell, run_id);
+
+#ifndef CHBENCH_EXPERIMENTS_KINDS_KIND_H_
+#define CHBENCH_EXPERIMENTS_KINDS_KIND_H_
+
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "experiments/result_row.h"
+#include "experiments/spec.h"
+
+namespace chbench {
+
+struct KindInfo {
+  std::string_view name;
+  std::string_view description;
+  bool timing;
+  // Non-timing kinds: the rows of one cell.
+  absl::StatusOr<std::vector<ResultRow>> (*run_cell)(const Cell& cell,
+                                                     const std::string& run_id);
+  // Timing kinds: the rows of each cell of a group, in the group's order.
+  absl::StatusOr<std::vector<std::vector<ResultRow>>> (*run_group)(
+      std::span<const Cell* const> group, const std::string& run_id);
+};
+
+std::span<const KindInfo> Kinds();
+// nullptr when unknown.
+const KindInfo* FindKind(std::string_view name);
+
+// The key that puts timing cells into one group: every configuration but
+// the algorithm, its parameters (vnodes, table size, load factor, placed
+// keys) and, for hash_speed, the hash.
+std::string TimingGroupKey(const Cell& cell);
+
+}  // namespace chbench
+
+#endif  // CHBENCH_EXPERIMENTS_KINDS_KIND_H_

@@ -1,0 +1,79 @@
+// Copyright 2026 The chbench Authors.
+//
+// The experiment-kind registry (kind.h): one row per cell kind. The
+// non-timing kinds live in experiments/kinds/<kind>.cc; the timing kinds'
+// measurements live in bench/timing.cc (lookup, build and hash_speed groups)
+// and share one conversion into rows here.
+
+#include <array>
+
+#include "absl/strings/str_cat.h"
+#include "experiments/kinds/common.h"
+#include "experiments/kinds/kind.h"
+
+namespace chbench {
+namespace kinds {
+
+absl::StatusOr<std::vector<ResultRow>> RunBalance(const Cell&,
+                                                  const std::string&);
+absl::StatusOr<std::vector<ResultRow>> RunDisruption(const Cell&,
+                                                     const std::string&);
+absl::StatusOr<std::vector<ResultRow>> RunMemory(const Cell&,
+                                                 const std::string&);
+absl::StatusOr<std::vector<ResultRow>> RunWeights(const Cell&,
+                                                  const std::string&);
+
+namespace {
+
+// Every timing kind: measure the group (bench/timing.h), then one row per
+// round of every sample.
+absl::StatusOr<std::vector<std::vector<ResultRow>>> RunTiming(
+    std::span<const Cell* const> group, const std::string& run_id) {
+  absl::StatusOr<TimingGroupResult> result =
+      RunTimingGroup(MakeTimingGroup(group));
+  if (!result.ok()) return result.status();
+  return TimingRows(group, run_id, *result);
+}
+
+}  // namespace
+}  // namespace kinds
+
+namespace {
+
+constexpr std::array<KindInfo, 7> kKinds = {{
+    {"balance", "keys per node: max/mean, min/mean, rel. stddev, chi-squared",
+     false, &kinds::RunBalance, nullptr},
+    {"disruption", "keys moved when nodes join or leave, against the optimum",
+     false, &kinds::RunDisruption, nullptr},
+    {"memory", "bytes of state, self-reported and by a counting allocator",
+     false, &kinds::RunMemory, nullptr},
+    {"weights", "each node's share of keys against its weight", false,
+     &kinds::RunWeights, nullptr},
+    {"lookup",
+     "lookup throughput, latency and multi-thread rate, with the peers",
+     true, nullptr, &kinds::RunTiming},
+    {"build", "build, add-node and remove-node time", true, nullptr,
+     &kinds::RunTiming},
+    {"hash_speed", "ns per key of each hash function", true, nullptr,
+     &kinds::RunTiming},
+}};
+
+}  // namespace
+
+std::span<const KindInfo> Kinds() { return kKinds; }
+
+const KindInfo* FindKind(std::string_view name) {
+  for (const KindInfo& k : kKinds) {
+    if (k.name == name) return &k;
+  }
+  return nullptr;
+}
+
+std::string TimingGroupKey(const Cell& c) {
+  return absl::StrCat(c.experiment, "|", c.kind, "|", c.nodes, "|",
+                      c.kind == "hash_speed" ? "" : c.hash, "|", c.keyset, "|",
+                      c.keys, "|", c.scenario, "|", c.seed, "|", c.rounds,
+                      "|", c.min_time_s);
+}
+
+}  // namespace chbench
