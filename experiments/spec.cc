@@ -4,14 +4,19 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <map>
 #include <set>
+#include <span>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
+#include "algorithms/bounded_load/bounded_load.h"
 #include "algorithms/hash/hash_registry.h"
+#include "algorithms/maglev/maglev.h"
 #include "algorithms/registry.h"
+#include "algorithms/ring/ring.h"
 #include "experiments/csv.h"
 #include "workload/keyset.h"
 #include "toml++/toml.h"
@@ -19,9 +24,15 @@
 namespace chbench {
 
 bool IsTimingMetric(std::string_view metric) {
-  return metric == "lookup_ns" || metric == "lookup_latency_ns" ||
-         metric == "hash_ns" || metric == "build_ns" ||
-         metric == "add_node_ns" || metric == "remove_node_ns";
+  // SCHEMA: anything in ns, 1/s, a ratio to a peer's time, and the machine
+  // state recorded beside timings.
+  const auto ends_with = [&](std::string_view suffix) {
+    return metric.size() >= suffix.size() &&
+           metric.substr(metric.size() - suffix.size()) == suffix;
+  };
+  return ends_with("_ns") || metric == "lookups_per_s" ||
+         metric.find("_ratio_to_") != std::string_view::npos ||
+         metric == "load_avg_1m" || metric == "cpu_steal_fraction";
 }
 
 uint64_t Fnv1a64(std::string_view bytes) {
@@ -46,6 +57,39 @@ namespace {
 
 bool UsesVnodes(std::string_view alg) {
   return alg == "ring" || alg == "bounded_load";
+}
+
+// Upper bounds checked before anything runs (finding 7 of review-2d0d944:
+// values were silently truncated to 32 bits or failed inside a cell).
+//
+// Nodes: 2^24 = 16.8 M is a memory/time sanity cap, far above any size the
+// suite sweeps (10^5) and below every algorithm's own limit (jump: 2^31 - 1;
+// a ring with the default 100 points per node reaches its 2^31-point limit
+// at 2^24 nodes). Tighter per-algorithm limits (ring points, Maglev's table)
+// are checked as well.
+constexpr int64_t kMaxNodes = int64_t{1} << 24;
+// Keys per cell, from `keys` or `keys_per_node` x nodes (or placed keys):
+// at most 2^32, so counts and key indices fit the runner's 32-bit owners
+// and a cell's keys fit in memory (2^32 16-byte keys are ~200 GB already).
+constexpr int64_t kMaxKeys = int64_t{1} << 32;
+constexpr int64_t kMaxRepetitions = 10000;
+constexpr double kMaxMinTimeS = 60;
+// Timing kinds: rounds when `repetitions` is not given, and the fewest
+// accepted (a median and a spread need at least 3).
+constexpr int64_t kDefaultTimingRounds = 10;
+constexpr int64_t kMinTimingRounds = 3;
+constexpr std::array<std::string_view, 2> kLookupScenarios = {"prehashed",
+                                                              "string"};
+
+bool IsTimingKind(std::string_view kind) {
+  return kind == "lookup" || kind == "build" || kind == "hash_speed";
+}
+
+// bounded_load keeps placed keys by digest, so it refuses 32-bit hashes
+// (MakeBoundedLoad); the spec drops those combinations.
+bool Is32BitHash(std::string_view hash) {
+  const HashInfo* info = FindHash(hash);
+  return info != nullptr && info->bits < 64;
 }
 
 std::string Sanitize(std::string_view s) {
@@ -76,7 +120,11 @@ std::string Cell::Name() const {
     for (double x : weights) w.push_back(FormatNumber(x));
     parts.push_back(absl::StrCat("w", absl::StrJoin(w, "-")));
   }
+  if (placed_keys_per_node) {
+    parts.push_back(absl::StrCat("p", placed_keys_per_node));
+  }
   if (!scenario.empty()) parts.push_back(scenario);
+  if (multithread) parts.push_back("mt");
   parts.push_back(absl::StrCat("s", seed));
   std::string name;
   for (const std::string& p : parts) {
@@ -105,20 +153,27 @@ struct Block {
   std::vector<std::string> hash = {"xxh64"};
   std::vector<std::string> keyset = {"uniform"};
   std::vector<int64_t> nodes, vnodes, table_size, keys, keys_per_node;
+  std::vector<int64_t> placed_keys_per_node;  // empty = default [100]
   std::vector<double> load_factor;
   std::vector<std::string> scenario;
   std::vector<std::vector<double>> weights;
-  int64_t repetitions = 1;
+  std::optional<int64_t> repetitions;  // unset: 1, or 10 rounds if timing
   int64_t seed = 0;
   double min_time_s = 0.1;
+  bool multithread = false;
   std::set<std::string> set_keys;  // keys given anywhere
 };
 
-constexpr std::array<std::string_view, 17> kBlockKeys = {
-    "kind",  "claim",       "algorithm",     "hash",        "keyset",
-    "nodes", "vnodes",      "table_size",    "load_factor", "keys",
-    "keys_per_node", "scenario", "weights",  "repetitions", "seed",
-    "min_time_s", "tiers"};
+constexpr std::array<std::string_view, 19> kBlockKeys = {
+    "kind",          "claim",       "algorithm",   "hash",
+    "keyset",        "nodes",       "vnodes",      "table_size",
+    "load_factor",   "keys",        "keys_per_node",
+    "placed_keys_per_node",         "scenario",    "weights",
+    "repetitions",   "seed",        "min_time_s",  "multithread",
+    "tiers"};
+
+// "lo..hi"
+std::string Range(int64_t lo, int64_t hi) { return absl::StrCat(lo, "..", hi); }
 
 template <typename C>
 std::string JoinNames(const C& c) {
@@ -160,17 +215,22 @@ class Parser {
     return absl::OkStatus();
   }
 
+  // Integers in [min, max]; `why` (optional) explains the bounds.
   absl::Status Ints(std::string_view key, const toml::node& node,
-                    int64_t min, std::vector<int64_t>* out) const {
+                    int64_t min, int64_t max, std::vector<int64_t>* out,
+                    std::string_view why = "") const {
     out->clear();
     for (const toml::node* e : Elements(node)) {
       if (!e->is_integer()) {
         return Error(key, "expected an integer or an array of integers");
       }
       const int64_t v = *e->value<int64_t>();
-      if (v < min) {
-        return Error(key, absl::StrCat("value ", v, " out of range; must be >= ",
-                                       min));
+      if (v < min || v > max) {
+        return Error(key, absl::StrCat("value ", v, " out of range; valid: ",
+                                       Range(min, max),
+                                       why.empty() ? "" : " (",
+                                       std::string(why),
+                                       why.empty() ? "" : ")"));
       }
       out->push_back(v);
     }
@@ -246,21 +306,18 @@ class Parser {
           }
         }
       } else if (key == "scenario") {
+        // Values depend on the kind: checked in CheckBlock.
         s = Strings(key, node, &b->scenario);
-        for (const std::string& sc : b->scenario) {
-          if (s.ok() && std::find(kDisruptionScenarios.begin(),
-                                  kDisruptionScenarios.end(),
-                                  sc) == kDisruptionScenarios.end()) {
-            return Error(key, absl::StrCat("unknown value '", sc, "'; valid: ",
-                                           JoinNames(kDisruptionScenarios)));
-          }
-        }
       } else if (key == "nodes") {
-        s = Ints(key, node, 1, &b->nodes);
+        s = Ints(key, node, 1, kMaxNodes, &b->nodes,
+                 "a memory/time sanity cap; algorithms may have tighter "
+                 "limits");
       } else if (key == "vnodes") {
-        s = Ints(key, node, 1, &b->vnodes);
+        s = Ints(key, node, kRingMinVnodes, kRingMaxVnodes, &b->vnodes,
+                 "ring's limit");
       } else if (key == "table_size") {
-        s = Ints(key, node, 2, &b->table_size);
+        s = Ints(key, node, 2, maglev_internal::kMaxTableSize, &b->table_size,
+                 "Maglev's largest table: the largest prime below 2^32");
         for (int64_t m : b->table_size) {
           if (s.ok() && !IsPrime(static_cast<uint64_t>(m))) {
             return Error(key, absl::StrCat("value ", m,
@@ -270,15 +327,22 @@ class Parser {
           }
         }
       } else if (key == "keys") {
-        s = Ints(key, node, 1, &b->keys);
+        s = Ints(key, node, 1, kMaxKeys, &b->keys);
       } else if (key == "keys_per_node") {
-        s = Ints(key, node, 1, &b->keys_per_node);
+        s = Ints(key, node, 1, kMaxKeys, &b->keys_per_node);
+      } else if (key == "placed_keys_per_node") {
+        s = Ints(key, node, 0, std::numeric_limits<uint32_t>::max(),
+                 &b->placed_keys_per_node);
+      } else if (key == "multithread") {
+        if (!node.is_boolean()) return Error(key, "expected true or false");
+        b->multithread = *node.value<bool>();
       } else if (key == "load_factor") {
         s = Doubles(key, node, &b->load_factor);
         for (double c : b->load_factor) {
           if (s.ok() && !(c > 1 && std::isfinite(c))) {
             return Error(key, absl::StrCat("value ", FormatNumber(c),
-                                           " out of range; must be > 1"));
+                                           " out of range; must be > 1 and "
+                                           "finite"));
           }
         }
       } else if (key == "weights") {
@@ -312,16 +376,29 @@ class Parser {
       } else if (key == "repetitions" || key == "seed") {
         if (!node.is_integer()) return Error(key, "expected an integer");
         const int64_t v = *node.value<int64_t>();
-        if (v < (key == "seed" ? 0 : 1)) {
-          return Error(key, absl::StrCat("value ", v, " out of range; must be >= ",
-                                         key == "seed" ? 0 : 1));
+        if (key == "seed") {
+          // seed + repetition must stay a valid int64 seed.
+          const int64_t max_seed =
+              std::numeric_limits<int64_t>::max() - kMaxRepetitions;
+          if (v < 0 || v > max_seed) {
+            return Error(key, absl::StrCat("value ", v, " out of range; valid: ",
+                                           Range(0, max_seed)));
+          }
+          b->seed = v;
+        } else {
+          if (v < 1 || v > kMaxRepetitions) {
+            return Error(key, absl::StrCat("value ", v, " out of range; valid: ",
+                                           Range(1, kMaxRepetitions)));
+          }
+          b->repetitions = v;
         }
-        (key == "seed" ? b->seed : b->repetitions) = v;
       } else if (key == "min_time_s") {
         if (!node.is_number()) return Error(key, "expected a number");
         b->min_time_s = *node.value<double>();
-        if (!(b->min_time_s > 0)) {
-          return Error(key, "value out of range; must be > 0");
+        if (!(b->min_time_s > 0 && b->min_time_s <= kMaxMinTimeS)) {
+          return Error(key, absl::StrCat("value ", FormatNumber(b->min_time_s),
+                                         " out of range; valid: (0, ",
+                                         FormatNumber(kMaxMinTimeS), "] seconds"));
         }
       }
       if (!s.ok()) return s;
@@ -372,8 +449,117 @@ class Parser {
                                              ">= 2 nodes"));
         }
       }
+    }
+    if (b.kind == "disruption" || b.kind == "lookup") {
+      const std::span<const std::string_view> valid =
+          b.kind == "disruption" ? std::span<const std::string_view>(
+                                       kDisruptionScenarios)
+                                 : std::span<const std::string_view>(
+                                       kLookupScenarios);
+      for (const std::string& sc : b.scenario) {
+        if (std::find(valid.begin(), valid.end(), sc) == valid.end()) {
+          return Error("scenario",
+                       absl::StrCat("unknown value '", sc, "' for kind '",
+                                    b.kind, "'; valid: ", JoinNames(valid)));
+        }
+      }
     } else if (!b.scenario.empty()) {
       return Error("scenario", absl::StrCat("not used by kind '", b.kind, "'"));
+    }
+    if (b.set_keys.count("multithread") && b.kind != "lookup") {
+      return Error("multithread",
+                   absl::StrCat("not used by kind '", b.kind, "'; lookup only"));
+    }
+    const bool places = b.kind == "lookup" || b.kind == "build" ||
+                        b.kind == "memory";
+    if (b.set_keys.count("placed_keys_per_node") && !places) {
+      return Error("placed_keys_per_node",
+                   absl::StrCat("not used by kind '", b.kind,
+                                "'; lookup, build and memory only"));
+    }
+    if (IsTimingKind(b.kind)) {
+      const int64_t rounds = b.repetitions.value_or(kDefaultTimingRounds);
+      if (rounds < kMinTimingRounds) {
+        return Error("repetitions",
+                     absl::StrCat("value ", rounds, " out of range for timing "
+                                  "kind '", b.kind, "' (measurement rounds of "
+                                  "one cell; a median and its spread need at "
+                                  "least ", kMinTimingRounds, "); valid: ",
+                                  Range(kMinTimingRounds, kMaxRepetitions)));
+      }
+    }
+    // Node counts of the cells: `nodes`, or one node per weight.
+    std::vector<int64_t> node_counts = b.nodes;
+    for (const std::vector<double>& w : b.weights) {
+      const int64_t n = static_cast<int64_t>(w.size());
+      if (n > kMaxNodes) {
+        return Error("weights", absl::StrCat(n, " weights (one node each) out "
+                                             "of range; valid: ",
+                                             Range(1, kMaxNodes), " nodes"));
+      }
+      node_counts.push_back(n);
+    }
+    // Key counts: keys_per_node x nodes, overflow-checked, <= 2^32.
+    for (int64_t k : b.keys_per_node) {
+      for (int64_t n : node_counts) {
+        if (k > kMaxKeys / n) {
+          return Error("keys_per_node",
+                       absl::StrCat("value ", k, " x ", n, " nodes out of "
+                                    "range; the key count must be in ",
+                                    Range(1, kMaxKeys)));
+        }
+      }
+    }
+    const auto has = [&](std::string_view alg) {
+      return std::find(b.algorithm.begin(), b.algorithm.end(), alg) !=
+             b.algorithm.end();
+    };
+    if (has("bounded_load")) {
+      for (int64_t v : b.vnodes) {
+        if (v > bounded_load_internal::kMaxVnodes) {
+          return Error("vnodes", absl::StrCat(
+              "value ", v, " out of range for bounded_load; valid: ",
+              Range(1, bounded_load_internal::kMaxVnodes)));
+        }
+      }
+      if (places) {
+        for (int64_t p : b.placed_keys_per_node) {
+          for (int64_t n : node_counts) {
+            if (p > kMaxKeys / n) {
+              return Error("placed_keys_per_node",
+                           absl::StrCat("value ", p, " x ", n, " nodes out of "
+                                        "range; at most ", kMaxKeys,
+                                        " placed keys"));
+            }
+          }
+        }
+      }
+      if (std::all_of(b.hash.begin(), b.hash.end(), Is32BitHash)) {
+        return Error("hash", absl::StrCat(
+            "values '", absl::StrJoin(b.hash, "', '"), "' are 32-bit hashes; "
+            "bounded_load refuses them (distinct keys with equal digests "
+            "would be merged into one placed key) and drops them from a "
+            "mixed hash axis, which leaves it no cell here; add a 64-bit "
+            "hash (xxh64, xxh3, murmur3_128, md5, fnv1a)"));
+      }
+    }
+    // Ring points: nodes x vnodes (x weight) within the ring's limits.
+    if (has("ring") || has("bounded_load")) {
+      constexpr uint64_t kMaxPoints = Ring<Xxh64>::kMaxPoints;
+      const std::vector<int64_t> vs =
+          b.vnodes.empty() ? std::vector<int64_t>{100} : b.vnodes;
+      for (int64_t v : vs) {
+        for (int64_t n : b.nodes) {
+          if (static_cast<uint64_t>(n) * static_cast<uint64_t>(v) >
+              kMaxPoints) {
+            return Error("vnodes", absl::StrCat(
+                "value ", v, " x ", n, " nodes = ",
+                static_cast<uint64_t>(n) * static_cast<uint64_t>(v),
+                " ring points out of range; a ring holds at most ",
+                kMaxPoints));
+          }
+        }
+      }
     }
     if (b.kind == "memory") {
       if (!b.keys.empty() || !b.keys_per_node.empty()) {
@@ -414,6 +600,9 @@ class Parser {
 void Expand(const Block& b, std::string_view experiment, std::string_view tier,
             std::vector<Cell>* cells) {
   const bool hs = b.kind == "hash_speed";
+  const bool timing = IsTimingKind(b.kind);
+  const bool places =
+      b.kind == "lookup" || b.kind == "build" || b.kind == "memory";
   const std::vector<std::string> algs =
       hs ? std::vector<std::string>{""} : b.algorithm;
   std::vector<int64_t> nodes = b.nodes;
@@ -422,13 +611,24 @@ void Expand(const Block& b, std::string_view experiment, std::string_view tier,
   std::vector<std::vector<double>> weights = b.weights;
   if (weights.empty()) weights = {{}};
   std::vector<std::string> scenarios = b.scenario;
+  if (scenarios.empty() && b.kind == "lookup") {
+    scenarios.assign(kLookupScenarios.begin(), kLookupScenarios.end());
+  }
   if (scenarios.empty()) scenarios = {""};
   const bool per_node = !b.keys_per_node.empty();
   std::vector<int64_t> key_axis = per_node ? b.keys_per_node : b.keys;
   if (key_axis.empty()) key_axis = {0};  // memory
+  // Timing kinds: one cell per configuration, measured `rounds` times at
+  // `seed`; other kinds: one cell per repetition, at seed + repetition.
+  const int64_t reps = timing ? 1 : b.repetitions.value_or(1);
+  const uint32_t rounds = timing ? static_cast<uint32_t>(b.repetitions.value_or(
+                                       kDefaultTimingRounds))
+                                 : 0;
   (void)tier;
   for (const std::string& alg : algs) {
     for (const std::string& hash : b.hash) {
+      // bounded_load refuses 32-bit hashes (CheckBlock keeps one other).
+      if (alg == "bounded_load" && Is32BitHash(hash)) continue;
       for (const std::string& keyset : b.keyset) {
         for (int64_t n0 : nodes) {
           for (const std::vector<double>& w : weights) {
@@ -453,31 +653,48 @@ void Expand(const Block& b, std::string_view experiment, std::string_view tier,
               if (b.load_factor.empty()) lf.push_back(1.25);
               for (double c : b.load_factor) lf.push_back(c);
             }
+            // Placed keys per node: bounded_load in lookup/build/memory only.
+            std::vector<uint32_t> placed = {0};
+            if (alg == "bounded_load" && places) {
+              placed.clear();
+              if (b.placed_keys_per_node.empty()) placed.push_back(100);
+              for (int64_t p : b.placed_keys_per_node) {
+                placed.push_back(static_cast<uint32_t>(p));
+              }
+            }
             for (const auto& v : vn) {
               for (const auto& t : ts) {
                 for (const auto& c : lf) {
-                  for (int64_t k : key_axis) {
-                    for (const std::string& sc : scenarios) {
-                      for (int64_t r = 0; r < b.repetitions; ++r) {
-                        Cell cell;
-                        cell.experiment = std::string(experiment);
-                        cell.kind = b.kind;
-                        cell.claim = b.claim;
-                        cell.algorithm = alg;
-                        cell.hash = hash;
-                        cell.keyset = keyset;
-                        cell.nodes = n;
-                        cell.vnodes = v;
-                        cell.table_size = t;
-                        cell.load_factor = c;
-                        cell.keys = per_node ? static_cast<uint64_t>(k) * n
-                                             : static_cast<uint64_t>(k);
-                        cell.scenario = sc;
-                        cell.weights = w;
-                        cell.seed = static_cast<uint64_t>(b.seed + r);
-                        cell.repetition = static_cast<uint32_t>(r);
-                        cell.min_time_s = b.min_time_s;
-                        cells->push_back(std::move(cell));
+                  for (uint32_t p : placed) {
+                    for (int64_t k : key_axis) {
+                      for (const std::string& sc : scenarios) {
+                        for (int64_t r = 0; r < reps; ++r) {
+                          Cell cell;
+                          cell.experiment = std::string(experiment);
+                          cell.kind = b.kind;
+                          cell.claim = b.claim;
+                          cell.algorithm = alg;
+                          cell.hash = hash;
+                          cell.keyset = keyset;
+                          cell.nodes = n;
+                          cell.vnodes = v;
+                          cell.table_size = t;
+                          cell.load_factor = c;
+                          // Both factors are bounded by CheckBlock, so the
+                          // product is <= 2^32.
+                          cell.keys = per_node ? static_cast<uint64_t>(k) * n
+                                               : static_cast<uint64_t>(k);
+                          cell.scenario = sc;
+                          cell.weights = w;
+                          cell.seed = static_cast<uint64_t>(b.seed + r);
+                          cell.repetition = static_cast<uint32_t>(r);
+                          cell.min_time_s = b.min_time_s;
+                          cell.rounds = rounds;
+                          cell.placed_keys_per_node = p;
+                          cell.multithread =
+                              b.multithread && sc == "prehashed";
+                          cells->push_back(std::move(cell));
+                        }
                       }
                     }
                   }

@@ -20,28 +20,50 @@
 //   algorithm = ["modulo", "ring", "jump"]
 //   hash = ["xxh64"]              # default ["xxh64"]
 //   keyset = ["uniform"]          # default ["uniform"]
-//   nodes = [10, 100, 1000]
-//   vnodes = [100]                # ring, bounded_load (default 100)
-//   table_size = [65537]          # maglev, primes (default: smallest prime
-//                                 # >= 100 * nodes)
-//   load_factor = [1.25]          # bounded_load, > 1 (default 1.25)
-//   keys = [1000000]              # or keys_per_node = [1000]
-//   scenario = ["add", "remove_random"]   # disruption only
+//   nodes = [10, 100, 1000]       # 1 .. 2^24
+//   vnodes = [100]                # ring, bounded_load (default 100);
+//                                 # 1 .. 2^20 (bounded_load: 1 .. 10^6),
+//                                 # nodes x vnodes <= 2^31 ring points
+//   table_size = [65537]          # maglev, primes <= 4294967291 (default:
+//                                 # smallest prime >= 100 * nodes)
+//   load_factor = [1.25]          # bounded_load, > 1 and finite (default 1.25)
+//   keys = [1000000]              # or keys_per_node = [1000]; the key count
+//                                 # (keys_per_node x nodes) is 1 .. 2^32
+//   placed_keys_per_node = [100]  # bounded_load in lookup/build/memory:
+//                                 # keys placed before measuring (default
+//                                 # [100]; 0 = none); dropped elsewhere
+//   scenario = ["add", "remove_random"]   # disruption (required), or lookup:
+//                                 # prehashed | string (default both)
+//   multithread = false           # lookup: also lookups_per_s with T threads
+//                                 # (prehashed cells)
 //   weights = [[1, 1, 2, 4]]      # weights only: one node per entry
-//   repetitions = 5               # seeds seed .. seed + repetitions - 1
+//   repetitions = 5               # 1 .. 10000; see below
 //   seed = 0
-//   min_time_s = 0.1              # timing kinds
+//   min_time_s = 0.1              # timing kinds; (0, 60]
 //   [sweep.tiers.smoke]           # overrides for this block (last wins)
 //   nodes = [10]
 //
 // Order of precedence: block < [tiers.<tier>] < [sweep.tiers.<tier>].
 // Parameters that an algorithm does not read (vnodes for modulo, ...) are
-// dropped for its cells, so the product has no duplicate cells.
+// dropped for its cells, so the product has no duplicate cells. bounded_load
+// refuses 32-bit hashes (crc32, murmur3_32: distinct keys with equal digests
+// would be merged into one placed key), so those combinations are dropped
+// too; a block whose hashes are all 32-bit and that names bounded_load is an
+// error.
+//
+// Repetitions. Non-timing kinds: one cell per repetition, at seeds
+// seed .. seed + repetitions - 1 (default 1). Timing kinds (lookup, build,
+// hash_speed): NOT expanded over seeds; one cell at `seed` with
+// Cell::rounds = repetitions measurement rounds (default 10, at least 3).
 //
 // Validation happens before anything runs, for every tier: unknown key,
 // unknown algorithm/hash/keyset/scenario/kind/tier, empty axis, wrong type and
-// out-of-range values give InvalidArgument
+// out-of-range values (including overflowing products such as
+// keys_per_node x nodes) give InvalidArgument naming the key, the value and
+// the valid range, e.g.
 //   "experiments/x.toml: key 'algorithm': unknown value 'foo'; valid: ..."
+//   "experiments/x.toml: key 'nodes': value 4294967298 out of range;
+//    valid: 1..16777216 (...)"
 
 #ifndef CHBENCH_EXPERIMENTS_SPEC_H_
 #define CHBENCH_EXPERIMENTS_SPEC_H_
@@ -79,7 +101,8 @@ inline constexpr std::array<std::string_view, 9> kDisruptionScenarios = {
     "remove_30pct_lifo",
     "remove_50pct_lifo"};
 
-// Metrics measured in time; everything else reproduces bit for bit.
+// Metrics that vary run to run (anything in ns, lookups_per_s, *_ratio_to_*,
+// load_avg_1m, cpu_steal_fraction); everything else reproduces bit for bit.
 bool IsTimingMetric(std::string_view metric);
 
 // One unit of work: one parameter combination and one repetition.
@@ -120,7 +143,9 @@ struct Cell {
     return kind == "lookup" || kind == "build" || kind == "hash_speed";
   }
   // File-name-safe and unique among the cells of an experiment, e.g.
-  // "disruption_ring_xxh64_uniform_n100_v100_k1000000_add_r0".
+  // "disruption_ring_xxh64_uniform_n100_v100_k1000000_add_s0"; adds
+  // "p<placed_keys_per_node>" when nonzero and "mt" for multithread.
+  // (rounds is not part of it: one spec gives one rounds value per cell.)
   std::string Name() const;
   AlgorithmParams Params() const;
 };

@@ -137,8 +137,8 @@ nodes = 10
 keys = 10
 scenario = ["add", "explode"]
 )"),
-              HasSubstr("key 'scenario': unknown value 'explode'; valid: add, "
-                        "remove_random"));
+              HasSubstr("key 'scenario': unknown value 'explode' for kind "
+                        "'disruption'; valid: add, remove_random"));
   EXPECT_THAT(Error("[[sweep]]\nkind = \"speed\"\n"),
               HasSubstr("key 'kind': unknown value 'speed'; valid: lookup"));
   EXPECT_THAT(Error(std::string(kBase) + "[sweep.tiers.huge]\nnodes = 1\n"),
@@ -160,11 +160,17 @@ algorithm = ["ring", "maglev", "bounded_load"]
 keys = 100
 )";
   EXPECT_THAT(Error(head + "nodes = [10, 0]\n"),
-              HasSubstr("key 'nodes': value 0 out of range; must be >= 1"));
+              HasSubstr("key 'nodes': value 0 out of range; valid: "
+                        "1..16777216"));
   EXPECT_THAT(Error(head + "nodes = 10\nvnodes = 0\n"),
               HasSubstr("key 'vnodes': value 0 out of range"));
   EXPECT_THAT(Error(head + "nodes = 10\nload_factor = [1.5, 1.0]\n"),
-              HasSubstr("key 'load_factor': value 1 out of range; must be > 1"));
+              HasSubstr("key 'load_factor': value 1 out of range; must be > 1 "
+                        "and finite"));
+  EXPECT_THAT(Error(head + "nodes = 10\nload_factor = inf\n"),
+              HasSubstr("key 'load_factor': value inf out of range"));
+  EXPECT_THAT(Error(head + "nodes = 10\nload_factor = nan\n"),
+              HasSubstr("key 'load_factor': value nan out of range"));
   EXPECT_THAT(Error(head + "nodes = 10\ntable_size = 1000\n"),
               HasSubstr("key 'table_size': value 1000 out of range; Maglev "
                         "table sizes must be prime (e.g. 1009)"));
@@ -172,7 +178,13 @@ keys = 100
               HasSubstr("key 'table_size': value 13 out of range; must be >= "
                         "nodes"));
   EXPECT_THAT(Error(head + "nodes = 10\nrepetitions = 0\n"),
-              HasSubstr("key 'repetitions': value 0 out of range"));
+              HasSubstr("key 'repetitions': value 0 out of range; valid: "
+                        "1..10000"));
+  EXPECT_THAT(Error(head + "nodes = 10\nrepetitions = 10001\n"),
+              HasSubstr("key 'repetitions': value 10001 out of range; valid: "
+                        "1..10000"));
+  EXPECT_THAT(Error(head + "nodes = 10\nseed = -1\n"),
+              HasSubstr("key 'seed': value -1 out of range"));
   EXPECT_THAT(Error(R"([[sweep]]
 kind = "weights"
 algorithm = "ring"
@@ -203,6 +215,303 @@ TEST(SpecTest, RejectsTypesMissingKeysAndNonReproducibleHash) {
               HasSubstr("key 'scenario': not used by kind 'balance'"));
   EXPECT_THAT(Error("description = \"x\"\n"), HasSubstr("key 'sweep': missing"));
   EXPECT_THAT(Error("[[sweep]\n"), HasSubstr("experiments/x.toml:1:"));
+}
+
+// The repros of review-2d0d944 finding 7: each was truncated or aborted.
+TEST(SpecTest, RejectsReviewRepros) {
+  EXPECT_THAT(Error(R"([[sweep]]
+kind = "memory"
+algorithm = ["modulo"]
+nodes = [4294967298]
+)"),
+              HasSubstr("experiments/x.toml: key 'nodes': value 4294967298 out "
+                        "of range; valid: 1..16777216"));
+  EXPECT_THAT(Error(R"([[sweep]]
+kind = "balance"
+algorithm = ["modulo"]
+nodes = [8]
+keys_per_node = [2305843009213693952]
+)"),
+              HasSubstr("key 'keys_per_node': value 2305843009213693952 out of "
+                        "range; valid: 1..4294967296"));
+  EXPECT_THAT(Error(R"([[sweep]]
+kind = "balance"
+algorithm = ["ring"]
+nodes = [8]
+vnodes = [2000000]
+keys = 100
+)"),
+              HasSubstr("key 'vnodes': value 2000000 out of range; valid: "
+                        "1..1048576"));
+  EXPECT_THAT(Error(R"([[sweep]]
+kind = "balance"
+algorithm = ["maglev"]
+nodes = [8]
+table_size = [4294967311]
+keys = 100
+)"),
+              HasSubstr("key 'table_size': value 4294967311 out of range; "
+                        "valid: 2..4294967291"));
+  EXPECT_THAT(Error(R"([[sweep]]
+kind = "balance"
+algorithm = ["modulo"]
+nodes = [8]
+keys = [0]
+)"),
+              HasSubstr("key 'keys': value 0 out of range; valid: "
+                        "1..4294967296"));
+}
+
+TEST(SpecTest, RejectsOverflowingProductsAndAlgorithmLimits) {
+  // Each factor is in range, the product is not (8 * 2^29 = 2^32 is fine).
+  EXPECT_THAT(Error(R"([[sweep]]
+kind = "balance"
+algorithm = ["modulo"]
+nodes = [16]
+keys_per_node = [536870912]
+)"),
+              HasSubstr("key 'keys_per_node': value 536870912 x 16 nodes out of "
+                        "range; the key count must be in 1..4294967296"));
+  absl::StatusOr<Spec> edge = Parse(R"([[sweep]]
+kind = "balance"
+algorithm = ["modulo"]
+nodes = [8]
+keys_per_node = [536870912]
+)");
+  ASSERT_TRUE(edge.ok()) << edge.status();
+  EXPECT_EQ(edge->cells[0].keys, uint64_t{1} << 32);
+  // Weights give the node count.
+  EXPECT_THAT(Error(R"([[sweep]]
+kind = "weights"
+algorithm = ["modulo"]
+weights = [[1, 2, 3]]
+keys_per_node = [2000000000]
+)"),
+              HasSubstr("key 'keys_per_node': value 2000000000 x 3 nodes"));
+  // bounded_load's own vnode limit is tighter than the ring's.
+  EXPECT_THAT(Error(R"([[sweep]]
+kind = "balance"
+algorithm = ["bounded_load"]
+nodes = [2]
+vnodes = [1048576]
+keys = 100
+)"),
+              HasSubstr("key 'vnodes': value 1048576 out of range for "
+                        "bounded_load; valid: 1..1000000"));
+  // Ring points: nodes x vnodes <= 2^31.
+  EXPECT_THAT(Error(R"([[sweep]]
+kind = "memory"
+algorithm = ["ring"]
+nodes = [16777216]
+vnodes = [1000]
+)"),
+              HasSubstr("key 'vnodes': value 1000 x 16777216 nodes = "
+                        "16777216000 ring points out of range"));
+  // Placed keys: placed_keys_per_node x nodes <= 2^32.
+  EXPECT_THAT(Error(R"([[sweep]]
+kind = "memory"
+algorithm = ["bounded_load"]
+nodes = [1000]
+placed_keys_per_node = [4294967295]
+)"),
+              HasSubstr("key 'placed_keys_per_node': value 4294967295 x 1000 "
+                        "nodes out of range"));
+  EXPECT_THAT(Error(R"([[sweep]]
+kind = "lookup"
+algorithm = ["jump"]
+nodes = [10]
+keys = 100
+min_time_s = 61
+)"),
+              HasSubstr("key 'min_time_s': value 61 out of range; valid: (0, "
+                        "60] seconds"));
+  EXPECT_THAT(Error(R"([[sweep]]
+kind = "lookup"
+algorithm = ["jump"]
+nodes = [10]
+keys = 100
+min_time_s = 0
+)"),
+              HasSubstr("key 'min_time_s': value 0 out of range"));
+}
+
+constexpr char kLookup[] = R"(
+[[sweep]]
+kind = "lookup"
+algorithm = ["jump", "bounded_load"]
+nodes = [10, 100]
+keys = 1000
+)";
+
+TEST(SpecTest, TimingKindsRepeatRoundsNotSeeds) {
+  absl::StatusOr<Spec> spec = Parse(kLookup);
+  ASSERT_TRUE(spec.ok()) << spec.status();
+  // 2 algorithms x 2 node counts x 2 scenarios, one cell each (no seeds).
+  ASSERT_EQ(spec->cells.size(), 8u);
+  for (const Cell& c : spec->cells) {
+    EXPECT_EQ(c.rounds, 10u) << c.Name();
+    EXPECT_EQ(c.seed, 0u);
+    EXPECT_EQ(c.repetition, 0u);
+  }
+  EXPECT_EQ(spec->seeds, (std::vector<uint64_t>{0}));
+  absl::StatusOr<Spec> five =
+      Parse(std::string(kLookup) + "repetitions = 5\nseed = 7\n");
+  ASSERT_TRUE(five.ok()) << five.status();
+  ASSERT_EQ(five->cells.size(), 8u);
+  for (const Cell& c : five->cells) {
+    EXPECT_EQ(c.rounds, 5u);
+    EXPECT_EQ(c.seed, 7u);
+  }
+  // build and hash_speed too.
+  absl::StatusOr<Spec> build = Parse(R"([[sweep]]
+kind = "build"
+algorithm = ["ring"]
+nodes = [10]
+keys = 1000
+repetitions = 4
+[[sweep]]
+kind = "hash_speed"
+hash = ["xxh64", "md5"]
+keys = 1000
+)");
+  ASSERT_TRUE(build.ok()) << build.status();
+  ASSERT_EQ(build->cells.size(), 3u);
+  EXPECT_EQ(build->cells[0].rounds, 4u);
+  EXPECT_EQ(build->cells[1].rounds, 10u);
+  EXPECT_EQ(build->cells[2].rounds, 10u);
+  // Non-timing kinds: expanded over seeds, rounds unused (0).
+  absl::StatusOr<Spec> balance = Parse(kBase);
+  ASSERT_TRUE(balance.ok());
+  for (const Cell& c : balance->cells) EXPECT_EQ(c.rounds, 0u);
+  // Fewer than 3 rounds is refused, from a tier too.
+  EXPECT_THAT(Error(std::string(kLookup) + "repetitions = 2\n"),
+              HasSubstr("key 'repetitions': value 2 out of range for timing "
+                        "kind 'lookup'"));
+  EXPECT_THAT(Error("[tiers.smoke]\nrepetitions = 1\n" + std::string(kLookup)),
+              HasSubstr("valid: 3..10000"));
+}
+
+TEST(SpecTest, PlacedKeysPerNodeOnlyForBoundedLoad) {
+  absl::StatusOr<Spec> spec = Parse(std::string(kLookup) +
+                                    "placed_keys_per_node = [0, 1000]\n");
+  ASSERT_TRUE(spec.ok()) << spec.status();
+  // jump: 2 nodes x 2 scenarios (placed keys dropped); bounded_load: x 2.
+  ASSERT_EQ(spec->cells.size(), 4u + 8u);
+  std::set<std::string> names;
+  std::multiset<uint32_t> placed;
+  for (const Cell& c : spec->cells) {
+    names.insert(c.Name());
+    if (c.algorithm == "jump") {
+      EXPECT_EQ(c.placed_keys_per_node, 0u);
+    } else {
+      placed.insert(c.placed_keys_per_node);
+    }
+  }
+  EXPECT_EQ(names.size(), spec->cells.size());
+  EXPECT_EQ(placed.count(0), 4u);
+  EXPECT_EQ(placed.count(1000), 4u);
+  EXPECT_EQ(spec->cells[4].Name(),
+            "lookup_bounded-load_xxh64_uniform_n10_v100_c1.25_k1000_prehashed_"
+            "s0");
+  EXPECT_EQ(spec->cells[6].Name(),
+            "lookup_bounded-load_xxh64_uniform_n10_v100_c1.25_k1000_p1000_"
+            "prehashed_s0");
+  // Default [100] for bounded_load in lookup, build and memory.
+  absl::StatusOr<Spec> def = Parse(R"([[sweep]]
+kind = "memory"
+algorithm = ["bounded_load", "ring"]
+nodes = [10]
+)");
+  ASSERT_TRUE(def.ok()) << def.status();
+  ASSERT_EQ(def->cells.size(), 2u);
+  EXPECT_EQ(def->cells[0].placed_keys_per_node, 100u);
+  EXPECT_EQ(def->cells[1].placed_keys_per_node, 0u);
+  // Other kinds: no placed keys, and the key is refused.
+  absl::StatusOr<Spec> bal = Parse(R"([[sweep]]
+kind = "balance"
+algorithm = ["bounded_load"]
+nodes = [10]
+keys = 100
+)");
+  ASSERT_TRUE(bal.ok());
+  EXPECT_EQ(bal->cells[0].placed_keys_per_node, 0u);
+  EXPECT_THAT(Error(std::string(kBase) + "placed_keys_per_node = [5]\n"),
+              HasSubstr("key 'placed_keys_per_node': not used by kind "
+                        "'balance'"));
+  EXPECT_THAT(Error(std::string(kLookup) + "placed_keys_per_node = [-1]\n"),
+              HasSubstr("key 'placed_keys_per_node': value -1 out of range"));
+}
+
+TEST(SpecTest, LookupScenariosAndMultithread) {
+  absl::StatusOr<Spec> spec =
+      Parse(std::string(kLookup) + "scenario = \"string\"\n");
+  ASSERT_TRUE(spec.ok()) << spec.status();
+  ASSERT_EQ(spec->cells.size(), 4u);
+  for (const Cell& c : spec->cells) {
+    EXPECT_EQ(c.scenario, "string");
+    EXPECT_FALSE(c.multithread);
+  }
+  absl::StatusOr<Spec> both = Parse(kLookup);
+  ASSERT_TRUE(both.ok());
+  EXPECT_EQ(both->cells[0].scenario, "prehashed");
+  EXPECT_EQ(both->cells[1].scenario, "string");
+  EXPECT_THAT(Error(std::string(kLookup) + "scenario = [\"placed\"]\n"),
+              HasSubstr("key 'scenario': unknown value 'placed' for kind "
+                        "'lookup'; valid: prehashed, string"));
+  EXPECT_THAT(Error(std::string(kLookup) + "scenario = [\"add\"]\n"),
+              HasSubstr("unknown value 'add' for kind 'lookup'"));
+  // multithread: on the prehashed cells, and part of the name.
+  absl::StatusOr<Spec> mt =
+      Parse(std::string(kLookup) + "multithread = true\n");
+  ASSERT_TRUE(mt.ok()) << mt.status();
+  for (const Cell& c : mt->cells) {
+    EXPECT_EQ(c.multithread, c.scenario == "prehashed") << c.Name();
+  }
+  EXPECT_EQ(mt->cells[0].Name(), "lookup_jump_xxh64_uniform_n10_k1000_prehashed_mt_s0");
+  EXPECT_THAT(Error(std::string(kBase) + "multithread = true\n"),
+              HasSubstr("key 'multithread': not used by kind 'balance'"));
+  EXPECT_THAT(Error(std::string(kLookup) + "multithread = 1\n"),
+              HasSubstr("key 'multithread': expected true or false"));
+}
+
+TEST(SpecTest, BoundedLoadDropsThirtyTwoBitHashes) {
+  absl::StatusOr<Spec> spec = Parse(R"([[sweep]]
+kind = "balance"
+algorithm = ["ring", "bounded_load"]
+hash = ["crc32", "xxh64", "murmur3_32"]
+nodes = [10]
+keys = 100
+)");
+  ASSERT_TRUE(spec.ok()) << spec.status();
+  // ring: 3 hashes; bounded_load: xxh64 only.
+  ASSERT_EQ(spec->cells.size(), 4u);
+  for (const Cell& c : spec->cells) {
+    if (c.algorithm == "bounded_load") {
+      EXPECT_EQ(c.hash, "xxh64");
+    }
+  }
+  EXPECT_THAT(Error(R"([[sweep]]
+kind = "balance"
+algorithm = ["ring", "bounded_load"]
+hash = ["crc32", "murmur3_32"]
+nodes = [10]
+keys = 100
+)"),
+              HasSubstr("key 'hash': values 'crc32', 'murmur3_32' are 32-bit "
+                        "hashes; bounded_load refuses them"));
+}
+
+TEST(SpecTest, TimingMetrics) {
+  for (const char* m : {"lookup_ns", "lookup_latency_ns", "hash_ns", "build_ns",
+                        "add_node_ns", "remove_node_ns", "lookups_per_s",
+                        "lookup_ns_ratio_to_jump_paper", "load_avg_1m",
+                        "cpu_steal_fraction"}) {
+    EXPECT_TRUE(IsTimingMetric(m)) << m;
+  }
+  for (const char* m : {"checksum", "memory_bytes", "moved_fraction",
+                        "load_max_over_mean", "memory_bytes_per_key"}) {
+    EXPECT_FALSE(IsTimingMetric(m)) << m;
+  }
 }
 
 TEST(SpecTest, UnknownTier) {

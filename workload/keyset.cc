@@ -29,7 +29,8 @@ constexpr std::array<KeySetInfo, 4> kKeySets = {{
     {"uniform", "16 hex digits of a SplitMix64 output per key"},
     {"url", "URL-like strings https://<host>/<section>/<slug>/<id>"},
     {"sequential", "key-<i> for consecutive i: the hard case for weak hashes"},
-    {"words", "/usr/share/dict/words (wamerican), shuffled by the seed"},
+    {"words", "/usr/share/dict/words (wamerican): a seeded random subset; "
+              "repetitions are independent only up to half the dictionary"},
 }};
 
 // Word lists for URL-like keys (invented, no source).
@@ -149,6 +150,18 @@ absl::StatusOr<std::vector<std::string>> GenerateKeys(std::string_view name,
         "unknown key set '", std::string(name), "'; valid key sets: ", KeySetNames()));
   }
   return keys;
+}
+
+bool KeysOverlapAcrossSeeds(std::string_view name, size_t count) {
+  if (name != "words") return false;
+  absl::StatusOr<size_t> d = WordsDictionarySize();
+  return d.ok() && count > *d / 2;
+}
+
+absl::StatusOr<size_t> WordsDictionarySize() {
+  absl::StatusOr<const std::vector<std::string>*> words = Words();
+  if (!words.ok()) return words.status();
+  return (*words)->size();
 }
 
 std::vector<uint64_t> GenerateKeyHashes(size_t count, uint64_t seed) {

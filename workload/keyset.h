@@ -14,8 +14,14 @@
 //               path words and ids drawn from the seed.
 //   sequential  "key-0", "key-1", ... (the seed offsets the start): the hard
 //               case for weak hashes.
-//   words       /usr/share/dict/words (Debian's wamerican); the seed
-//               shuffles; at most the file's distinct lines.
+//   words       /usr/share/dict/words (Debian's wamerican): a random subset
+//               of the file's D distinct lines, drawn without replacement by
+//               the seed (a partial Fisher-Yates shuffle), in random order;
+//               at most D keys. Two seeds share about count/D of their keys,
+//               so repetitions are nearly independent only while
+//               count <= D/2; above that they reuse most keys (at count = D,
+//               all of them: only the order differs) and the runner marks
+//               the rows "n_eff = 1" (KeysOverlapAcrossSeeds).
 
 #ifndef CHBENCH_WORKLOAD_KEYSET_H_
 #define CHBENCH_WORKLOAD_KEYSET_H_
@@ -44,6 +50,18 @@ std::string KeySetNames();  // "uniform, url, sequential, words"
 absl::StatusOr<std::vector<std::string>> GenerateKeys(std::string_view name,
                                                       size_t count,
                                                       uint64_t seed);
+
+// True when key sets of `count` keys drawn with different seeds share most
+// of their keys, so repetitions over seeds are not independent: `words` with
+// count > D/2 (D = the dictionary's distinct lines; review-2d0d944 finding
+// 8). False for the generated key sets (uniform, url, sequential), for
+// count <= D/2, and when the dictionary cannot be read (GenerateKeys reports
+// that error).
+bool KeysOverlapAcrossSeeds(std::string_view name, size_t count);
+
+// D for `words`: the dictionary's distinct non-empty lines, or an error
+// naming the file.
+absl::StatusOr<size_t> WordsDictionarySize();
 
 // `count` pre-hashed 64-bit keys (SplitMix64(seed)), for measuring an
 // algorithm alone.

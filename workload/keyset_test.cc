@@ -86,6 +86,50 @@ TEST(KeySetTest, Words) {
   ASSERT_TRUE(all.ok());
   EXPECT_LT(all->size(), 10000000u);
   EXPECT_GT(all->size(), 50000u);
+  absl::StatusOr<size_t> d = WordsDictionarySize();
+  ASSERT_TRUE(d.ok());
+  EXPECT_EQ(all->size(), *d);
+}
+
+size_t SharedKeys(const std::vector<std::string>& a,
+                  const std::vector<std::string>& b) {
+  const std::set<std::string> sa(a.begin(), a.end());
+  size_t shared = 0;
+  for (const std::string& k : b) shared += sa.count(k);
+  return shared;
+}
+
+// Review-2d0d944 finding 8: repetitions must not reuse the same dictionary
+// keys. Up to half the dictionary, seeds draw different random subsets
+// (expected overlap count/D); above half, the overlap predicate tells the
+// runner to mark the rows n_eff = 1.
+TEST(KeySetTest, WordsRepetitionsDifferUpToHalfTheDictionary) {
+  absl::StatusOr<size_t> d = WordsDictionarySize();
+  if (!d.ok()) GTEST_SKIP() << d.status();
+  const size_t half = *d / 2;
+  for (size_t count : {size_t{1000}, half}) {
+    const auto a = GenerateKeys("words", count, 1);
+    const auto b = GenerateKeys("words", count, 2);
+    ASSERT_TRUE(a.ok() && b.ok());
+    ASSERT_EQ(a->size(), count);
+    const double shared =
+        static_cast<double>(SharedKeys(*a, *b)) / static_cast<double>(count);
+    // Expected count/D (2 % and 50 %); sd < 0.5 % at these sizes.
+    EXPECT_LE(shared, 0.6) << count;
+    EXPECT_NEAR(shared, static_cast<double>(count) / *d, 0.05) << count;
+    EXPECT_FALSE(KeysOverlapAcrossSeeds("words", count)) << count;
+  }
+  EXPECT_TRUE(KeysOverlapAcrossSeeds("words", half + 1));
+  EXPECT_TRUE(KeysOverlapAcrossSeeds("words", 10000000));
+  // Above half: most keys shared (all of them at count = D).
+  const auto x = GenerateKeys("words", *d, 1);
+  const auto y = GenerateKeys("words", *d, 2);
+  ASSERT_TRUE(x.ok() && y.ok());
+  EXPECT_EQ(SharedKeys(*x, *y), *d);
+  EXPECT_NE(*x, *y) << "the order still differs";
+  for (const char* name : {"uniform", "url", "sequential"}) {
+    EXPECT_FALSE(KeysOverlapAcrossSeeds(name, 100000000)) << name;
+  }
 }
 
 }  // namespace

@@ -1,6 +1,7 @@
 // Copyright 2026 The chbench Authors.
 //
-// BoundedLoad's parameter validation and factory.
+// BoundedLoad's parameter validation and factory. The factory refuses
+// 32-bit hashes (BoundedLoad<H> itself still accepts them).
 
 #include "algorithms/bounded_load/bounded_load.h"
 
@@ -38,6 +39,17 @@ absl::StatusOr<std::unique_ptr<ConsistentHash>> MakeBoundedLoad(
           params.vnodes, params.load_factor);
       !s.ok()) {
     return s;
+  }
+  // Placed keys are identified by digest, so with a 32-bit hash distinct
+  // keys collide (about m^2 / 2^33 merges: ~116 per 10^6 keys) and share one
+  // placement, breaking the capacity bound (review-2d0d944, finding 13).
+  if (const HashInfo* info = FindHash(params.hash);
+      info != nullptr && info->bits < 64) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "bounded_load: hash '", params.hash, "' has ", info->bits,
+        "-bit digests; distinct keys with equal digests would be merged into "
+        "one placed key; use a 64-bit hash (xxh64, xxh3, murmur3_128, md5, "
+        "fnv1a)"));
   }
   std::unique_ptr<ConsistentHash> out;
   const bool found = DispatchHash(params.hash, [&]<typename H>() {

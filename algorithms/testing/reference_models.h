@@ -23,6 +23,7 @@
 #ifndef CHBENCH_ALGORITHMS_TESTING_REFERENCE_MODELS_H_
 #define CHBENCH_ALGORITHMS_TESTING_REFERENCE_MODELS_H_
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <map>
@@ -54,6 +55,9 @@ class ReferenceModel {
   virtual void Rebuild(std::span<const LiveNode> live) = 0;
   // The owner of `key_hash` by the algorithm's definition.
   virtual NodeId Lookup(uint64_t key_hash) const = 0;
+  // Stateful algorithms: records the key and returns its node. Stateless
+  // ones: Lookup.
+  virtual NodeId Place(uint64_t key_hash) { return Lookup(key_hash); }
 };
 
 // Jump consistent hash, transcribed from the paper's Figure 1: Lamping &
@@ -193,6 +197,112 @@ class RendezvousModel final : public ReferenceModel {
  private:
   std::vector<LiveNode> live_;
   bool weighted_ = false;
+};
+
+// bounded_load, written from the definition (Mirrokni, Thorup &
+// Zadimoghaddam, SODA 2018; the semantics in bounded_load/bounded_load.h),
+// not from the implementation: a plain sorted vector of ring points
+// (point, node name, vnode index, id), H("X#i") for node X's i-th point, and
+// a std::map of loads. With m keys placed on n nodes, a new key goes to the
+// first node met walking clockwise from the first point strictly greater
+// than its digest (wrapping) whose load is below ceil(c (m + 1) / n), with
+// c (m + 1) rounded once to double. A placed key keeps its node; Lookup of an
+// unplaced key is where Place would put it now. Rebuild re-places every
+// placed key, in placement order, on the new node set (from empty loads).
+// Points that collide exactly keep both entries in (name, vnode) order; the
+// walk skips the later one's node only if full (a difference from a
+// deduplicated ring only on a 64-bit collision). 64-bit hashes only.
+template <typename H>
+class BoundedLoadModel final : public ReferenceModel {
+ public:
+  BoundedLoadModel(uint32_t vnodes, double load_factor)
+      : vnodes_(vnodes), c_(load_factor) {}
+
+  void Rebuild(std::span<const LiveNode> live) override {
+    points_.clear();
+    for (const LiveNode& n : live) {
+      for (uint32_t i = 0; i < vnodes_; ++i) {
+        points_.push_back(
+            {HashString<H>(n.spec.name + "#" + std::to_string(i)), n.spec.name,
+             i, n.id});
+      }
+    }
+    std::sort(points_.begin(), points_.end(), [](const Point& a, const Point& b) {
+      return std::tie(a.point, a.name, a.vnode) <
+             std::tie(b.point, b.name, b.vnode);
+    });
+    nodes_ = live.size();
+    // Replay from scratch, in placement order.
+    loads_.clear();
+    for (const LiveNode& n : live) loads_[n.id] = 0;
+    placed_.clear();
+    for (uint64_t key : order_) {
+      const NodeId to = Choose(key);
+      placed_[key] = to;
+      ++loads_[to];
+    }
+  }
+
+  NodeId Lookup(uint64_t key_hash) const override {
+    auto it = placed_.find(key_hash);
+    return it != placed_.end() ? it->second : Choose(key_hash);
+  }
+
+  NodeId Place(uint64_t key_hash) override {
+    auto it = placed_.find(key_hash);
+    if (it != placed_.end()) return it->second;
+    const NodeId to = Choose(key_hash);
+    placed_[key_hash] = to;
+    ++loads_[to];
+    order_.push_back(key_hash);
+    return to;
+  }
+
+  // Keys on `id`'s node, and the ring owner (first point's node) of a key.
+  uint64_t Load(NodeId id) const {
+    auto it = loads_.find(id);
+    return it == loads_.end() ? 0 : it->second;
+  }
+  NodeId RingOwner(uint64_t key_hash) const {
+    return points_[Successor(key_hash)].id;
+  }
+
+ private:
+  struct Point {
+    uint64_t point;
+    std::string name;
+    uint32_t vnode;
+    NodeId id;
+  };
+
+  size_t Successor(uint64_t key_hash) const {
+    const auto it = std::upper_bound(
+        points_.begin(), points_.end(), key_hash,
+        [](uint64_t k, const Point& p) { return k < p.point; });
+    return it == points_.end() ? 0 : static_cast<size_t>(it - points_.begin());
+  }
+
+  // m = placed_.size() keys already placed.
+  NodeId Choose(uint64_t key_hash) const {
+    if (points_.empty()) return kInvalidNode;
+    const double t = c_ * static_cast<double>(placed_.size() + 1);
+    const uint64_t ct = static_cast<uint64_t>(std::ceil(t));
+    const uint64_t capacity = (ct + nodes_ - 1) / nodes_;
+    const size_t start = Successor(key_hash);
+    for (size_t k = 0; k < points_.size(); ++k) {
+      const Point& p = points_[(start + k) % points_.size()];
+      if (loads_.at(p.id) < capacity) return p.id;
+    }
+    return kInvalidNode;  // impossible for c > 1
+  }
+
+  uint32_t vnodes_;
+  double c_;
+  size_t nodes_ = 0;
+  std::vector<Point> points_;
+  std::map<NodeId, uint64_t> loads_;
+  std::map<uint64_t, NodeId> placed_;
+  std::vector<uint64_t> order_;
 };
 
 }  // namespace testing

@@ -648,6 +648,16 @@ const std::vector<ErrorCase>& ErrorCases() {
        " 12\n", {"line 1", "' 12'"}},
       {"U64EmptyLine", Map({"-a", "jump", "-n", "3", "--key-format", "u64"}),
        "\n", {"line 1", "''"}},
+      // Review-2d0d944 finding 13: both keys have CRC-32 0x4DDB0C25 and were
+      // merged into one placed key.
+      {"BoundedLoad32BitHash",
+       Map({"--algorithm", "bounded_load", "--hash", "crc32", "--nodes", "3",
+            "--load-factor", "1.01"}),
+       "plumless\nbuckeroo\n",
+       {"bounded_load: hash 'crc32' has 32-bit digests", "use a 64-bit hash"}},
+      {"BoundedLoadMurmur32",
+       Map({"-a", "bounded_load", "--hash", "murmur3_32", "-n", "3"}), "k\n",
+       {"'murmur3_32' has 32-bit digests"}},
       {"UnknownFlag", Map({"-a", "ring", "-n", "3", "--bogus"}), "k\n",
        {"--bogus"}},
       {"ExtraPositional", Map({"-a", "ring", "-n", "3", "stray"}), "k\n",

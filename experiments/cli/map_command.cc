@@ -30,7 +30,9 @@
 //     so a key's owner can depend on the keys before it, and a repeated key
 //     gets the node of its first placement. It remembers every placed key's
 //     digest (about 25 bytes per distinct key), the one case where memory
-//     grows with the input.
+//     grows with the input. Because keys are identified by digest, it
+//     refuses 32-bit hashes (crc32, murmur3_32): exit 2 with
+//     MakeBoundedLoad's one-line error, before any key is read.
 //   * Exit 1 only for internal failures: a read or write error, out of
 //     memory, or an algorithm that fails at lookup time.
 
