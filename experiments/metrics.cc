@@ -381,8 +381,8 @@ SummaryStats Summarize(std::span<const double> input, bool n_eff_one) {
       boost::math::students_t_distribution<double> t(n - 1.0);
       const double h =
           boost::math::quantile(t, 0.975) * sd / std::sqrt(1.0 * n);
-      s.mean_ci_low = s.ci95_low = s.mean - h;
-      s.mean_ci_high = s.ci95_high = s.mean + h;
+      s.mean_ci_low = s.mean - h;
+      s.mean_ci_high = s.mean + h;
     }
   }
   if (!n_eff_one) {

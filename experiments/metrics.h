@@ -141,9 +141,6 @@ struct SummaryStats {
   double mean = 0;
   // mean -+ t(0.975, n-1) s / sqrt(n); empty when n < 2 or n_eff == 1.
   std::optional<double> mean_ci_low, mean_ci_high;
-  // Deprecated: the same as mean_ci_low/high, kept until the runner writes
-  // the new summary columns (it still reads these names).
-  std::optional<double> ci95_low, ci95_high;
 };
 // `n_eff_one`: the values are repetitions that are not independent (e.g. the
 // words key set using more than half the dictionary): n_eff = 1 and no CI.

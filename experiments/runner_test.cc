@@ -191,9 +191,11 @@ TEST_F(SpecDirTest, WritesDataSummaryMetaAndResumes) {
   const std::string summary = *ReadFile(dir + "/summary.csv");
   EXPECT_THAT(summary, ::testing::StartsWith(
                            "experiment,algorithm,hash,keyset,nodes,vnodes,"
-                           "table_size,load_factor,keys,scenario,node,weight,"
-                           "metric,unit,n,median,mean,ci95_low,ci95_high\n"));
-  EXPECT_THAT(summary, HasSubstr(",load_max_over_mean,ratio,3,"));
+                           "table_size,load_factor,keys,placed_keys,scenario,"
+                           "threads,node,weight,metric,unit,n,n_eff,median,"
+                           "median_ci_low,median_ci_high,min,max,cv,mean,"
+                           "mean_ci_low,mean_ci_high,noisy\n"));
+  EXPECT_THAT(summary, HasSubstr(",load_max_over_mean,ratio,3,3,"));
   const std::string meta = *ReadFile(dir + "/meta.json");
   for (const char* key : {"\"run_id\"", "\"spec_hash\"", "\"git_commit\"",
                           "\"cpu_model\"", "\"seeds\": [0, 1, 2]",

@@ -59,13 +59,19 @@ absl::StatusOr<std::vector<ResultRow>> RunBalance(const Cell& c,
   if (c.algorithm == "ring") {
     a = RingBalance(m, c.nodes, *c.vnodes);
     model =
-        "ring: shares Beta(v,(n-1)v) plus binomial key noise; extremes by "
-        "moment-matched gamma at Blom positions (results/README.md)";
+        c.vnodes == 1
+            ? "ring, v = 1: expected extremes of n uniform spacings (max "
+              "H_n/n, min 1/n^2 of the circle), exact for the shares; "
+              "compare with the measured mean"
+            : "ring: expected values of a fixed-seed Monte-Carlo of shares "
+              "Dirichlet(v, ..., v) plus multinomial keys; compare with the "
+              "measured mean (results/README.md)";
   } else {
     a = IdealUniformBalance(m, c.nodes);
     model =
-        "ideal uniform: multinomial loads; extremes by moment-matched "
-        "gamma at Blom positions (results/README.md)";
+        "ideal uniform: expected values of a fixed-seed Monte-Carlo of "
+        "multinomial loads; compare with the measured mean "
+        "(results/README.md)";
   }
   Add(&rows, base, "load_max_over_mean", a.max_over_mean, "ratio", model);
   Add(&rows, base, "load_min_over_mean", a.min_over_mean, "ratio", model);
