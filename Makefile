@@ -33,7 +33,7 @@ endif
 DEB_PACKAGES := cmake g++ make pkg-config git \
   libbenchmark-dev libabsl-dev libxxhash-dev libmurmurhash-dev \
   libboost-math-dev libgtest-dev libgmock-dev libssl-dev libtomlplusplus-dev \
-  libcli11-dev python3-matplotlib python3-pandas wamerican
+  libcli11-dev libmemcached-dev python3-matplotlib python3-pandas wamerican
 
 .PHONY: all deps build bench test test-sanitize experiments plots report clean
 
