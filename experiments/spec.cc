@@ -13,15 +13,15 @@
 #include "algorithms/hash/hash_registry.h"
 #include "algorithms/registry.h"
 #include "experiments/csv.h"
+#include "experiments/metric_registry.h"
 #include "workload/keyset.h"
 #include "toml++/toml.h"
 
 namespace chbench {
 
 bool IsTimingMetric(std::string_view metric) {
-  return metric == "lookup_ns" || metric == "lookup_latency_ns" ||
-         metric == "hash_ns" || metric == "build_ns" ||
-         metric == "add_node_ns" || metric == "remove_node_ns";
+  const MetricInfo* info = FindMetric(metric);  // metric_registry.h
+  return info != nullptr && info->timing;
 }
 
 uint64_t Fnv1a64(std::string_view bytes) {
