@@ -16,6 +16,13 @@
 namespace chbench {
 namespace {
 
+// The AlgorithmParams fields each factory reads.
+constexpr std::string_view kHashOnly[] = {"hash"};
+constexpr std::string_view kRingParams[] = {"hash", "vnodes"};
+constexpr std::string_view kMaglevParams[] = {"hash", "table_size"};
+constexpr std::string_view kBoundedLoadParams[] = {"hash", "vnodes",
+                                                   "load_factor"};
+
 // The golden column is MappingChecksum (algorithms/checksum.h) with default
 // parameters and xxh64; regenerate with
 //   CHBENCH_REGENERATE_GOLDEN=1 build/algorithms/algorithms_test
@@ -24,35 +31,37 @@ constexpr std::array<AlgorithmInfo, 6> kAlgorithms = {{
     {"modulo", "hash mod N: the baseline; almost every key moves when N changes",
      "(folklore; see Karger et al., STOC 1997, for why it fails)",
      kModuloCapabilities, &MakeModulo,
-     0x21f8ff53d10a3e5fULL},
+     0x21f8ff53d10a3e5fULL, "O(1)", "constant", kHashOnly},
     {"ring",
      "hash ring with virtual nodes: first point clockwise; weights, replicas",
      "Karger et al., \"Consistent Hashing and Random Trees\", STOC 1997; "
      "DeCandia et al., \"Dynamo\", SOSP 2007",
      kRingCapabilities, &MakeRing,
-     0xf29c6ebb5d8df8feULL},
+     0xf29c6ebb5d8df8feULL, "O(1) expected, O(log P) worst", "constant",
+     kRingParams},
     {"rendezvous",
      "rendezvous / highest random weight: argmax of h(key, node); O(N) lookup",
      "Thaler & Ravishankar, \"Using Name-Based Mappings to Increase Hit "
      "Rates\", IEEE/ACM ToN 1998",
      kRendezvousCapabilities, &MakeRendezvous,
-     0x367595fa6d45bb39ULL},
+     0x367595fa6d45bb39ULL, "O(N)", "linear", kHashOnly},
     {"jump", "jump consistent hash: no state; only the last node can leave",
      "Lamping & Veach, \"A Fast, Minimal Memory, Consistent Hash Algorithm\", "
      "arXiv:1406.2294, 2014",
      kJumpCapabilities, &MakeJump,
-     0xcbf9168c99a8b5feULL},
+     0xcbf9168c99a8b5feULL, "O(log N)", "logarithmic", kHashOnly},
     {"maglev", "Maglev lookup table of prime size M filled by permutations",
      "Eisenbud et al., \"Maglev: A Fast and Reliable Software Network Load "
      "Balancer\", NSDI 2016",
      kMaglevCapabilities, &MakeMaglev,
-     0xcec43cea916e2167ULL},
+     0xcec43cea916e2167ULL, "O(1)", "constant", kMaglevParams},
     {"bounded_load",
      "consistent hashing with bounded loads: ring order, capacity ceil(c*m/n)",
      "Mirrokni, Thorup & Zadimoghaddam, \"Consistent Hashing with Bounded "
      "Loads\", SODA 2018",
      kBoundedLoadCapabilities, &MakeBoundedLoad,
-     0xe408b9c67c0147aaULL},
+     0xe408b9c67c0147aaULL,
+     "O(1) expected + walk past full nodes", "constant", kBoundedLoadParams},
 }};
 
 }  // namespace

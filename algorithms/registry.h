@@ -8,9 +8,11 @@
 // `g_hashes[]` is the model), in the order the CLI and reports list them.
 // Each row carries the name used on the command line, in CSV rows and in plot
 // legends, a one-line description, the paper, the capabilities, the factory,
-// and `golden`: `MappingChecksum` (algorithms/checksum.h) of the algorithm's
+// `golden`: `MappingChecksum` (algorithms/checksum.h) of the algorithm's
 // mapping with default parameters and hash xxh64, pinned so that a silent
-// change of behaviour fails algorithms/registry_test.cc.
+// change of behaviour fails algorithms/registry_test.cc; and the lookup
+// complexity, its class, and the parameters the factory reads (listed by
+// `chbench list --json`).
 //
 // Adding an algorithm = a folder algorithms/<name>/ with <name>.h and
 // <name>_test.cc, a row here, a conformance instantiation, a README line.
@@ -39,7 +41,20 @@ struct AlgorithmInfo {
   absl::StatusOr<std::unique_ptr<ConsistentHash>> (*make)(
       const AlgorithmParams& params);
   uint64_t golden;
+  // Lookup cost in the algorithm's own terms (N live nodes, P ring points),
+  // as its header's Complexity section states it, e.g. "O(1)", "O(log N)".
+  std::string_view lookup_complexity;
+  // The same, in one of three classes for plots and tables: "constant",
+  // "logarithmic" or "linear" (kLookupClasses); an expected bound counts.
+  std::string_view lookup_class;
+  // The AlgorithmParams fields `make` reads ("hash", "vnodes", "table_size",
+  // "load_factor"), in that order.
+  std::span<const std::string_view> parameters;
 };
+
+// The values AlgorithmInfo::lookup_class takes.
+inline constexpr std::string_view kLookupClasses[] = {"constant",
+                                                      "logarithmic", "linear"};
 
 std::span<const AlgorithmInfo> Algorithms();
 // nullptr when unknown.

@@ -11,10 +11,12 @@
 
 #include "algorithms/registry.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdio>
 #include <set>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "absl/strings/str_format.h"
@@ -157,6 +159,88 @@ TEST(RegistryTest, CapabilitiesMatchTheDesign) {
     EXPECT_EQ(c.stateful, w.caps.stateful) << w.name;
     if (w.name != "bounded_load") {  // weights there are a design choice
       EXPECT_EQ(c.weights, w.caps.weights) << w.name;
+    }
+  }
+}
+
+// The lookup class is one of the three, agrees with the complexity text
+// (the leading bound: "O(1)..." constant, "O(log ...)" logarithmic, "O(N)"
+// linear), and matches what each header's Complexity section says: jump is
+// O(ln N) LCG steps, rendezvous O(N) hash evaluations.
+TEST(RegistryTest, LookupComplexityAndClass) {
+  for (const AlgorithmInfo& info : Algorithms()) {
+    SCOPED_TRACE(info.name);
+    EXPECT_THAT(kLookupClasses, ::testing::Contains(info.lookup_class));
+    const std::string_view c = info.lookup_complexity;
+    ASSERT_FALSE(c.empty());
+    std::string_view want;
+    if (c.substr(0, 4) == "O(1)") {
+      want = "constant";
+    } else if (c.substr(0, 6) == "O(log ") {
+      want = "logarithmic";
+    } else if (c.substr(0, 4) == "O(N)") {
+      want = "linear";
+    }
+    EXPECT_EQ(info.lookup_class, want) << c;
+  }
+  EXPECT_EQ(FindAlgorithm("jump")->lookup_class, "logarithmic");
+  EXPECT_EQ(FindAlgorithm("jump")->lookup_complexity, "O(log N)");
+  EXPECT_EQ(FindAlgorithm("rendezvous")->lookup_class, "linear");
+  EXPECT_EQ(FindAlgorithm("maglev")->lookup_class, "constant");
+  EXPECT_EQ(FindAlgorithm("ring")->lookup_complexity,
+            "O(1) expected, O(log P) worst");
+}
+
+// MappingChecksum (prehashed digests) folded with the owners of 1000 string
+// keys through HashKey: the hash parameter may only show in the latter
+// (modulo and jump use the digest alone).
+uint64_t Fingerprint(ConsistentHash& algo) {
+  uint64_t acc = MappingChecksum(algo).value();
+  for (int i = 0; i < 1000; ++i) {
+    acc = FoldChecksum(acc, algo.Lookup(algo.HashKey("key-" +
+                                                     std::to_string(i))));
+  }
+  return acc;
+}
+
+// `parameters` lists exactly the AlgorithmParams fields the factory reads:
+// changing a listed field (to another valid value) changes the mapping of
+// digests or of string keys, and changing an unlisted one changes neither.
+TEST(RegistryTest, ParametersAreTheOnesTheFactoryReads) {
+  struct Field {
+    std::string_view name;
+    void (*set)(AlgorithmParams*);
+  };
+  const Field fields[] = {
+      {"hash", [](AlgorithmParams* p) { p->hash = "md5"; }},
+      {"vnodes", [](AlgorithmParams* p) { p->vnodes = 7; }},
+      {"table_size", [](AlgorithmParams* p) { p->table_size = 65537; }},
+      {"load_factor", [](AlgorithmParams* p) { p->load_factor = 3.0; }},
+  };
+  for (const AlgorithmInfo& info : Algorithms()) {
+    SCOPED_TRACE(info.name);
+    std::vector<std::string_view> listed(info.parameters.begin(),
+                                         info.parameters.end());
+    ASSERT_FALSE(listed.empty());
+    EXPECT_EQ(listed[0], "hash");
+    for (std::string_view p : listed) {
+      EXPECT_TRUE(p == "hash" || p == "vnodes" || p == "table_size" ||
+                  p == "load_factor")
+          << p;
+    }
+    auto base = MakeAlgorithm(info.name, AlgorithmParams{});
+    ASSERT_TRUE(base.ok()) << base.status();
+    const uint64_t base_sum = Fingerprint(**base);
+    for (const Field& f : fields) {
+      SCOPED_TRACE(f.name);
+      AlgorithmParams params;
+      f.set(&params);
+      auto changed = MakeAlgorithm(info.name, params);
+      ASSERT_TRUE(changed.ok()) << changed.status();
+      const uint64_t sum = Fingerprint(**changed);
+      const bool is_listed =
+          std::find(listed.begin(), listed.end(), f.name) != listed.end();
+      EXPECT_EQ(sum != base_sum, is_listed);
     }
   }
 }

@@ -18,21 +18,15 @@
 #include "algorithms/registry.h"
 #include "algorithms/ring/ring.h"
 #include "experiments/csv.h"
+#include "experiments/metric_registry.h"
 #include "workload/keyset.h"
 #include "toml++/toml.h"
 
 namespace chbench {
 
 bool IsTimingMetric(std::string_view metric) {
-  // SCHEMA: anything in ns, 1/s, a ratio to a peer's time, and the machine
-  // state recorded beside timings.
-  const auto ends_with = [&](std::string_view suffix) {
-    return metric.size() >= suffix.size() &&
-           metric.substr(metric.size() - suffix.size()) == suffix;
-  };
-  return ends_with("_ns") || metric == "lookups_per_s" ||
-         metric.find("_ratio_to_") != std::string_view::npos ||
-         metric == "load_avg_1m" || metric == "cpu_steal_fraction";
+  const MetricInfo* info = FindMetric(metric);  // metric_registry.h
+  return info != nullptr && info->timing;
 }
 
 uint64_t Fnv1a64(std::string_view bytes) {

@@ -15,11 +15,13 @@
 #include <cstdint>
 #include <cstdio>
 #include <fstream>
+#include <map>
 #include <memory>
 #include <set>
 #include <sstream>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "algorithms/consistent_hash.h"
@@ -300,6 +302,325 @@ TEST(ListTest, ShowsCapabilitiesAndHashProperties) {
 
 // Guava's HashingTest.testConsistentHash_correctness: consistentHash(i, 100)
 // for i = 0..19 (Lamping & Veach's jump hash with the key used as the seed).
+// A minimal JSON reader for the `list --json` tests (RFC 8259 values;
+// strings keep their escapes decoded only for \" \\ \n \t \r and \uXXXX
+// below 0x80, which is all RegistryJson emits).
+struct Json {
+  enum Type { kNull, kBool, kNumber, kString, kArray, kObject } type = kNull;
+  bool boolean = false;
+  double number = 0;
+  std::string string;
+  std::vector<Json> array;
+  std::vector<std::pair<std::string, Json>> object;  // in document order
+
+  const Json* Get(std::string_view key) const {
+    for (const auto& [k, v] : object) {
+      if (k == key) return &v;
+    }
+    return nullptr;
+  }
+};
+
+class JsonReader {
+ public:
+  explicit JsonReader(std::string_view text) : s_(text) {}
+
+  // False (with error()) unless `text` is exactly one JSON value.
+  bool Parse(Json* out) {
+    if (!Value(out)) return false;
+    Space();
+    if (pos_ != s_.size()) return Fail("trailing bytes");
+    return true;
+  }
+  const std::string& error() const { return error_; }
+
+ private:
+  bool Fail(std::string_view what) {
+    error_ = std::string(what) + " at byte " + std::to_string(pos_);
+    return false;
+  }
+  void Space() {
+    while (pos_ < s_.size() && (s_[pos_] == ' ' || s_[pos_] == '\n' ||
+                                s_[pos_] == '\t' || s_[pos_] == '\r')) {
+      ++pos_;
+    }
+  }
+  bool Eat(char c) {
+    Space();
+    if (pos_ < s_.size() && s_[pos_] == c) {
+      ++pos_;
+      return true;
+    }
+    return false;
+  }
+  bool Literal(std::string_view word) {
+    if (s_.substr(pos_, word.size()) != word) return false;
+    pos_ += word.size();
+    return true;
+  }
+  bool String(std::string* out) {
+    if (!Eat('"')) return Fail("expected string");
+    while (pos_ < s_.size() && s_[pos_] != '"') {
+      char c = s_[pos_++];
+      if (static_cast<unsigned char>(c) < 0x20) return Fail("control char");
+      if (c == '\\') {
+        if (pos_ >= s_.size()) return Fail("bad escape");
+        const char e = s_[pos_++];
+        if (e == 'n') {
+          c = '\n';
+        } else if (e == 't') {
+          c = '\t';
+        } else if (e == 'r') {
+          c = '\r';
+        } else if (e == '"' || e == '\\' || e == '/') {
+          c = e;
+        } else if (e == 'u' && pos_ + 4 <= s_.size()) {
+          c = static_cast<char>(
+              std::stoi(std::string(s_.substr(pos_, 4)), nullptr, 16));
+          pos_ += 4;
+        } else {
+          return Fail("bad escape");
+        }
+      }
+      out->push_back(c);
+    }
+    if (pos_ >= s_.size()) return Fail("unterminated string");
+    ++pos_;
+    return true;
+  }
+  bool Value(Json* out) {
+    Space();
+    if (pos_ >= s_.size()) return Fail("unexpected end");
+    const char c = s_[pos_];
+    if (c == '{') {
+      ++pos_;
+      out->type = Json::kObject;
+      if (Eat('}')) return true;
+      do {
+        std::string key;
+        if (!String(&key)) return false;
+        if (!Eat(':')) return Fail("expected ':'");
+        Json v;
+        if (!Value(&v)) return false;
+        out->object.emplace_back(std::move(key), std::move(v));
+      } while (Eat(','));
+      return Eat('}') || Fail("expected '}'");
+    }
+    if (c == '[') {
+      ++pos_;
+      out->type = Json::kArray;
+      if (Eat(']')) return true;
+      do {
+        Json v;
+        if (!Value(&v)) return false;
+        out->array.push_back(std::move(v));
+      } while (Eat(','));
+      return Eat(']') || Fail("expected ']'");
+    }
+    if (c == '"') {
+      out->type = Json::kString;
+      return String(&out->string);
+    }
+    if (Literal("true")) {
+      out->type = Json::kBool;
+      out->boolean = true;
+      return true;
+    }
+    if (Literal("false")) {
+      out->type = Json::kBool;
+      return true;
+    }
+    if (Literal("null")) return true;
+    size_t end = pos_;
+    while (end < s_.size() &&
+           std::string_view("+-.0123456789eE").find(s_[end]) !=
+               std::string_view::npos) {
+      ++end;
+    }
+    if (end == pos_) return Fail("unexpected character");
+    out->type = Json::kNumber;
+    out->number = std::stod(std::string(s_.substr(pos_, end - pos_)));
+    pos_ = end;
+    return true;
+  }
+
+  std::string_view s_;
+  size_t pos_ = 0;
+  std::string error_;
+};
+
+std::string StringAt(const Json& obj, std::string_view key) {
+  const Json* v = obj.Get(key);
+  EXPECT_NE(v, nullptr) << key;
+  if (v == nullptr) return "";
+  EXPECT_EQ(v->type, Json::kString) << key;
+  return v->string;
+}
+
+bool BoolAt(const Json& obj, std::string_view key) {
+  const Json* v = obj.Get(key);
+  EXPECT_NE(v, nullptr) << key;
+  if (v == nullptr) return false;
+  EXPECT_EQ(v->type, Json::kBool) << key;
+  return v->boolean;
+}
+
+TEST(JsonReaderTest, AcceptsValidAndRejectsInvalid) {
+  Json j;
+  EXPECT_TRUE(JsonReader(R"({"a": [1, true, null, "x\"y"], "b": {}})")
+                  .Parse(&j));
+  EXPECT_EQ(j.Get("a")->array[3].string, "x\"y");
+  for (const char* bad : {"{", R"({"a" 1})", "[1,]x", R"({"a": tru})",
+                          "[1] [2]", "\"\n\""}) {
+    Json k;
+    EXPECT_FALSE(JsonReader(bad).Parse(&k)) << bad;
+  }
+}
+
+Json ListJson() {
+  const RunResult r = RunChbench({"list", "--json"});
+  EXPECT_TRUE(r.exited);
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_THAT(r.err, IsEmpty());
+  Json j;
+  JsonReader reader(r.out);
+  EXPECT_TRUE(reader.Parse(&j)) << reader.error() << "\n" << r.out;
+  return j;
+}
+
+TEST(ListJsonTest, IsValidJsonWithTheSchemaSections) {
+  const Json j = ListJson();
+  ASSERT_EQ(j.type, Json::kObject);
+  std::vector<std::string> keys;
+  for (const auto& [k, v] : j.object) {
+    keys.push_back(k);
+    EXPECT_EQ(v.type, Json::kArray) << k;
+    EXPECT_FALSE(v.array.empty()) << k;
+  }
+  EXPECT_THAT(keys, ::testing::ElementsAre("algorithms", "hashes", "keysets",
+                                           "experiments", "metrics", "peers"));
+}
+
+TEST(ListJsonTest, EveryAlgorithmWithItsRegistryFields) {
+  const Json j = ListJson();
+  const Json* algos = j.Get("algorithms");
+  ASSERT_NE(algos, nullptr);
+  ASSERT_EQ(algos->array.size(), Algorithms().size());
+  for (size_t i = 0; i < Algorithms().size(); ++i) {
+    const AlgorithmInfo& info = Algorithms()[i];
+    const Json& a = algos->array[i];
+    SCOPED_TRACE(info.name);
+    EXPECT_EQ(StringAt(a, "name"), info.name);
+    EXPECT_EQ(StringAt(a, "description"), info.description);
+    EXPECT_EQ(StringAt(a, "citation"), info.citation);
+    EXPECT_EQ(StringAt(a, "lookup_complexity"), info.lookup_complexity);
+    const std::string cls = StringAt(a, "lookup_class");
+    EXPECT_EQ(cls, info.lookup_class);
+    EXPECT_TRUE(cls == "constant" || cls == "logarithmic" || cls == "linear")
+        << cls;
+    const Json* caps = a.Get("capabilities");
+    ASSERT_NE(caps, nullptr);
+    EXPECT_EQ(BoolAt(*caps, "arbitrary_removal"),
+              info.capabilities.arbitrary_removal);
+    EXPECT_EQ(BoolAt(*caps, "minimal_disruption"),
+              info.capabilities.minimal_disruption);
+    EXPECT_EQ(BoolAt(*caps, "weights"), info.capabilities.weights);
+    EXPECT_EQ(BoolAt(*caps, "replicas"), info.capabilities.replicas);
+    EXPECT_EQ(BoolAt(*caps, "stateful"), info.capabilities.stateful);
+    const Json* params = a.Get("parameters");
+    ASSERT_NE(params, nullptr);
+    std::vector<std::string> got, want;
+    for (const Json& p : params->array) got.push_back(p.string);
+    for (std::string_view p : info.parameters) want.emplace_back(p);
+    EXPECT_EQ(got, want);
+    char golden[32];
+    std::snprintf(golden, sizeof(golden), "0x%016llx",
+                  static_cast<unsigned long long>(info.golden));
+    EXPECT_EQ(StringAt(a, "golden"), golden);
+  }
+  EXPECT_EQ(StringAt(algos->array[3], "lookup_class"), "logarithmic");
+}
+
+TEST(ListJsonTest, HashesKeysetsExperimentsMetricsPeers) {
+  const Json j = ListJson();
+  const Json* hashes = j.Get("hashes");
+  ASSERT_NE(hashes, nullptr);
+  ASSERT_EQ(hashes->array.size(), HashFunctions().size());
+  for (size_t i = 0; i < HashFunctions().size(); ++i) {
+    const HashInfo& info = HashFunctions()[i];
+    const Json& h = hashes->array[i];
+    EXPECT_EQ(StringAt(h, "name"), info.name);
+    ASSERT_NE(h.Get("bits"), nullptr);
+    EXPECT_EQ(h.Get("bits")->number, info.bits);
+    EXPECT_EQ(BoolAt(h, "reproducible"), info.reproducible);
+  }
+  std::vector<std::string> keysets;
+  for (const Json& k : j.Get("keysets")->array) {
+    keysets.push_back(StringAt(k, "name"));
+    EXPECT_FALSE(StringAt(k, "description").empty());
+  }
+  EXPECT_THAT(keysets, ::testing::ElementsAre("uniform", "url", "sequential",
+                                              "words"));
+  // Experiment descriptions come from experiments/<name>.toml.
+  std::set<std::string> experiments;
+  for (const Json& e : j.Get("experiments")->array) {
+    experiments.insert(StringAt(e, "name"));
+    EXPECT_FALSE(StringAt(e, "description").empty()) << StringAt(e, "name");
+  }
+  EXPECT_EQ(experiments.size(), 10u);
+  EXPECT_TRUE(experiments.count("lookup"));
+  EXPECT_TRUE(experiments.count("seeds"));
+
+  std::map<std::string, const Json*> metrics;
+  for (const Json& m : j.Get("metrics")->array) {
+    metrics[StringAt(m, "name")] = &m;
+    const std::string better = StringAt(m, "better");
+    EXPECT_TRUE(better == "lower" || better == "higher" || better == "none")
+        << better;
+    EXPECT_FALSE(StringAt(m, "unit").empty());
+    ASSERT_NE(m.Get("timing"), nullptr);
+    EXPECT_EQ(m.Get("timing")->type, Json::kBool);
+  }
+  for (const char* name :
+       {"lookup_ns", "lookup_latency_ns", "hash_ns", "lookups_per_s",
+        "lookup_ns_ratio_to_<peer>", "lookup_latency_ns_ratio_to_<peer>",
+        "build_ns", "add_node_ns", "remove_node_ns", "load_avg_1m",
+        "cpu_steal_fraction"}) {
+    ASSERT_TRUE(metrics.count(name)) << name;
+    EXPECT_TRUE(BoolAt(*metrics[name], "timing")) << name;
+  }
+  for (const char* name :
+       {"checksum", "memory_bytes", "heap_bytes", "memory_bytes_per_node",
+        "memory_bytes_per_key", "moved_fraction", "moved_optimal_fraction",
+        "moved_excess_fraction", "receivers", "load_max", "load_min",
+        "load_max_over_mean", "load_min_over_mean", "load_rel_stddev",
+        "load_chi2_pvalue", "share"}) {
+    ASSERT_TRUE(metrics.count(name)) << name;
+    EXPECT_FALSE(BoolAt(*metrics[name], "timing")) << name;
+  }
+  EXPECT_EQ(StringAt(*metrics["lookups_per_s"], "better"), "higher");
+  EXPECT_EQ(StringAt(*metrics["lookups_per_s"], "unit"), "1/s");
+
+  std::vector<std::string> peers;
+  for (const Json& p : j.Get("peers")->array) {
+    peers.push_back(StringAt(p, "name"));
+    EXPECT_NE(FindAlgorithm(StringAt(p, "base")), nullptr);
+    EXPECT_FALSE(StringAt(p, "description").empty());
+    EXPECT_FALSE(StringAt(p, "source").empty());
+  }
+  EXPECT_THAT(peers, ::testing::ElementsAre(
+                         "jump_paper", "ring_upper_bound", "ring_branchless",
+                         "rendezvous_packed", "maglev_katran",
+                         "libmemcached_ketama"));
+}
+
+TEST(ListJsonTest, TextListingIsUnchangedByTheFlag) {
+  const RunResult r = RunChbench({"list"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_THAT(r.out, HasSubstr("Algorithms ("));
+  EXPECT_THAT(r.out, Not(HasSubstr("\"algorithms\"")));
+}
+
 TEST(MapTest, JumpU64MatchesGuavaVector) {
   const int kGuava[20] = {0,  55, 62, 8,  45, 59, 86, 97, 82, 59,
                           73, 37, 17, 56, 86, 21, 90, 37, 38, 83};

@@ -16,10 +16,15 @@
 //     NAME        BITS  REPRODUCIBLE  DESCRIPTION
 //   Key sets (4)
 //     NAME        DESCRIPTION
+//
+// `chbench list --json` prints RegistryJson() (experiments/registry_json.h)
+// instead: every registry, including the experiments, metrics and peers, in
+// the JSON shape of /work/plan/SCHEMA.md.
 
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -29,6 +34,7 @@
 #include "algorithms/registry.h"
 #include "experiments/cli/cli_util.h"
 #include "experiments/cli/commands.h"
+#include "experiments/registry_json.h"
 #include "workload/keyset.h"
 
 namespace chbench {
@@ -92,8 +98,13 @@ void AddListCommand(CLI::App& app, int* exit_code) {
       "List the algorithms (name, capabilities, description, citation), the "
       "hash functions (name, output bits, reproducible or not, description) "
       "and the key sets (name, description), from the registries.");
-  list->callback([exit_code] {
-    const std::string text = ListingText();
+  auto json = std::make_shared<bool>(false);
+  list->add_flag("--json", *json,
+                 "Print every registry (algorithms with lookup complexity and "
+                 "parameters, hashes, key sets, experiments, metrics, peers) "
+                 "as one JSON document instead");
+  list->callback([exit_code, json] {
+    const std::string text = *json ? RegistryJson() : ListingText();
     if (std::fwrite(text.data(), 1, text.size(), stdout) != text.size() ||
         std::fflush(stdout) != 0) {
       std::fprintf(stderr, "chbench list: write error on stdout: %s\n",

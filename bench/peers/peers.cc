@@ -1,0 +1,99 @@
+// Copyright 2026 The chbench Authors.
+
+#include "bench/peers/peers.h"
+
+#include <array>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "absl/strings/str_join.h"
+
+namespace chbench {
+namespace peers {
+namespace {
+
+constexpr std::array<PeerInfo, 6> kPeers = {{
+    {"jump_paper", "jump",
+     "Lamping & Veach's published C++ loop, transcribed; bucket -> live id",
+     "Lamping & Veach, \"A Fast, Minimal Memory, Consistent Hash Algorithm\", "
+     "arXiv:1406.2294, 2014, Figure 1",
+     kPrehashed, 0},
+    {"ring_upper_bound", "ring",
+     "std::upper_bound over the ring's sorted points, wrap to the first",
+     "the textbook ring search (bisect_right in the seed articles); C++ "
+     "std::upper_bound",
+     kPrehashed, 0},
+    {"ring_branchless", "ring",
+     "branchless binary search (base += (base[half] <= x) * half) over the "
+     "ring's points",
+     "Khuong & Morin, \"Array Layouts for Comparison-Based Searching\", ACM "
+     "JEA 22, 2017 (branch-free sorted-array search)",
+     kPrehashed, 0},
+    {"rendezvous_packed", "rendezvous",
+     "plain HRW: argmax of h(key, node) over a packed array of node hashes; "
+     "unweighted",
+     "Thaler & Ravishankar, \"Using Name-Based Mappings to Increase Hit "
+     "Rates\", IEEE/ACM ToN 1998",
+     kPrehashed, 0},
+    {"maglev_katran", "maglev",
+     "Katran-style table[h % M] (plain % operator) over the same Maglev table",
+     "facebookincubator/katran, katran/lib/bpf/balancer_kern.c "
+     "(get_packet_dst: hash % RING_SIZE)",
+     kPrehashed, 0},
+    {"libmemcached_ketama", "ring",
+     "Debian libmemcached 1.1.4 ketama continuum (md5; 100 points, or 160 "
+     "with KETAMA_WEIGHTED): memcached_generate_hash of the string key",
+     "libmemcached 1.1.4 (Debian libmemcached-dev), src/libmemcached/hosts.cc "
+     "update_continuum, hash.cc dispatch_host",
+     kString, 100},
+}};
+
+}  // namespace
+
+std::span<const PeerInfo> Peers() { return kPeers; }
+
+const PeerInfo* FindPeer(std::string_view name) {
+  for (const PeerInfo& info : kPeers) {
+    if (info.name == name) return &info;
+  }
+  return nullptr;
+}
+
+std::string PeerNames() {
+  std::vector<std::string> names;
+  for (const PeerInfo& info : kPeers) names.emplace_back(info.name);
+  return absl::StrJoin(names, ", ");
+}
+
+std::vector<std::string_view> ApplicablePeers(std::string_view algorithm,
+                                              std::string_view hash,
+                                              std::string_view scenario,
+                                              uint32_t nodes,
+                                              uint32_t vnodes) {
+  std::vector<std::string_view> out;
+  if (nodes == 0) return out;
+  for (const PeerInfo& info : kPeers) {
+    if (info.base != algorithm || info.scenario != scenario) continue;
+    if (info.max_nodes != 0 && nodes > info.max_nodes) continue;
+    if (info.name == "libmemcached_ketama" &&
+        (hash != Md5::kName || (vnodes != 100 && vnodes != 160))) {
+      continue;
+    }
+    out.push_back(info.name);
+  }
+  return out;
+}
+
+namespace peers_internal {
+
+bool AllUnitWeights(const Ring<Md5>& ring) {
+  for (NodeId id : ring.LiveNodes()) {
+    if (ring.table().spec(id).weight != 1.0) return false;
+  }
+  return true;
+}
+
+}  // namespace peers_internal
+}  // namespace peers
+}  // namespace chbench

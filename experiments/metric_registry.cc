@@ -1,0 +1,117 @@
+// Copyright 2026 The chbench Authors.
+
+#include "experiments/metric_registry.h"
+
+#include <array>
+#include <string_view>
+
+namespace chbench {
+namespace {
+
+constexpr std::string_view kPeerPlaceholder = "<peer>";
+
+constexpr std::array<MetricInfo, 27> kMetrics = {{
+    // Timing (vary run to run).
+    {"lookup_ns", "ns", "lower", true,
+     "time per lookup, independent lookups over a key array (throughput); "
+     "scenario prehashed (64-bit digests) or string (HashKey + Lookup)"},
+    {"lookup_latency_ns", "ns", "lower", true,
+     "time per lookup in a dependent chain (the next key depends on the "
+     "previous owner)"},
+    {"hash_ns", "ns", "lower", true,
+     "time per HashKey (lookup, scenario string) or per HashString<H> "
+     "(hashes experiment)"},
+    {"lookups_per_s", "1/s", "higher", true,
+     "lookups per second of T threads (column threads) sharing one instance"},
+    {"lookup_ns_ratio_to_<peer>", "ratio", "lower", true,
+     "our lookup_ns / the peer's lookup_ns in the same round, on our row; "
+     "< 1 means ours is faster"},
+    {"lookup_latency_ns_ratio_to_<peer>", "ratio", "lower", true,
+     "our lookup_latency_ns / the peer's in the same round, on our row; < 1 "
+     "means ours is faster"},
+    {"build_ns", "ns", "lower", true,
+     "Build(N nodes) on an empty instance (bounded_load: with placed_keys "
+     "placed)"},
+    {"add_node_ns", "ns", "lower", true,
+     "AddNode on an instance of N nodes"},
+    {"remove_node_ns", "ns", "lower", true,
+     "RemoveNode on an instance of N nodes (jump: the last node)"},
+    {"load_avg_1m", "load", "none", true,
+     "1-minute load average (/proc/loadavg) during the cell's measurement: "
+     "context for noisy timings"},
+    {"cpu_steal_fraction", "fraction", "none", true,
+     "steal jiffies / all jiffies over the cell's measurement (/proc/stat): "
+     "context for noisy timings"},
+    // Reproducible (byte-identical across runs and machines).
+    {"checksum", "id-fold", "none", false,
+     "fold of the owners of the lookup keys, & (2^52 - 1): identical on every "
+     "run for a reproducible hash"},
+    {"memory_bytes", "bytes", "lower", false,
+     "the algorithm's self-reported MemoryBytes() after Build"},
+    {"heap_bytes", "bytes", "lower", false,
+     "live heap bytes the counting allocator sees across creation + Build"},
+    {"memory_bytes_per_node", "bytes", "lower", false, "memory_bytes / N"},
+    {"memory_bytes_per_key", "bytes", "lower", false,
+     "bounded_load: state bytes per placed key"},
+    {"moved_fraction", "fraction", "lower", false,
+     "keys whose owner changed / keys"},
+    {"moved_optimal_fraction", "fraction", "none", false,
+     "the minimum moved fraction: 1/(N+1) on add, r/N on removing r nodes"},
+    {"moved_excess_fraction", "fraction", "lower", false,
+     "keys that moved although they did not have to / keys (0 is minimal)"},
+    {"receivers", "nodes", "higher", false,
+     "nodes that received the removed node's keys (single removals)"},
+    {"load_max", "keys", "lower", false,
+     "keys on the busiest node (disruption: after the change)"},
+    {"load_min", "keys", "higher", false, "keys on the least loaded node"},
+    {"load_max_over_mean", "ratio", "lower", false,
+     "max load / mean load (1 is ideal)"},
+    {"load_min_over_mean", "ratio", "higher", false,
+     "min load / mean load (1 is ideal)"},
+    {"load_rel_stddev", "ratio", "lower", false,
+     "population standard deviation of the loads / mean"},
+    {"load_chi2_pvalue", "probability", "none", false,
+     "P(chi2_{N-1} >= observed statistic): a tiny value says the loads are "
+     "not multinomial-uniform"},
+    {"share", "fraction", "none", false,
+     "weights: a node's keys / all keys (analytic row: w_i / sum w)"},
+}};
+
+bool IsNameTail(std::string_view s) {
+  if (s.empty()) return false;
+  for (char c : s) {
+    if (!((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_')) {
+      return false;
+    }
+  }
+  return true;
+}
+
+}  // namespace
+
+std::span<const MetricInfo> Metrics() { return kMetrics; }
+
+bool IsMetricPattern(const MetricInfo& info) {
+  return info.name.size() > kPeerPlaceholder.size() &&
+         info.name.substr(info.name.size() - kPeerPlaceholder.size()) ==
+             kPeerPlaceholder;
+}
+
+const MetricInfo* FindMetric(std::string_view metric) {
+  for (const MetricInfo& info : kMetrics) {
+    if (info.name == metric) return &info;
+  }
+  for (const MetricInfo& info : kMetrics) {
+    if (!IsMetricPattern(info)) continue;
+    const std::string_view prefix =
+        info.name.substr(0, info.name.size() - kPeerPlaceholder.size());
+    if (metric.size() > prefix.size() &&
+        metric.substr(0, prefix.size()) == prefix &&
+        IsNameTail(metric.substr(prefix.size()))) {
+      return &info;
+    }
+  }
+  return nullptr;
+}
+
+}  // namespace chbench

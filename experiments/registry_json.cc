@@ -1,0 +1,153 @@
+// Copyright 2026 The chbench Authors.
+
+#include "experiments/registry_json.h"
+
+#include <cstdio>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "absl/strings/str_format.h"
+#include "algorithms/hash/hash_registry.h"
+#include "algorithms/registry.h"
+#include "bench/peers/peers.h"
+#include "experiments/metric_registry.h"
+#include "experiments/runner.h"
+#include "experiments/spec.h"
+#include "toml++/toml.h"
+#include "workload/keyset.h"
+
+namespace chbench {
+namespace {
+
+const char* Bool(bool b) { return b ? "true" : "false"; }
+
+// "description" of <spec_dir>/<name>.toml, or "".
+std::string SpecDescription(const std::string& spec_dir,
+                            std::string_view name) {
+  const std::string path = spec_dir + "/" + std::string(name) + ".toml";
+  try {
+    const toml::table root = toml::parse_file(path);
+    if (std::optional<std::string> d =
+            root["description"].value<std::string>()) {
+      return *d;
+    }
+  } catch (const toml::parse_error&) {
+  }
+  return "";
+}
+
+// `name: [\n    e0,\n    e1\n  ]` from already formatted elements.
+std::string Array(std::string_view name, const std::vector<std::string>& els,
+                  bool last) {
+  std::string out = "  " + JsonQuote(name) + ": [";
+  for (size_t i = 0; i < els.size(); ++i) {
+    out += i == 0 ? "\n    " : ",\n    ";
+    out += els[i];
+  }
+  out += els.empty() ? "]" : "\n  ]";
+  out += last ? "\n" : ",\n";
+  return out;
+}
+
+}  // namespace
+
+std::string JsonQuote(std::string_view s) {
+  std::string out = "\"";
+  for (char ch : s) {
+    const unsigned char c = static_cast<unsigned char>(ch);
+    switch (c) {
+      case '"': out += "\\\""; break;
+      case '\\': out += "\\\\"; break;
+      case '\n': out += "\\n"; break;
+      case '\t': out += "\\t"; break;
+      case '\r': out += "\\r"; break;
+      default:
+        if (c < 0x20) {
+          char buf[8];
+          std::snprintf(buf, sizeof(buf), "\\u%04x", c);
+          out += buf;
+        } else {
+          out += ch;
+        }
+    }
+  }
+  return out + "\"";
+}
+
+std::string RegistryJson() { return RegistryJson(DefaultSpecDir()); }
+
+std::string RegistryJson(const std::string& spec_dir) {
+  std::string out = "{\n";
+
+  std::vector<std::string> els;
+  for (const AlgorithmInfo& a : Algorithms()) {
+    std::string params;
+    for (std::string_view p : a.parameters) {
+      if (!params.empty()) params += ", ";
+      params += JsonQuote(p);
+    }
+    const Capabilities& c = a.capabilities;
+    els.push_back(absl::StrFormat(
+        "{\"name\": %s, \"description\": %s, \"citation\": %s, "
+        "\"lookup_complexity\": %s, \"lookup_class\": %s, "
+        "\"capabilities\": {\"arbitrary_removal\": %s, "
+        "\"minimal_disruption\": %s, \"weights\": %s, \"replicas\": %s, "
+        "\"stateful\": %s}, \"parameters\": [%s], \"golden\": \"0x%016x\"}",
+        JsonQuote(a.name), JsonQuote(a.description), JsonQuote(a.citation),
+        JsonQuote(a.lookup_complexity), JsonQuote(a.lookup_class),
+        Bool(c.arbitrary_removal), Bool(c.minimal_disruption),
+        Bool(c.weights), Bool(c.replicas), Bool(c.stateful), params,
+        a.golden));
+  }
+  out += Array("algorithms", els, false);
+
+  els.clear();
+  for (const HashInfo& h : HashFunctions()) {
+    els.push_back(absl::StrFormat(
+        "{\"name\": %s, \"description\": %s, \"bits\": %d, "
+        "\"reproducible\": %s}",
+        JsonQuote(h.name), JsonQuote(h.description), h.bits,
+        Bool(h.reproducible)));
+  }
+  out += Array("hashes", els, false);
+
+  els.clear();
+  for (const KeySetInfo& k : KeySets()) {
+    els.push_back(absl::StrFormat("{\"name\": %s, \"description\": %s}",
+                                  JsonQuote(k.name), JsonQuote(k.description)));
+  }
+  out += Array("keysets", els, false);
+
+  els.clear();
+  for (std::string_view e : kExperimentNames) {
+    els.push_back(absl::StrFormat(
+        "{\"name\": %s, \"description\": %s}", JsonQuote(e),
+        JsonQuote(SpecDescription(spec_dir, e))));
+  }
+  out += Array("experiments", els, false);
+
+  els.clear();
+  for (const MetricInfo& m : Metrics()) {
+    els.push_back(absl::StrFormat(
+        "{\"name\": %s, \"unit\": %s, \"better\": %s, \"timing\": %s, "
+        "\"description\": %s}",
+        JsonQuote(m.name), JsonQuote(m.unit), JsonQuote(m.better),
+        Bool(m.timing), JsonQuote(m.description)));
+  }
+  out += Array("metrics", els, false);
+
+  els.clear();
+  for (const peers::PeerInfo& p : peers::Peers()) {
+    els.push_back(absl::StrFormat(
+        "{\"name\": %s, \"base\": %s, \"description\": %s, \"source\": %s}",
+        JsonQuote(p.name), JsonQuote(p.base), JsonQuote(p.description),
+        JsonQuote(p.source)));
+  }
+  out += Array("peers", els, true);
+
+  return out + "}\n";
+}
+
+}  // namespace chbench
