@@ -8,6 +8,7 @@
 #include <string>
 #include <string_view>
 #include <thread>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -280,41 +281,45 @@ absl::Status AddLookupMember(const TimingGroup& g, size_t index,
 
   // Peers, measured over the same keys in the same rounds.
   if (g.peers) {
-    absl::Status peer_status = absl::OkStatus();
-    ForEachPeer(*algo, g.scenario, g.nodes, [&](const PeerInfo& info,
-                                                auto peer) {
-      if (!peer_status.ok()) return;
-      using P = typename decltype(peer)::element_type;
-      std::shared_ptr<const P> p(std::move(peer));
-      st->keep.push_back(std::const_pointer_cast<P>(p));
-      TimingSample s = base;
-      s.algorithm = std::string(info.name);
-      s.peer_of = m.algorithm;
-      s.note = absl::StrCat("peer of ", m.algorithm, ": ",
-                            std::string(info.description));
-      std::pair<size_t, size_t> theirs;
-      if (g.scenario == "prehashed") {
-        auto op = [p](uint64_t h) -> uint64_t { return p->Lookup(h); };
-        theirs = AddLookupPair<uint64_t>(
-            st, s.algorithm, std::make_shared<const decltype(op)>(op),
-            std::span<const uint64_t>(st->digests.data(), nkeys), s);
-      } else {
-        auto op = [p](const std::string& k) -> uint64_t {
-          return p->LookupString(k);
-        };
-        theirs = AddLookupPair<std::string>(
-            st, s.algorithm, std::make_shared<const decltype(op)>(op),
-            std::span<const std::string>(st->strings.data(), nkeys), s);
-      }
-      for (auto [a, b] : {std::pair{ours.first, theirs.first},
-                          std::pair{ours.second, theirs.second}}) {
-        st->kernels[a].partners.push_back(b);
-        st->kernels[b].partners.push_back(a);
-        st->ratios.emplace_back(*st->sample_of_kernel[a],
-                                *st->sample_of_kernel[b]);
-      }
-    });
-    if (!peer_status.ok()) return peer_status;
+    const uint32_t vnodes = m.params.vnodes;
+    absl::Status built_peers = peers::ForEachPeer(
+        *algo, g.scenario, g.nodes, vnodes,
+        [&](std::string_view name, auto&& peer) {
+          using P = std::decay_t<decltype(peer)>;
+          auto p = std::make_shared<const P>(std::move(peer));
+          st->keep.push_back(std::const_pointer_cast<P>(p));
+          const peers::PeerInfo* info = peers::FindPeer(name);
+          TimingSample s = base;
+          s.algorithm = std::string(name);
+          s.peer_of = m.algorithm;
+          s.note = absl::StrCat(
+              "peer of ", m.algorithm, ": ",
+              info != nullptr ? std::string(info->description) : "");
+          std::pair<size_t, size_t> theirs;
+          if constexpr (requires(const P& q, uint64_t h) {
+                          { q.Lookup(h) } -> std::same_as<NodeId>;
+                        }) {
+            auto op = [p](uint64_t h) -> uint64_t { return p->Lookup(h); };
+            theirs = AddLookupPair<uint64_t>(
+                st, s.algorithm, std::make_shared<const decltype(op)>(op),
+                std::span<const uint64_t>(st->digests.data(), nkeys), s);
+          } else {
+            auto op = [p](const std::string& k) -> uint64_t {
+              return p->Lookup(std::string_view(k));
+            };
+            theirs = AddLookupPair<std::string>(
+                st, s.algorithm, std::make_shared<const decltype(op)>(op),
+                std::span<const std::string>(st->strings.data(), nkeys), s);
+          }
+          for (auto [a, b] : {std::pair{ours.first, theirs.first},
+                              std::pair{ours.second, theirs.second}}) {
+            st->kernels[a].partners.push_back(b);
+            st->kernels[b].partners.push_back(a);
+            st->ratios.emplace_back(*st->sample_of_kernel[a],
+                                    *st->sample_of_kernel[b]);
+          }
+        });
+    if (!built_peers.ok()) return built_peers;
   }
 
   // The reproducible checksum row.

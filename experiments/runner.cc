@@ -29,6 +29,7 @@
 #include "experiments/csv.h"
 #include "experiments/kinds/kind.h"
 #include "experiments/metrics.h"
+#include "experiments/registry_json.h"
 
 namespace chbench {
 
@@ -569,7 +570,13 @@ absl::Status RunExperiments(const std::vector<std::string>& experiments,
                     /*timing=*/true);
     }
   }
-  // 3. Assemble every experiment whose cells are all there.
+  // 3. What the names in these results mean, then assemble every experiment
+  // whose cells are all there.
+  if (absl::Status s = WriteFileAtomic(results + "/registry.json",
+                                       RegistryJson(spec_dir));
+      !s.ok()) {
+    errors.push_back(std::string(s.message()));
+  }
   for (size_t i = 0; i < specs.size(); ++i) {
     const Spec& spec = specs[i];
     bool timing_exp = false;

@@ -126,8 +126,8 @@ bool AllUnitWeights(const Ring<Md5>& ring);
 // `built` of concrete type A (Ring<H>, Rendezvous<H>, Jump<H>, Maglev<H>; any
 // other type has no peers) in `scenario` ("prehashed" or "string"), where
 // `nodes` and `vnodes` are the cell's (vnodes is read for ring only). `peer`
-// is a const reference to a peer object built from `built`, valid during the
-// call. An instance with no live nodes gets no peers. The peers:
+// is an rvalue: a peer object built from `built`, which the callback may
+// move from to keep it beyond the call (the timing groups do). An instance with no live nodes gets no peers. The peers:
 //   Jump<H>        prehashed: jump_paper
 //   Ring<H>        prehashed: ring_upper_bound, ring_branchless
 //   Ring<Md5>      string, vnodes 100 or 160, nodes <= 100, all weights 1:
@@ -144,18 +144,18 @@ absl::Status ForEachPeer(const A& built, std::string_view scenario,
   const bool prehashed = scenario == kPrehashed;
   if constexpr (C::kJump) {
     if (prehashed) {
-      const JumpPaper peer(built);
-      f(std::string_view("jump_paper"), peer);
+      JumpPaper peer(built);
+      f(std::string_view("jump_paper"), std::move(peer));
     }
   } else if constexpr (C::kRing) {
     if (prehashed) {
       {
-        const RingUpperBound peer(built);
-        f(std::string_view("ring_upper_bound"), peer);
+        RingUpperBound peer(built);
+        f(std::string_view("ring_upper_bound"), std::move(peer));
       }
       {
-        const RingBranchless peer(built);
-        f(std::string_view("ring_branchless"), peer);
+        RingBranchless peer(built);
+        f(std::string_view("ring_branchless"), std::move(peer));
       }
     }
     if constexpr (std::is_same_v<A, Ring<Md5>>) {
@@ -166,19 +166,18 @@ absl::Status ForEachPeer(const A& built, std::string_view scenario,
         absl::StatusOr<LibmemcachedKetama> peer =
             LibmemcachedKetama::Make(built);
         if (!peer.ok()) return peer.status();
-        const LibmemcachedKetama& ref = *peer;
-        f(std::string_view("libmemcached_ketama"), ref);
+        f(std::string_view("libmemcached_ketama"), *std::move(peer));
       }
     }
   } else if constexpr (C::kRendezvous) {
     if (prehashed && built.uniform_weights()) {
-      const RendezvousPacked peer(built);
-      f(std::string_view("rendezvous_packed"), peer);
+      RendezvousPacked peer(built);
+      f(std::string_view("rendezvous_packed"), std::move(peer));
     }
   } else if constexpr (C::kMaglev) {
     if (prehashed) {
-      const MaglevKatran peer(built);
-      f(std::string_view("maglev_katran"), peer);
+      MaglevKatran peer(built);
+      f(std::string_view("maglev_katran"), std::move(peer));
     }
   }
   (void)nodes;
