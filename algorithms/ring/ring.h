@@ -36,7 +36,7 @@
 // line holds, for up to 8 points of its bucket, a 16-bit fingerprint (the 16
 // bits below the top k) and the owner, plus the owner of the first point
 // after the bucket. The key's fingerprint is compared with all 8 at once
-// (SSE2: one compare, a movemask and a popcount); the count of smaller
+// (SSE2: one compare, a movemask and a bit scan); the count of smaller
 // fingerprints indexes the line's owners directly. Only when a fingerprint
 // equals the key's (probability about 4 * 2^-16) or the bucket holds more
 // than 8 points (Poisson(2..4) tail: 0.02..2 % of buckets for a good hash)
@@ -371,7 +371,10 @@ class Ring final : public ConsistentHash {
         static_cast<uint32_t>(_mm_movemask_epi8(_mm_cmplt_epi16(fps, k)));
     const uint32_t eq =
         static_cast<uint32_t>(_mm_movemask_epi8(_mm_cmpeq_epi16(fps, k)));
-    *below = static_cast<uint32_t>(std::popcount(lt)) / 2;
+    // The used slots are sorted and the empty ones hold the largest value,
+    // so the lanes below the key are a prefix: count its trailing ones
+    // (a single bsf; std::popcount is a libgcc call without -mpopcnt).
+    *below = static_cast<uint32_t>(std::countr_zero(~lt)) / 2;
 #else
     uint32_t lt = 0;
     uint32_t eq = 0;
