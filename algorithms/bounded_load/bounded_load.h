@@ -69,7 +69,6 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
-#include <new>
 #include <limits>
 #include <memory>
 #include <span>
@@ -77,8 +76,6 @@
 #include <string_view>
 #include <utility>
 #include <vector>
-
-#include <sys/mman.h>
 
 #include "absl/base/optimization.h"
 #include "absl/container/flat_hash_map.h"
@@ -121,35 +118,6 @@ inline uint64_t Capacity(double c, uint64_t m_plus_1, uint64_t n) {
   const uint64_t ceil_t = static_cast<uint64_t>(std::ceil(t));
   return ceil_t / n + (ceil_t % n != 0 ? 1 : 0);
 }
-
-// std::allocator, except that blocks of 2 MiB or more are 2 MiB-aligned and
-// marked MADV_HUGEPAGE (Linux transparent huge pages; a no-op where THP is
-// off): the placed-key map takes one DRAM access per insert or probe at
-// random, and with 4 KiB pages each such access also misses the TLB and each
-// fresh page of a grown table costs a page fault.
-template <typename T>
-struct HugePageAllocator {
-  using value_type = T;
-  static constexpr size_t kHuge = size_t{2} << 20;
-  HugePageAllocator() = default;
-  template <typename U>
-  HugePageAllocator(const HugePageAllocator<U>&) {}  // NOLINT
-  T* allocate(size_t n) {
-    const size_t bytes = n * sizeof(T);
-    if (bytes < kHuge) return std::allocator<T>().allocate(n);
-    void* p = ::operator new(bytes, std::align_val_t(kHuge));
-#if defined(MADV_HUGEPAGE)
-    madvise(p, bytes, MADV_HUGEPAGE);
-#endif
-    return static_cast<T*>(p);
-  }
-  void deallocate(T* p, size_t n) {
-    if (n * sizeof(T) < kHuge) return std::allocator<T>().deallocate(p, n);
-    ::operator delete(p, std::align_val_t(kHuge));
-  }
-  template <typename U>
-  bool operator==(const HugePageAllocator<U>&) const { return true; }
-};
 
 }  // namespace bounded_load_internal
 
@@ -380,7 +348,7 @@ class BoundedLoad final : public ConsistentHash {
   // key -> its index i
   absl::flat_hash_map<
       uint64_t, uint64_t, absl::Hash<uint64_t>, std::equal_to<uint64_t>,
-      bounded_load_internal::HugePageAllocator<std::pair<const uint64_t, uint64_t>>>
+      HugePageAllocator<std::pair<const uint64_t, uint64_t>>>
       index_of_;
 };
 

@@ -52,6 +52,9 @@
 //   Build       O(P log P) (bucketed by top bits, then sorted per bucket).
 //   Memory      12 bytes per point (points, owners) + 64 bytes per bucket
 //               line, i.e. 16..32 bytes per point: 28..44 bytes per point.
+//               Line arrays of 2 MiB or more are 2 MiB-aligned and marked
+//               MADV_HUGEPAGE (HugePageAllocator), so that a lookup into a
+//               large ring does not also miss the TLB.
 //
 // Example:
 //   Ring<Xxh64> ring(/*vnodes=*/100);
@@ -69,11 +72,14 @@
 #include <cstdint>
 #include <limits>
 #include <memory>
+#include <new>
 #include <span>
 #include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
+
+#include <sys/mman.h>
 
 #if defined(__SSE2__)
 #include <emmintrin.h>
@@ -101,6 +107,36 @@ inline constexpr Capabilities kRingCapabilities = {
 // Valid range of AlgorithmParams::vnodes for ring.
 inline constexpr uint32_t kRingMinVnodes = 1;
 inline constexpr uint32_t kRingMaxVnodes = 1u << 20;
+
+// std::allocator, except that blocks of 2 MiB or more are 2 MiB-aligned and
+// marked MADV_HUGEPAGE (Linux transparent huge pages; a no-op where THP is
+// off): bounded_load's placed-key map takes one DRAM access per insert or probe at
+// random, as does ring's Lookup into its bucket lines; with 4 KiB pages
+// each such access also misses the TLB, and each fresh page of a grown table
+// costs a page fault.
+template <typename T>
+struct HugePageAllocator {
+  using value_type = T;
+  static constexpr size_t kHuge = size_t{2} << 20;
+  HugePageAllocator() = default;
+  template <typename U>
+  HugePageAllocator(const HugePageAllocator<U>&) {}  // NOLINT
+  T* allocate(size_t n) {
+    const size_t bytes = n * sizeof(T);
+    if (bytes < kHuge) return std::allocator<T>().allocate(n);
+    void* p = ::operator new(bytes, std::align_val_t(kHuge));
+#if defined(MADV_HUGEPAGE)
+    madvise(p, bytes, MADV_HUGEPAGE);
+#endif
+    return static_cast<T*>(p);
+  }
+  void deallocate(T* p, size_t n) {
+    if (n * sizeof(T) < kHuge) return std::allocator<T>().deallocate(p, n);
+    ::operator delete(p, std::align_val_t(kHuge));
+  }
+  template <typename U>
+  bool operator==(const HugePageAllocator<U>&) const { return true; }
+};
 
 template <typename H>
 class Ring final : public ConsistentHash {
@@ -532,7 +568,7 @@ class Ring final : public ConsistentHash {
     shift_ = kCircleBits - k;
     fp_shift_ = 64 - kCircleBits + k;
     const size_t buckets = size_t{1} << k;
-    std::vector<Line> lines(buckets);
+    std::vector<Line, HugePageAllocator<Line>> lines(buckets);
     uint32_t pos = 0;
     for (size_t b = 0; b < buckets; ++b) {
       const uint32_t start = pos;
@@ -569,7 +605,7 @@ class Ring final : public ConsistentHash {
   int fp_shift_ = 64 - kCircleBits + 1;  // Fingerprint: (x << fp_shift_) >> 48
   std::vector<uint64_t> points_;  // sorted
   std::vector<NodeId> owners_;    // parallel; then owners_[0] once more
-  std::vector<Line> lines_;       // 2^k buckets
+  std::vector<Line, HugePageAllocator<Line>> lines_;  // 2^k buckets
 };
 
 // Factory for the registry: validates `params.vnodes` and `params.hash` and
