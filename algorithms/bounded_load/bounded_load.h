@@ -41,15 +41,17 @@
 //     only changes its iteration order, which nothing here depends on.
 //   * Not minimal disruption: a node change shifts every capacity.
 //
-// Complexity. Place and Lookup of an unplaced key: the ring's successor
-// (a Ring<H> holds the points; its top-bits index makes this O(1) expected)
-// plus the walk past full nodes (expected O(1/ε²) points with c = 1 + ε, the
-// paper's Theorem 1 bounds the expected search), plus one hash-map insert.
-// Lookup of a placed key: one hash-map probe and one array read.
+// Complexity. LookupUnplaced (the stateless routing of a fresh key): the
+// ring's successor (a Ring<H> holds the points; one cache line, O(1)
+// expected) plus the walk past full nodes (expected O(1/ε²) points with
+// c = 1 + ε, the paper's Theorem 1 bounds the expected search), no hash-map
+// work. Place: the same plus one hash-map insert. Lookup: one hash-map
+// probe, then for a placed key one array read, for an unplaced one
+// LookupUnplaced.
 // Build/AddNode/RemoveNode: the ring's update, then a replay of every placed
 // key in order (sequential arrays and the loads; no hash-map work, since a
-// key's placement index never changes). Memory: the ring's (12 bytes per
-// point plus its index), 8 bytes per placed key in placement order, 4 for its
+// key's placement index never changes). Memory: the ring's (28..44 bytes
+// per point, see ring.h), 8 bytes per placed key in placement order, 4 for its
 // node, the hash map key -> index (about 17 bytes per slot), 8 per node id for
 // the loads; the node table is the ring's.
 //
@@ -66,6 +68,7 @@
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <limits>
 #include <memory>
 #include <span>
@@ -74,6 +77,7 @@
 #include <utility>
 #include <vector>
 
+#include "absl/base/optimization.h"
 #include "absl/container/flat_hash_map.h"
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
@@ -166,6 +170,24 @@ class BoundedLoad final : public ConsistentHash {
   NodeId Lookup(uint64_t key_hash) const override {
     const auto it = index_of_.find(key_hash);
     if (it != index_of_.end()) return node_of_[it->second];
+    return LookupUnplaced(key_hash);
+  }
+
+  // The node Place would choose now for a key that has NOT been placed: the
+  // owner of the key's ring successor, or walking clockwise past the points
+  // of full nodes, the first node whose load is below NextCapacity(). The
+  // placed-key map is not consulted, so for a key already placed the answer
+  // may differ from Lookup (it is where the key would go if it were new).
+  // This is the per-request work of a stateless bounded-load balancer
+  // (loads known, no per-key state). Cost: the ring's Lookup (one line) and
+  // one read of the owner's load; each full node met costs one more owner
+  // and load read. Precondition: at least one live node (otherwise returns
+  // kInvalidNode).
+  NodeId LookupUnplaced(uint64_t key_hash) const {
+    const NodeId first = ring_.Lookup(key_hash);
+    if (ABSL_PREDICT_TRUE(first != kInvalidNode && load_[first] < next_cap_)) {
+      return first;
+    }
     return Choose(key_hash, keys_.size());
   }
 
@@ -246,8 +268,9 @@ class BoundedLoad final : public ConsistentHash {
   void ClearPlacements() {
     std::vector<uint64_t>().swap(keys_);
     std::vector<NodeId>().swap(node_of_);
-    absl::flat_hash_map<uint64_t, uint64_t>().swap(index_of_);
+    decltype(index_of_)().swap(index_of_);
     std::fill(load_.begin(), load_.end(), 0);
+    UpdateNextCapacity();
   }
   // The ring: points ascending and the node owning each.
   std::span<const uint64_t> ring_points() const { return ring_.points(); }
@@ -266,6 +289,7 @@ class BoundedLoad final : public ConsistentHash {
     ++load_[node];
     keys_.push_back(key_hash);
     node_of_.push_back(node);
+    UpdateNextCapacity();
     return node;
   }
 
@@ -295,6 +319,7 @@ class BoundedLoad final : public ConsistentHash {
   // The key -> placement index map does not change.
   void Replay() {
     load_.assign(nodes().issued(), 0);
+    UpdateNextCapacity();
     if (nodes().live_count() == 0) {
       std::fill(node_of_.begin(), node_of_.end(), kInvalidNode);
       return;
@@ -304,7 +329,12 @@ class BoundedLoad final : public ConsistentHash {
       ++load_[node];
       node_of_[m] = node;
     }
+    UpdateNextCapacity();
   }
+
+  // next_cap_ = NextCapacity() (0 with no live node), kept current so that
+  // LookupUnplaced needs no division.
+  void UpdateNextCapacity() { next_cap_ = NextCapacity(); }
 
   uint32_t vnodes_;
   double c_;
@@ -312,9 +342,14 @@ class BoundedLoad final : public ConsistentHash {
   // errors name bounded_load, and weights other than 1 are rejected).
   Ring<H> ring_;
   std::vector<uint64_t> load_;   // keys per node id
+  uint64_t next_cap_ = 0;        // NextCapacity()
   std::vector<uint64_t> keys_;   // placed keys, in placement order
   std::vector<NodeId> node_of_;  // node_of_[i]: node of keys_[i]
-  absl::flat_hash_map<uint64_t, uint64_t> index_of_;  // key -> its index i
+  // key -> its index i
+  absl::flat_hash_map<
+      uint64_t, uint64_t, absl::Hash<uint64_t>, std::equal_to<uint64_t>,
+      HugePageAllocator<std::pair<const uint64_t, uint64_t>>>
+      index_of_;
 };
 
 }  // namespace chbench

@@ -257,6 +257,55 @@ TEST(BoundedLoadTest, LookupOfUnplacedKeyIsWhatPlaceChooses) {
   }
 }
 
+// The definition of LookupUnplaced: the first node clockwise from the key's
+// successor (first point strictly greater) whose load is below
+// NextCapacity().
+NodeId ReferenceWalk(const BoundedLoad<Xxh64>& bl, uint64_t key) {
+  const auto points = bl.ring_points();
+  const auto owners = bl.ring_owners();
+  const size_t succ = static_cast<size_t>(
+      std::upper_bound(points.begin(), points.end(), key) - points.begin());
+  for (size_t k = 0; k < points.size(); ++k) {
+    const NodeId o = owners[(succ + k) % points.size()];
+    if (bl.load(o) < bl.NextCapacity()) return o;
+  }
+  return kInvalidNode;
+}
+
+TEST(BoundedLoadTest, LookupUnplacedIsLookupAndPlaceForFreshKeys) {
+  // Tight and loose factors, and a node change in between (the cached
+  // capacity must follow the replay). For a fresh key LookupUnplaced equals
+  // Lookup and what Place then returns; for a placed key it is where the key
+  // would go if it were new (the ring walk with the current loads).
+  for (double c : {1.05, 1.25, 3.0}) {
+    BoundedLoad<Xxh64> bl(30, c);
+    ASSERT_TRUE(bl.Build(Nodes(12)).ok());
+    SplitMix64 rng(static_cast<uint64_t>(c * 100));
+    int walked = 0;  // fresh keys whose ring owner was full
+    for (int i = 0; i < 30000; ++i) {
+      if (i == 15000) ASSERT_TRUE(bl.AddNode(Node("late")).ok());
+      const uint64_t key = rng();
+      const NodeId unplaced = bl.LookupUnplaced(key);
+      ASSERT_EQ(bl.Lookup(key), unplaced) << c << " " << i;
+      ASSERT_EQ(unplaced, ReferenceWalk(bl, key)) << c << " " << i;
+      const auto points = bl.ring_points();
+      const size_t succ = static_cast<size_t>(
+          std::upper_bound(points.begin(), points.end(), key) -
+          points.begin());
+      walked += bl.ring_owners()[succ == points.size() ? 0 : succ] != unplaced;
+      ASSERT_EQ(bl.Place(key), unplaced) << c << " " << i;
+      if (i % 7 == 0) {
+        // A placed key: the map is not consulted, the walk is.
+        const uint64_t placed = bl.placed_keys()[i / 2];
+        ASSERT_EQ(bl.LookupUnplaced(placed), ReferenceWalk(bl, placed));
+      }
+    }
+    if (c < 1.5) EXPECT_GT(walked, 0) << c;  // the walk was exercised
+  }
+  BoundedLoad<Xxh64> empty(10, 1.25);
+  EXPECT_EQ(empty.LookupUnplaced(42), kInvalidNode);
+}
+
 TEST(BoundedLoadTest, PlacingTwiceCountsOnce) {
   BoundedLoad<Xxh64> bl(10, 1.25);
   ASSERT_TRUE(bl.Build(Nodes(4)).ok());

@@ -46,8 +46,8 @@
 //     the paper does. Disruption is small but NOT minimal (the paper's
 //     Table 1: removing B1 also moves slot 6 from B0 to B2).
 //
-// Complexity. Lookup: one exact fast modulo (Lemire, Kaser, Kurz, "Faster
-// Remainder by Direct Computation", 2019) and one table read; no division,
+// Complexity. Lookup: one exact Barrett reduction (two multiplications and a
+// conditional subtraction; FastMod32 below) and one table read; no division,
 // no branch. Populate (every Build/AddNode/RemoveNode): O(M log M) probes at
 // worst (the paper, §3.4; about M ln(M / N) in practice), made on an M-bit
 // occupancy bitmap (1.25 MB at M = 10^7, mostly in cache), so that only
@@ -114,31 +114,33 @@ using ::chbench::NextPrime;
 absl::Status ValidateTableSize(uint64_t table_size);
 
 // Exact a mod d for any 64-bit a and a fixed divisor 1 <= d < 2^32, by
-// Lemire, Kaser and Kurz, "Faster Remainder by Direct Computation: Applications
-// to Compilers and Software Libraries" (Softw. Pract. Exper. 2019), Theorem 1
-// with F = 128 fractional bits: with c = ceil(2^128 / d),
-//   a mod d = ((c * a mod 2^128) * d) div 2^128,
-// exact because F >= 64 + log2(d). Four multiplications, no division.
+// Barrett reduction (Barrett, "Implementing the Rivest Shamir and Adleman
+// Public Key Encryption Algorithm on a Standard Digital Signal Processor",
+// CRYPTO 1986) with one correction step: with m = floor(2^64 / d) (2^64 - 1
+// for d = 1), q = floor(a * m / 2^64) satisfies a / d - q < 1 + a / 2^64 < 2,
+// so q is floor(a / d) or one less, and r = a - q * d lies in [0, 2d): one
+// conditional subtraction makes it exact. Two multiplications (one 64x64 ->
+// high 64, one 64-bit product), no division, no branch.
 class FastMod32 {
  public:
   FastMod32() : FastMod32(1) {}
   explicit FastMod32(uint32_t d)
-      // ceil(2^128 / d) mod 2^128 (= 0 for d = 1, which still yields 0).
-      : magic_(~static_cast<unsigned __int128>(0) / d + 1), d_(d) {}
+      : m_(d == 1 ? ~uint64_t{0}
+                  : static_cast<uint64_t>(
+                        (static_cast<unsigned __int128>(1) << 64) / d)),
+        d_(d) {}
 
   uint64_t operator()(uint64_t a) const {
-    const unsigned __int128 low = magic_ * a;  // mod 2^128
-    const unsigned __int128 bottom =
-        (static_cast<unsigned __int128>(static_cast<uint64_t>(low)) * d_) >> 64;
-    const unsigned __int128 top =
-        static_cast<unsigned __int128>(static_cast<uint64_t>(low >> 64)) * d_;
-    return static_cast<uint64_t>((top + bottom) >> 64);
+    const uint64_t q = static_cast<uint64_t>(
+        (static_cast<unsigned __int128>(a) * m_) >> 64);
+    const uint64_t r = a - q * d_;
+    return r >= d_ ? r - d_ : r;
   }
   uint32_t divisor() const { return d_; }
 
  private:
-  unsigned __int128 magic_;
-  uint32_t d_;
+  uint64_t m_;
+  uint64_t d_;
 };
 
 // How Populate schedules the weighted turns. All strategies give the same
@@ -199,14 +201,17 @@ class Maglev final : public ConsistentHash {
   Capabilities capabilities() const override { return kMaglevCapabilities; }
 
   absl::Status Build(std::span<const NodeSpec> nodes) override {
-    if (absl::Status s = nodes_.ValidateBatch(nodes); !s.ok()) return s;
+    // One pass validates and inserts (a duplicate within the batch fails in
+    // Add); the instance changes only once everything succeeded.
+    NodeTable fresh("maglev", /*weights_supported=*/true);
+    for (const NodeSpec& spec : nodes) {
+      if (absl::StatusOr<NodeId> id = fresh.Add(spec); !id.ok()) {
+        return id.status();
+      }
+    }
     absl::StatusOr<uint64_t> m = ChooseTableSize(nodes.size());
     if (!m.ok()) return m.status();
-    nodes_.Clear();
-    for (const NodeSpec& spec : nodes) {
-      // Cannot fail: the batch was validated.
-      (void)nodes_.Add(spec);
-    }
+    nodes_ = std::move(fresh);
     SetTableSize(*m);
     Repopulate();
     return absl::OkStatus();

@@ -22,15 +22,30 @@
 //     `distinct_zones`, best-first skipping nodes whose zone is taken; zones
 //     compare as strings, "" is one zone).
 // With equal weights the two rules order nodes identically except where two
-// scores agree in their top 53 bits, so switching between them (adding a
-// node of another weight) moves a fraction of keys of order N * 2^-53.
+// 64-bit scores agree in the top 52 bits that ToUnitInterval keeps (or lie
+// within a few units there, through the rounding of the logarithm), so
+// switching between them (adding a node of another weight) moves a fraction
+// of keys of order N * 2^-52. (32-bit hashes keep all 32 bits.)
 //
 // Guarantees: arbitrary removal; minimal disruption (a key moves only if its
 // owner left or the new node beats it); weights; replicas; near-perfect
 // balance with no per-node state beyond three numbers.
 //
+// Lookup structure. Per node the class keeps PairScorer<H>::PrepareNode(nh)
+// instead of nh: for xxh64 (the default) that is the node's lane already
+// through its XXH64 round, so a score costs one xor, one rotate and three
+// multiplications, all in registers; other hashes score through HashPair.
+// Unweighted: one branchless pass keeping the best score and its index;
+// where 64-bit multiplications vectorize (AVX2 and later), blocks of 32
+// scores first, then the block's maximum, then the first index holding it.
+// Weighted: the
+// logarithm is skipped for a node whose bound w / (1 - u) >= -w / ln(u)
+// cannot reach the best score so far (a few logarithms per lookup instead
+// of N); the result is bit-identical to evaluating every score.
+//
 // Complexity (N live nodes):
-//   Lookup      O(N) hash evaluations (plus N logarithms when weighted).
+//   Lookup      O(N) hash evaluations (weighted: plus O(log N) logarithms
+//               expected for similar weights, N at worst).
 //   AddNode     O(1) amortized.  RemoveNode  O(N).  Build  O(N).
 //   Memory      20 bytes per live node (hash, weight, id) plus the NodeTable.
 //
@@ -43,6 +58,7 @@
 #define CHBENCH_ALGORITHMS_RENDEZVOUS_RENDEZVOUS_H_
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
@@ -53,6 +69,7 @@
 #include <utility>
 #include <vector>
 
+#include "absl/base/attributes.h"
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
@@ -71,6 +88,62 @@ inline constexpr Capabilities kRendezvousCapabilities = {
     .stateful = false,
 };
 
+namespace rendezvous_internal {
+
+// The score HashPair<H>(key_hash, node_hash), split into a per-node part
+// computed once (PrepareNode), a per-key part computed once per lookup
+// (PrepareKey) and the per-pair rest (Score):
+//   Score(PrepareKey(k), PrepareNode(n)) == HashPair<H>(k, n)  for all k, n.
+// The generic form prepares nothing.
+template <typename H>
+struct PairScorer {
+  static uint64_t PrepareNode(uint64_t node_hash) { return node_hash; }
+  static uint64_t PrepareKey(uint64_t key_hash) { return key_hash; }
+  static uint64_t Score(uint64_t key, uint64_t node) {
+    return HashPair<H>(key, node);
+  }
+};
+
+// XXH64 (seed 0) of the 16 bytes (k, n), written out in registers from the
+// xxHash specification (xxhash.h 0.8, XXH64 with len < 32: h = seed +
+// PRIME64_5 + len, then one XXH64_round per 8-byte lane, each followed by
+// h = rotl(h, 27) * PRIME64_1 + PRIME64_4, then the avalanche). The key's
+// lane is folded in once per lookup and the node's lane round
+// (rotl(n * PRIME64_2, 31) * PRIME64_1) once per node, leaving per pair one
+// xor, one rotate and three multiplications. rendezvous_test.cc checks it
+// against HashPair<Xxh64>.
+template <>
+struct PairScorer<Xxh64> {
+  static constexpr uint64_t kP1 = 0x9E3779B185EBCA87ULL;
+  static constexpr uint64_t kP2 = 0xC2B2AE3D27D4EB4FULL;
+  static constexpr uint64_t kP3 = 0x165667B19E3779F9ULL;
+  static constexpr uint64_t kP4 = 0x85EBCA77C2B2AE63ULL;
+  static constexpr uint64_t kP5 = 0x27D4EB2F165667C5ULL;
+
+  static constexpr uint64_t Round(uint64_t lane) {
+    return std::rotl(lane * kP2, 31) * kP1;
+  }
+  static constexpr uint64_t PrepareNode(uint64_t node_hash) {
+    return Round(node_hash);
+  }
+  static constexpr uint64_t PrepareKey(uint64_t key_hash) {
+    const uint64_t h = (kP5 + 16) ^ Round(key_hash);
+    return std::rotl(h, 27) * kP1 + kP4;
+  }
+  ABSL_ATTRIBUTE_ALWAYS_INLINE static constexpr uint64_t Score(uint64_t key,
+                                                               uint64_t node) {
+    uint64_t h = std::rotl(key ^ node, 27) * kP1 + kP4;
+    h ^= h >> 33;
+    h *= kP2;
+    h ^= h >> 29;
+    h *= kP3;
+    h ^= h >> 32;
+    return h;
+  }
+};
+
+}  // namespace rendezvous_internal
+
 template <typename H>
 class Rendezvous final : public ConsistentHash {
  public:
@@ -82,18 +155,18 @@ class Rendezvous final : public ConsistentHash {
   absl::Status Build(std::span<const NodeSpec> nodes) override {
     if (absl::Status s = table_.ValidateBatch(nodes); !s.ok()) return s;
     table_.Clear();
-    std::vector<uint64_t> hashes;
+    std::vector<uint64_t> prepared;
     std::vector<double> weights;
     std::vector<NodeId> ids;
-    hashes.reserve(nodes.size());
+    prepared.reserve(nodes.size());
     weights.reserve(nodes.size());
     ids.reserve(nodes.size());
     for (const NodeSpec& spec : nodes) {
       ids.push_back(*table_.Add(spec));
-      hashes.push_back(HashString<H>(spec.name, 0));
+      prepared.push_back(Scorer::PrepareNode(HashString<H>(spec.name, 0)));
       weights.push_back(spec.weight);
     }
-    hashes_ = std::move(hashes);
+    prepared_ = std::move(prepared);
     weights_ = std::move(weights);
     ids_ = std::move(ids);
     UpdateUniform();
@@ -103,7 +176,7 @@ class Rendezvous final : public ConsistentHash {
   absl::StatusOr<NodeId> AddNode(const NodeSpec& node) override {
     absl::StatusOr<NodeId> id = table_.Add(node);
     if (!id.ok()) return id.status();
-    hashes_.push_back(HashString<H>(node.name, 0));
+    prepared_.push_back(Scorer::PrepareNode(HashString<H>(node.name, 0)));
     weights_.push_back(node.weight);
     ids_.push_back(*id);  // ids grow, so ids_ stays ascending
     uniform_ = weights_.size() == 1 || (uniform_ && node.weight == weights_[0]);
@@ -114,7 +187,7 @@ class Rendezvous final : public ConsistentHash {
     if (absl::Status s = table_.Remove(id); !s.ok()) return s;
     const size_t i = static_cast<size_t>(
         std::lower_bound(ids_.begin(), ids_.end(), id) - ids_.begin());
-    hashes_.erase(hashes_.begin() + i);
+    prepared_.erase(prepared_.begin() + i);
     weights_.erase(weights_.begin() + i);
     ids_.erase(ids_.begin() + i);
     UpdateUniform();
@@ -123,23 +196,57 @@ class Rendezvous final : public ConsistentHash {
 
   // Precondition: size() > 0.
   NodeId Lookup(uint64_t key_hash) const override {
-    const size_t n = hashes_.size();
-    const uint64_t* nh = hashes_.data();
+    const size_t n = prepared_.size();
+    const uint64_t* pn = prepared_.data();
+    const uint64_t pk = Scorer::PrepareKey(key_hash);
     size_t best_i = 0;
     if (uniform_) {
-      uint64_t best = HashPair<H>(key_hash, nh[0]);
-      for (size_t i = 1; i < n; ++i) {
-        const uint64_t s = HashPair<H>(key_hash, nh[i]);
-        if (s > best) {  // strict: ties keep the smaller id
-          best = s;
-          best_i = i;
+      // Scores of a block first (a loop without a carried dependency, which
+      // the compiler can vectorize), then its maximum, then the first index
+      // holding it: strict >, so ties keep the smaller id.
+      uint64_t best = Scorer::Score(pk, pn[0]);
+      size_t i = 1;
+      if constexpr (kVectorScores) {
+        // Blocks: the scores first (a loop without a carried dependency,
+        // which the compiler vectorizes), then the block's maximum, then the
+        // first index holding it.
+        uint64_t block[kBlock];
+        for (; n - i >= kBlock; i += kBlock) {
+          for (size_t j = 0; j < kBlock; ++j) {
+            block[j] = Scorer::Score(pk, pn[i + j]);
+          }
+          uint64_t top = 0;
+          for (size_t j = 0; j < kBlock; ++j) {
+            top = block[j] > top ? block[j] : top;
+          }
+          if (top > best) {
+            size_t j = 0;
+            while (block[j] != top) ++j;
+            best = top;
+            best_i = i + j;
+          }
         }
       }
+      // One node at a time, select without branches.
+      for (; i < n; ++i) {
+        const uint64_t s = Scorer::Score(pk, pn[i]);
+        const bool better = s > best;  // strict: ties keep the smaller id
+        best = better ? s : best;
+        best_i = better ? i : best_i;
+      }
     } else {
+      // -w / ln(u) is computed only for nodes that could beat the best so
+      // far. Since -ln(u) >= 1 - u =: d (exact in double: u is a multiple of
+      // 2^-53, and so is d), a node's score is at most w / d; a node with
+      // w * (1 + 2^-30) < best * d cannot reach `best` even after the few
+      // ulps of rounding in log and the division, so skipping it leaves the
+      // argmax (with its tie rule) unchanged.
       const double* w = weights_.data();
-      double best = WeightedScore(HashPair<H>(key_hash, nh[0]), w[0]);
+      double best = WeightedScore(Scorer::Score(pk, pn[0]), w[0]);
       for (size_t i = 1; i < n; ++i) {
-        const double s = WeightedScore(HashPair<H>(key_hash, nh[i]), w[i]);
+        const double u = ToUnitInterval<H>(Scorer::Score(pk, pn[i]));
+        if (w[i] * kSkipMargin < best * (1.0 - u)) continue;
+        const double s = -w[i] / std::log(u);
         if (s > best) {
           best = s;
           best_i = i;
@@ -158,14 +265,15 @@ class Rendezvous final : public ConsistentHash {
           "rendezvous: replica count r = ", r, " is out of range; valid: 1..",
           n, " (the number of live nodes)"));
     }
+    const uint64_t pk = Scorer::PrepareKey(key_hash);
     if (uniform_) {
       TopByScore<uint64_t>(
-          [&](size_t i) { return HashPair<H>(key_hash, hashes_[i]); }, r,
+          [&](size_t i) { return Scorer::Score(pk, prepared_[i]); }, r,
           distinct_zones, out);
     } else {
       TopByScore<double>(
           [&](size_t i) {
-            return WeightedScore(HashPair<H>(key_hash, hashes_[i]),
+            return WeightedScore(Scorer::Score(pk, prepared_[i]),
                                  weights_[i]);
           },
           r, distinct_zones, out);
@@ -180,7 +288,7 @@ class Rendezvous final : public ConsistentHash {
   // Heap bytes including the object itself (as allocated by MakeRendezvous).
   size_t MemoryBytes() const override {
     return sizeof(*this) + table_.MemoryBytes() +
-           hashes_.capacity() * sizeof(uint64_t) +
+           prepared_.capacity() * sizeof(uint64_t) +
            weights_.capacity() * sizeof(double) +
            ids_.capacity() * sizeof(NodeId);
   }
@@ -235,10 +343,22 @@ class Rendezvous final : public ConsistentHash {
     }
   }
 
+  using Scorer = rendezvous_internal::PairScorer<H>;
+  // Scores per block in the unweighted loop. Blocks pay only where 64-bit
+  // multiplications vectorize (AVX2 and later); elsewhere the single loop is
+  // faster.
+#if defined(__AVX2__)
+  static constexpr bool kVectorScores = true;
+#else
+  static constexpr bool kVectorScores = false;
+#endif
+  static constexpr size_t kBlock = 32;
+  static constexpr double kSkipMargin = 1.0 + 0x1p-30;
+
   NodeTable table_;
   bool uniform_ = true;
   // Live nodes in id order, contiguous for the O(N) loop.
-  std::vector<uint64_t> hashes_;  // HashString<H>(name, 0)
+  std::vector<uint64_t> prepared_;  // PrepareNode(HashString<H>(name, 0))
   std::vector<double> weights_;
   std::vector<NodeId> ids_;
 };

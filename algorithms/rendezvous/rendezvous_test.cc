@@ -190,6 +190,46 @@ TYPED_TEST(RendezvousTest, OwnerAndReplicasMatchTheDefinition) {
   }
 }
 
+// Node counts around the unweighted loop's block size (32) and weights far
+// apart, so that both the block path and the weighted filter (which skips
+// the logarithm of nodes that cannot win) are checked against the definition.
+TYPED_TEST(RendezvousTest, OwnerMatchesTheDefinitionAtEverySize) {
+  for (int n : {1, 2, 31, 32, 33, 64, 65, 130}) {
+    for (int weighting = 0; weighting < 3; ++weighting) {
+      std::vector<NodeSpec> nodes = Nodes(n);
+      for (int i = 0; i < n; ++i) {
+        if (weighting == 1) nodes[i].weight = 0.5 + i % 4;
+        if (weighting == 2) nodes[i].weight = i % 3 == 0 ? 1000.0 : 0.001;
+      }
+      Rendezvous<TypeParam> hrw;
+      ASSERT_TRUE(hrw.Build(nodes).ok());
+      const bool weighted = !hrw.uniform_weights();
+      const std::vector<NodeId> ids = hrw.LiveNodes();
+      SplitMix64 rng(1000 * n + weighting);
+      for (int i = 0; i < 300; ++i) {
+        const uint64_t key = rng();
+        ASSERT_EQ(hrw.Lookup(key),
+                  ReferenceOrder<TypeParam>(nodes, ids, key, weighted)[0])
+            << "n " << n << " weighting " << weighting << " key " << key;
+      }
+    }
+  }
+}
+
+// The register-only XXH64 of two words equals the generic HashPair<Xxh64>.
+TEST(RendezvousScorerTest, Xxh64ScorerEqualsHashPair) {
+  using Scorer = rendezvous_internal::PairScorer<Xxh64>;
+  SplitMix64 rng(5);
+  std::vector<std::pair<uint64_t, uint64_t>> pairs = {
+      {0, 0}, {~uint64_t{0}, 0}, {0, ~uint64_t{0}}, {1, 2}};
+  for (int i = 0; i < 10000; ++i) pairs.push_back({rng(), rng()});
+  for (const auto& [k, n] : pairs) {
+    ASSERT_EQ(Scorer::Score(Scorer::PrepareKey(k), Scorer::PrepareNode(n)),
+              HashPair<Xxh64>(k, n))
+        << k << " " << n;
+  }
+}
+
 TYPED_TEST(RendezvousTest, EqualWeightsOtherThanOneUseTheIntegerRule) {
   std::vector<NodeSpec> ones = Nodes(9);
   std::vector<NodeSpec> twos = ones;

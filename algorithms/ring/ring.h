@@ -29,25 +29,32 @@
 // the keys its points capture, removing one moves only its keys); weights
 // through the number of points; replicas.
 //
-// Lookup structure. Points and owners live in two contiguous arrays (SoA).
-// A top-bits index of 2^k buckets (2^k in [P/2, P), P = number of points)
-// stores, for each bucket, the first position whose point is >= the bucket's
-// start. A key in bucket b has its successor in [index[b], index[b+1]]; with
-// about one or two points per bucket, a fixed, branchless count of the points
-// <= key among the next kScan positions gives the answer (positions past the
-// bucket hold points > key, and the arrays are padded at the end so that a
-// count past the last point lands on a copy of the first owner: the
-// wrap-around needs no branch). A bucket with more than kScan points (rare for
-// a good hash) falls back to a binary search inside the bucket. A lookup thus
-// touches three cache lines (index, points, owners) instead of the
-// ~log2(P) of a binary search.
+// Lookup structure. Points and owners live in two contiguous arrays (SoA),
+// which LookupReplicas walks and points()/owners() expose. Lookup reads one
+// 64-byte line per key instead: 2^k bucket lines (2^k in [P/4, P/2),
+// P = number of points), line b for the points whose top k bits are b. A
+// line holds, for up to 8 points of its bucket, a 16-bit fingerprint (the 16
+// bits below the top k) and the owner, plus the owner of the first point
+// after the bucket. The key's fingerprint is compared with all 8 at once
+// (SSE2: one compare, a movemask and a bit scan); the count of smaller
+// fingerprints indexes the line's owners directly. Only when a fingerprint
+// equals the key's (probability about 4 * 2^-16) or the bucket holds more
+// than 8 points (Poisson(2..4) tail: 0.02..2 % of buckets for a good hash)
+// does Lookup fall back to a binary search of the bucket in the points
+// array. A lookup thus touches one cache line (about one DRAM miss on a
+// large ring) where a binary search of the sorted points takes ~log2(P)
+// dependent reads.
 //
 // Complexity (N nodes, P points, V = vnodes):
-//   Lookup      O(1) expected (bucket size is Poisson(1..2)); O(log P) worst.
+//   Lookup      O(1) expected (bucket size is Poisson(2..4)); O(log P) worst.
 //   AddNode     O(P + V log V): hash V points, sort them, merge, re-index.
 //   RemoveNode  O(P): filter, re-index.
 //   Build       O(P log P) (bucketed by top bits, then sorted per bucket).
-//   Memory      12 bytes per point + 2..4 bytes per point of index.
+//   Memory      12 bytes per point (points, owners) + 64 bytes per bucket
+//               line, i.e. 16..32 bytes per point: 28..44 bytes per point.
+//               Line arrays of 2 MiB or more are 2 MiB-aligned and marked
+//               MADV_HUGEPAGE (HugePageAllocator), so that a lookup into a
+//               large ring does not also miss the TLB.
 //
 // Example:
 //   Ring<Xxh64> ring(/*vnodes=*/100);
@@ -65,11 +72,18 @@
 #include <cstdint>
 #include <limits>
 #include <memory>
+#include <new>
 #include <span>
 #include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
+
+#include <sys/mman.h>
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 #include "absl/base/optimization.h"
 #include "absl/status/status.h"
@@ -94,13 +108,43 @@ inline constexpr Capabilities kRingCapabilities = {
 inline constexpr uint32_t kRingMinVnodes = 1;
 inline constexpr uint32_t kRingMaxVnodes = 1u << 20;
 
+// std::allocator, except that blocks of 2 MiB or more are 2 MiB-aligned and
+// marked MADV_HUGEPAGE (Linux transparent huge pages; a no-op where THP is
+// off): bounded_load's placed-key map takes one DRAM access per insert or probe at
+// random, as does ring's Lookup into its bucket lines; with 4 KiB pages
+// each such access also misses the TLB, and each fresh page of a grown table
+// costs a page fault.
+template <typename T>
+struct HugePageAllocator {
+  using value_type = T;
+  static constexpr size_t kHuge = size_t{2} << 20;
+  HugePageAllocator() = default;
+  template <typename U>
+  HugePageAllocator(const HugePageAllocator<U>&) {}  // NOLINT
+  T* allocate(size_t n) {
+    const size_t bytes = n * sizeof(T);
+    if (bytes < kHuge) return std::allocator<T>().allocate(n);
+    void* p = ::operator new(bytes, std::align_val_t(kHuge));
+#if defined(MADV_HUGEPAGE)
+    madvise(p, bytes, MADV_HUGEPAGE);
+#endif
+    return static_cast<T*>(p);
+  }
+  void deallocate(T* p, size_t n) {
+    if (n * sizeof(T) < kHuge) return std::allocator<T>().deallocate(p, n);
+    ::operator delete(p, std::align_val_t(kHuge));
+  }
+  template <typename U>
+  bool operator==(const HugePageAllocator<U>&) const { return true; }
+};
+
 template <typename H>
 class Ring final : public ConsistentHash {
  public:
-  // Positions examined by the branchless scan after the index.
-  static constexpr uint32_t kScan = 8;
-  // Points per node and in total: positions are uint32 and the arrays carry
-  // kScan + 1 padding entries.
+  // Points a bucket line holds (see Line).
+  static constexpr uint32_t kLineSlots = 8;
+  // Points per node and in total: positions are uint32 and owners_ carries
+  // one padding entry.
   static constexpr uint64_t kMaxPointsPerNode = uint64_t{1} << 24;
   static constexpr uint64_t kMaxPoints = uint64_t{1} << 31;
 
@@ -175,8 +219,8 @@ class Ring final : public ConsistentHash {
     std::vector<NodeId> owners;
     size_t keep = 0;
     for (uint32_t i = 0; i < num_points_; ++i) keep += owners_[i] != id;
-    points.reserve(keep + kScan);
-    owners.reserve(keep + kScan + 1);
+    points.reserve(keep);
+    owners.reserve(keep + 1);
     for (uint32_t i = 0; i < num_points_; ++i) {
       if (owners_[i] != id) {
         points.push_back(points_[i]);
@@ -194,26 +238,25 @@ class Ring final : public ConsistentHash {
   // (circle-reduced) digest; P means "past the largest point" (wrap to 0).
   uint32_t SuccessorPosition(uint64_t key_hash) const {
     const uint64_t x = ReduceToCircle(key_hash);
-    const uint32_t* bucket = index_.data() + (x >> shift_);
-    const uint32_t lo = bucket[0];
-    const uint32_t hi = bucket[1];
-    if (ABSL_PREDICT_FALSE(hi - lo > kScan)) {
-      return static_cast<uint32_t>(
-          std::upper_bound(points_.data() + lo, points_.data() + hi, x) -
-          points_.data());
+    const Line& line = lines_[x >> shift_];
+    uint32_t below;
+    if (ABSL_PREDICT_FALSE(!CountBelow(line, Fingerprint(x), &below))) {
+      return SlowPosition(line, x);
     }
-    const uint64_t* p = points_.data() + lo;
-    uint32_t count = 0;
-#pragma GCC unroll 8
-    for (uint32_t j = 0; j < kScan; ++j) count += p[j] <= x ? 1 : 0;
-    return lo + count;
+    return line.start + below;
   }
 
   // The owner of the first point strictly greater than the digest, wrapping
   // around. On an empty ring returns kInvalidNode.
   NodeId Lookup(uint64_t key_hash) const override {
-    // owners_[P .. P + kScan] are copies of owners_[0]: no wrap branch.
-    return owners_[SuccessorPosition(key_hash)];
+    const uint64_t x = ReduceToCircle(key_hash);
+    const Line& line = lines_[x >> shift_];
+    uint32_t below;
+    if (ABSL_PREDICT_FALSE(!CountBelow(line, Fingerprint(x), &below))) {
+      // owners_[P] is a copy of owners_[0]: no wrap branch.
+      return owners_[SlowPosition(line, x)];
+    }
+    return line.owner[below];
   }
 
   absl::Status LookupReplicas(uint64_t key_hash, size_t r, bool distinct_zones,
@@ -254,7 +297,7 @@ class Ring final : public ConsistentHash {
     return sizeof(*this) + table_.MemoryBytes() +
            points_.capacity() * sizeof(uint64_t) +
            owners_.capacity() * sizeof(NodeId) +
-           index_.capacity() * sizeof(uint32_t);
+           lines_.capacity() * sizeof(Line);
   }
   size_t size() const override { return table_.live_count(); }
   std::vector<NodeId> LiveNodes() const override { return table_.LiveIds(); }
@@ -324,6 +367,69 @@ class Ring final : public ConsistentHash {
     } else {
       return h & ((uint64_t{1} << kCircleBits) - 1);
     }
+  }
+
+  // One bucket of the lookup structure, one cache line. The bucket holds the
+  // points whose top k bits equal its index (k = kCircleBits - shift_), at
+  // positions [start, start + count) of points_. fp[j] is the fingerprint
+  // (the 16 bits below the top k, xor 0x8000 for a signed compare) of the
+  // bucket's j-th point; owner[j] its owner. Slots j >= count hold fp
+  // 0x7FFF (0xFFFF unbiased) and the owner of the first point after the
+  // bucket, owners_[start + count] (wrapping), so that "no point of the
+  // bucket is greater" needs no branch. A bucket with more than kLineSlots
+  // points holds none in its slots (count says so) and is searched in
+  // points_.
+  struct alignas(64) Line {
+    uint16_t fp[kLineSlots];
+    NodeId owner[kLineSlots + 1];
+    uint32_t start;
+    uint32_t count;
+  };
+  static_assert(sizeof(Line) == 64);
+
+  // The 16 bits of x below its top k bits (zero-filled past the circle).
+  uint16_t Fingerprint(uint64_t x) const {
+    return static_cast<uint16_t>((x << fp_shift_) >> 48);
+  }
+
+  // Sets *below to the number of the line's points <= the key with
+  // fingerprint f, and returns true, when the fingerprints decide it: the
+  // bucket is not crowded and no point shares the key's fingerprint (a
+  // point with a smaller fingerprint is smaller than the key, one with a
+  // larger fingerprint larger). Otherwise returns false.
+  static bool CountBelow(const Line& line, uint16_t f, uint32_t* below) {
+    const int16_t key = static_cast<int16_t>(f ^ 0x8000);
+#if defined(__SSE2__)
+    const __m128i fps =
+        _mm_load_si128(reinterpret_cast<const __m128i*>(line.fp));
+    const __m128i k = _mm_set1_epi16(key);
+    const uint32_t lt =
+        static_cast<uint32_t>(_mm_movemask_epi8(_mm_cmplt_epi16(fps, k)));
+    const uint32_t eq =
+        static_cast<uint32_t>(_mm_movemask_epi8(_mm_cmpeq_epi16(fps, k)));
+    // The used slots are sorted and the empty ones hold the largest value,
+    // so the lanes below the key are a prefix: count its trailing ones
+    // (a single bsf; std::popcount is a libgcc call without -mpopcnt).
+    *below = static_cast<uint32_t>(std::countr_zero(~lt)) / 2;
+#else
+    uint32_t lt = 0;
+    uint32_t eq = 0;
+    for (uint32_t j = 0; j < kLineSlots; ++j) {
+      const int16_t fj = static_cast<int16_t>(line.fp[j]);
+      lt += fj < key ? 1 : 0;
+      eq |= fj == key ? 1 : 0;
+    }
+    *below = lt;
+#endif
+    return (eq | (line.count > kLineSlots ? 1u : 0u)) == 0;
+  }
+
+  // Binary search of the line's bucket in points_ (crowded bucket or equal
+  // fingerprints).
+  uint32_t SlowPosition(const Line& line, uint64_t x) const {
+    const uint64_t* begin = points_.data() + line.start;
+    return static_cast<uint32_t>(
+        std::upper_bound(begin, begin + line.count, x) - points_.data());
   }
 
   absl::Status CheckPointCount(const NodeSpec& spec, uint64_t count,
@@ -399,8 +505,8 @@ class Ring final : public ConsistentHash {
     const size_t n = entries.size();
     std::vector<uint64_t> points;
     std::vector<NodeId> owners;
-    points.reserve(n + kScan);
-    owners.reserve(n + kScan + 1);
+    points.reserve(n);
+    owners.reserve(n + 1);
     for (const Entry& e : entries) {
       points.push_back(e.point);
       owners.push_back(e.owner);
@@ -416,8 +522,8 @@ class Ring final : public ConsistentHash {
     const size_t n = num_points_ + fresh.size();
     std::vector<uint64_t> points;
     std::vector<NodeId> owners;
-    points.reserve(n + kScan);
-    owners.reserve(n + kScan + 1);
+    points.reserve(n);
+    owners.reserve(n + 1);
     uint32_t i = 0;
     size_t j = 0;
     while (i < num_points_ || j < fresh.size()) {
@@ -448,27 +554,39 @@ class Ring final : public ConsistentHash {
     Reindex();
   }
 
-  // Pads the arrays (points_ has exactly num_points_ entries on entry) and
-  // rebuilds the top-bits index.
+  // Pads owners_ (points_ and owners_ have exactly num_points_ entries on
+  // entry) and rebuilds the bucket lines.
   void Reindex() {
     const uint32_t n = num_points_;
     points_.resize(n);
     owners_.resize(n);
-    points_.insert(points_.end(), kScan, std::numeric_limits<uint64_t>::max());
-    owners_.insert(owners_.end(), kScan + 1, n > 0 ? owners_[0] : kInvalidNode);
-    // 2^k buckets with 2^k in [n/2, n) (at least 2): one or two points each.
-    int k = n > 1 ? static_cast<int>(std::bit_width(n - 1)) - 1 : 1;
+    owners_.push_back(n > 0 ? owners_[0] : kInvalidNode);
+    // 2^k buckets with 2^k in [n/4, n/2) (at least 2): 2 to 4 points each on
+    // average, so that a bucket rarely overflows its 8 slots.
+    int k = n > 3 ? static_cast<int>(std::bit_width(n - 1)) - 2 : 1;
     k = std::clamp(k, 1, kCircleBits - 1);
     shift_ = kCircleBits - k;
+    fp_shift_ = 64 - kCircleBits + k;
     const size_t buckets = size_t{1} << k;
-    std::vector<uint32_t> index(buckets + 1);
+    std::vector<Line, HugePageAllocator<Line>> lines(buckets);
     uint32_t pos = 0;
     for (size_t b = 0; b < buckets; ++b) {
-      while (pos < n && (points_[pos] >> shift_) < b) ++pos;
-      index[b] = pos;
+      const uint32_t start = pos;
+      while (pos < n && (points_[pos] >> shift_) == b) ++pos;
+      Line& line = lines[b];
+      line.start = start;
+      line.count = pos - start;
+      const uint32_t used = line.count <= kLineSlots ? line.count : 0;
+      for (uint32_t j = 0; j < kLineSlots; ++j) {
+        line.fp[j] = j < used ? static_cast<uint16_t>(
+                                    Fingerprint(points_[start + j]) ^ 0x8000)
+                              : uint16_t{0x7FFF};
+      }
+      for (uint32_t j = 0; j <= kLineSlots; ++j) {
+        line.owner[j] = j < used ? owners_[start + j] : owners_[pos];
+      }
     }
-    index[buckets] = n;
-    index_ = std::move(index);
+    lines_ = std::move(lines);
   }
 
   bool ZoneTaken(const std::vector<NodeId>& chosen, NodeId candidate) const {
@@ -483,10 +601,11 @@ class Ring final : public ConsistentHash {
   NodeTable table_;
   uint32_t vnodes_;
   uint32_t num_points_ = 0;
-  int shift_ = kCircleBits - 1;
-  std::vector<uint64_t> points_;  // sorted; then kScan x UINT64_MAX
-  std::vector<NodeId> owners_;    // parallel; then kScan + 1 x owners_[0]
-  std::vector<uint32_t> index_;   // 2^k + 1 bucket starts
+  int shift_ = kCircleBits - 1;   // bucket of x: x >> shift_
+  int fp_shift_ = 64 - kCircleBits + 1;  // Fingerprint: (x << fp_shift_) >> 48
+  std::vector<uint64_t> points_;  // sorted
+  std::vector<NodeId> owners_;    // parallel; then owners_[0] once more
+  std::vector<Line, HugePageAllocator<Line>> lines_;  // 2^k buckets
 };
 
 // Factory for the registry: validates `params.vnodes` and `params.hash` and

@@ -158,7 +158,7 @@ TEST(RingSemanticsTest, EmptyRingLooksUpInvalid) {
 }
 
 TEST(RingSearchTest, LookupEqualsUpperBoundOnClusteredPoints) {
-  // Crowded buckets (more than kScan points) take the binary-search path;
+  // Crowded buckets (more than kLineSlots points) take the binary-search path;
   // duplicates and points at both ends of the circle included.
   Sfc64 rng(99);
   for (int trial = 0; trial < 20; ++trial) {
@@ -189,6 +189,43 @@ TEST(RingSearchTest, LookupEqualsUpperBoundOnClusteredPoints) {
     Ring<Xxh64> ring(1);
     ASSERT_TRUE(ring.BuildFromPointsForTesting(nodes, points).ok());
     ExpectLookupMatchesUpperBound(ring, kMax, trial);
+  }
+}
+
+TEST(RingSearchTest, LookupEqualsUpperBoundWhenFingerprintsCollide) {
+  // Groups of points that agree in their top 40 bits share the 16-bit
+  // fingerprint of any bucket size up to 2^24 buckets, so keys among them
+  // take the exact fallback; keys whose fingerprint is all ones compare
+  // equal to the empty slots. SuccessorPosition must agree as well.
+  Sfc64 rng(7);
+  for (int trial = 0; trial < 12; ++trial) {
+    const int n = 1 + trial * 5;
+    std::vector<NodeSpec> nodes;
+    std::vector<std::vector<uint64_t>> points(n);
+    for (int i = 0; i < n; ++i) {
+      nodes.push_back(Node("n" + std::to_string(i)));
+      const uint64_t group = rng() & ~uint64_t{0xFFFFFF};
+      for (int v = 0; v < 3; ++v) points[i].push_back(group | rng.Below(1 << 24));
+      points[i].push_back(rng());
+    }
+    Ring<Xxh64> ring(1);
+    ASSERT_TRUE(ring.BuildFromPointsForTesting(nodes, points).ok());
+    ExpectLookupMatchesUpperBound(ring, kMax, trial);
+    const auto pts = ring.points();
+    std::vector<uint64_t> keys;
+    for (uint64_t p : pts) {
+      for (uint64_t low : {uint64_t{0}, uint64_t{0xFFFFFF}, uint64_t{0xFFFF}}) {
+        keys.push_back((p & ~uint64_t{0xFFFFFF}) | low);
+      }
+      keys.push_back(p | (uint64_t{0xFFFF} << 24));  // all-ones fingerprints
+      keys.push_back(p | (uint64_t{0xFFFF} << 40));
+    }
+    for (uint64_t key : keys) {
+      const size_t want = static_cast<size_t>(
+          std::upper_bound(pts.begin(), pts.end(), key) - pts.begin());
+      ASSERT_EQ(ring.SuccessorPosition(key), want) << key;
+      ASSERT_EQ(ring.Lookup(key), ReferenceOwner(ring, key)) << key;
+    }
   }
 }
 
