@@ -270,6 +270,12 @@ TEST(DispatchConcreteTest, EveryRegistryAlgorithmAndHashGivesTheFactoryType) {
       AlgorithmParams params;
       params.hash = std::string(hash.name);
       absl::StatusOr<std::unique_ptr<ConsistentHash>> made = algo.make(params);
+      if (algo.name == "bounded_load" && hash.bits == 32) {
+        // Refused: distinct keys with equal digests would merge.
+        EXPECT_FALSE(made.ok());
+        ++pairs;
+        continue;
+      }
       ASSERT_TRUE(made.ok()) << made.status();
       int calls = 0;
       const ConsistentHash* instance = made->get();

@@ -26,8 +26,8 @@ TEST(CsvTest, FormatNumberIsShortestRoundTrip) {
 TEST(CsvTest, HeaderIsTheSchema) {
   EXPECT_EQ(CsvHeader(),
             "run_id,experiment,algorithm,hash,keyset,nodes,vnodes,table_size,"
-            "load_factor,keys,seed,repetition,scenario,node,weight,metric,"
-            "value,unit,note\n");
+            "load_factor,keys,placed_keys,seed,repetition,scenario,threads,"
+            "node,weight,metric,value,unit,note\n");
 }
 
 TEST(CsvTest, RowRoundTripsWithQuoting) {

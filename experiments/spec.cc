@@ -555,9 +555,9 @@ class Parser {
         }
       }
     }
-    if (b.kind == "memory") {
+    if (b.kind == "memory" || b.kind == "build") {
       if (!b.keys.empty() || !b.keys_per_node.empty()) {
-        return Error("keys", "not used by kind 'memory'");
+        return Error("keys", absl::StrCat("not used by kind '", b.kind, "'"));
       }
     } else if (b.keys.empty() == b.keys_per_node.empty()) {
       return Error("keys", "give exactly one of 'keys' and 'keys_per_node'");

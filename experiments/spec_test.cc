@@ -367,7 +367,6 @@ TEST(SpecTest, TimingKindsRepeatRoundsNotSeeds) {
 kind = "build"
 algorithm = ["ring"]
 nodes = [10]
-keys = 1000
 repetitions = 4
 [[sweep]]
 kind = "hash_speed"

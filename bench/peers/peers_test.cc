@@ -22,6 +22,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
+#include "algorithms/hash/hash_registry.h"
 #include "algorithms/registry.h"
 #include "algorithms/util/random.h"
 #include "bench/dispatch.h"
@@ -476,6 +477,10 @@ TEST(PeersRegistryTest, ForEachPeerMatchesApplicablePeers) {
                   params.hash = std::string(hash);
                   params.vnodes = vnodes;
                   auto made = MakeAlgorithm(algorithm, params);
+                  if (!made.ok() && algorithm == "bounded_load" &&
+                      FindHash(hash)->bits == 32) {
+                    return;  // refused: equal digests would merge keys
+                  }
                   ASSERT_TRUE(made.ok()) << made.status();
                   ASSERT_TRUE((*made)->Build(Nodes(n)).ok());
                   const A& built = dynamic_cast<const A&>(**made);

@@ -41,6 +41,7 @@
 
 #include "algorithms/consistent_hash.h"
 #include "algorithms/ring/ring.h"
+#include "algorithms/util/huge_page_allocator.h"
 
 namespace chbench {
 namespace peers {
@@ -63,7 +64,11 @@ template <typename H>
 class RingUpperBound {
  public:
   explicit RingUpperBound(const Ring<H>& ring) {
-    ring.ExportPoints(&points_, &owners_);
+    std::vector<uint64_t> points;
+    std::vector<NodeId> owners;
+    ring.ExportPoints(&points, &owners);
+    points_.assign(points.begin(), points.end());
+    owners_.assign(owners.begin(), owners.end());
   }
 
   // Precondition: the ring had at least one point.
@@ -78,15 +83,19 @@ class RingUpperBound {
   size_t num_points() const { return points_.size(); }
 
  private:
-  std::vector<uint64_t> points_;  // ascending
-  std::vector<NodeId> owners_;    // parallel
+  std::vector<uint64_t, HugePageAllocator<uint64_t>> points_;  // ascending
+  std::vector<NodeId, HugePageAllocator<NodeId>> owners_;      // parallel
 };
 
 template <typename H>
 class RingBranchless {
  public:
   explicit RingBranchless(const Ring<H>& ring) {
-    ring.ExportPoints(&points_, &owners_);
+    std::vector<uint64_t> points;
+    std::vector<NodeId> owners;
+    ring.ExportPoints(&points, &owners);
+    points_.assign(points.begin(), points.end());
+    owners_.assign(owners.begin(), owners.end());
     n_ = points_.size();
     // owners_[n] = owners_[0]: "past the largest point" wraps without a
     // branch.
@@ -113,8 +122,9 @@ class RingBranchless {
   size_t num_points() const { return n_; }
 
  private:
-  std::vector<uint64_t> points_;  // ascending
-  std::vector<NodeId> owners_;    // parallel, plus owners_[0] at the end
+  std::vector<uint64_t, HugePageAllocator<uint64_t>> points_;  // ascending
+  // Parallel, plus owners_[0] at the end.
+  std::vector<NodeId, HugePageAllocator<NodeId>> owners_;
   size_t n_ = 0;
 };
 
