@@ -115,11 +115,23 @@ absl::Status Rounds(std::span<Kernel> kernels, const std::vector<size_t>& which,
     }
     for (size_t j : order) {
       const Kernel& k = kernels[j];
-      absl::StatusOr<Measurement> m = Measure(k, (*out)[j].iterations);
-      if (!m.ok()) return m.status();
-      (*out)[j].ns_per_op[r] =
-          m->seconds * 1e9 /
-          (static_cast<double>((*out)[j].iterations) * k.ops_per_iteration);
+      // The round's value: the median of `slices` back-to-back measurements
+      // of iterations / slices each (same total time), so that a transient
+      // disturbance (an interrupt, a neighbour's burst) shorter than a slice
+      // does not move the round.
+      const uint64_t total = (*out)[j].iterations;
+      const uint32_t slices = static_cast<uint32_t>(
+          std::min<uint64_t>(std::max(o.slices, 1u), total));
+      const uint64_t per = total / slices;
+      std::vector<double> ns(slices);
+      for (uint32_t q = 0; q < slices; ++q) {
+        const uint64_t it = q + 1 < slices ? per : total - per * (slices - 1);
+        absl::StatusOr<Measurement> m = Measure(k, it);
+        if (!m.ok()) return m.status();
+        ns[q] = m->seconds * 1e9 /
+                (static_cast<double>(it) * k.ops_per_iteration);
+      }
+      (*out)[j].ns_per_op[r] = Median(std::move(ns));
     }
   }
   return absl::OkStatus();

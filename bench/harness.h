@@ -15,6 +15,9 @@
 //   2. Round r = 0 .. R-1 runs every kernel once, with I_j iterations, in an
 //      order shuffled by Sfc64(seed + r): drift and a neighbour's load hit all
 //      kernels of the group alike, and a kernel never always runs first.
+//      A kernel's value in a round is the median of `slices` back-to-back
+//      measurements of I_j / slices iterations each: a disturbance shorter
+//      than a slice does not move the round.
 //   3. Each measurement returns (seconds, fold). The fold is a combination of
 //      every result the kernel computed (owners summed, digests summed), and
 //      must equal the kernel's `expected(I_j)`, computed outside the timed
@@ -30,10 +33,12 @@
 //      times; what stays suspect is returned with `noisy` set and the reason.
 //
 // Clocks: a kernel measures itself (so mutating kernels can exclude their
-// setup). Single-thread kernels use the thread's CPU clock
-// (CLOCK_THREAD_CPUTIME_ID: time the thread is descheduled is not counted);
-// multi-thread kernels use the steady wall clock between a start barrier and
-// the last thread's end.
+// setup). Lookup loops use the thread's CPU clock around a whole slice
+// (CLOCK_THREAD_CPUTIME_ID: time the thread is descheduled is not counted;
+// one read costs ~1 us in a VM, negligible against a slice of milliseconds);
+// mutating kernels (build, add, remove) use the steady clock around each
+// operation (~25 ns per read); multi-thread kernels use the steady wall
+// clock between a start barrier and the last thread's end.
 //
 // The group's load average (1 min, /proc/loadavg, at the end) and the CPU
 // steal fraction over the whole measurement (/proc/stat: steal jiffies over
@@ -96,6 +101,9 @@ struct HarnessOptions {
   double cv_threshold = 0.05;
   double pair_tolerance = 0.10;
   int max_remeasure = 2;
+  // Each round's value is the median of this many back-to-back slices of
+  // the measurement (1 = one measurement per round).
+  uint32_t slices = 3;
 };
 
 struct KernelResult {

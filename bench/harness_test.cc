@@ -43,6 +43,7 @@ HarnessOptions Options(uint32_t rounds) {
   o.rounds = rounds;
   o.min_time_s = 1e-3;
   o.seed = 11;
+  o.slices = 1;  // one call per round: the synthetic times are per call
   return o;
 }
 
@@ -69,6 +70,28 @@ TEST(HarnessTest, EveryKernelOncePerRoundInShuffledOrders) {
     EXPECT_FALSE(k.noisy);
     EXPECT_EQ(k.remeasured, 0);
   }
+}
+
+TEST(HarnessTest, ARoundIsTheMedianOfItsSlices) {
+  std::vector<std::string> log;
+  // Every third call is disturbed (30 ns instead of 10).
+  std::vector<Kernel> ks = {
+      Synthetic("k", [](int c) { return c % 3 == 2 ? 30.0 : 10.0; }, &log)};
+  HarnessOptions o = Options(4);
+  o.slices = 3;
+  absl::StatusOr<HarnessResult> r = RunInterleaved(ks, o);
+  ASSERT_TRUE(r.ok()) << r.status();
+  EXPECT_EQ(log.size(), 12u);
+  for (double v : r->kernels[0].ns_per_op) EXPECT_DOUBLE_EQ(v, 10.0);
+  EXPECT_FALSE(r->kernels[0].noisy);
+  // One slice per round: the disturbed call lands in round 2.
+  o.slices = 1;
+  o.max_remeasure = 0;
+  log.clear();
+  ks[0] = Synthetic("k", [](int c) { return c % 3 == 2 ? 30.0 : 10.0; }, &log);
+  r = RunInterleaved(ks, o);
+  ASSERT_TRUE(r.ok());
+  EXPECT_DOUBLE_EQ(r->kernels[0].ns_per_op[2], 30.0);
 }
 
 TEST(HarnessTest, AFoldMismatchFailsTheRun) {

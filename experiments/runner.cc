@@ -228,9 +228,9 @@ struct Job {
 };
 
 // Progress on stderr. The ETA extrapolates each phase from its own cells:
-// the parallel non-timing cells are fast and many, the timing cells slow and
+// the parallel non-timing cells are fast and many, the timing groups slow and
 // few, so one rate for both would be wrong by an order of magnitude. Until
-// the first timing cell finishes, the timing cells still to come are shown as
+// the first timing group finishes, the groups still to come are shown as
 // a count instead of a time.
 class Progress {
  public:
@@ -262,7 +262,7 @@ class Progress {
       eta += Seconds(now - timing_start_) / static_cast<double>(timing_done_) *
              static_cast<double>(timing_total_ - timing_done_);
     } else if (timing_total_ > 0) {
-      pending = absl::StrCat(" + ", timing_total_, " timing cells");
+      pending = absl::StrCat(" + ", timing_total_, " timing groups");
     }
     const size_t done = parallel_done_ + timing_done_;
     const std::string msg = absl::StrFormat(

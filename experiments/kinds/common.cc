@@ -130,7 +130,7 @@ TimingGroup MakeTimingGroup(std::span<const Cell* const> group) {
   g.min_time_s = c.min_time_s;
   // Build/add/remove: each measurement pays untimed rebuilds; cap its wall
   // time with the tier's min_time_s.
-  g.build_wall_budget_s = std::min(1.0, 10 * c.min_time_s);
+  g.build_wall_budget_s = std::min(0.5, 2.5 * c.min_time_s);
   for (const Cell* cell : group) {
     if (c.kind == "hash_speed") {
       g.hashes.push_back(cell->hash);
