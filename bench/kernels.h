@@ -29,6 +29,7 @@
 #ifndef CHBENCH_BENCH_KERNELS_H_
 #define CHBENCH_BENCH_KERNELS_H_
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstddef>
@@ -104,39 +105,44 @@ Measurement LatencyLoop(const Op& op, std::span<const Key> keys,
 }
 
 // T threads share `op` (read-only), each runs `iterations` independent
-// operations from offset t * n / T. Wall time from the moment all threads
-// are ready until the last one finishes; fold = sum of the threads' folds.
+// operations from offset t * n / T. The time is the wall time from the
+// earliest thread's start to the latest thread's end, each read by the thread
+// itself after a start barrier (so the time the launching thread needs to be
+// scheduled again is not counted); fold = sum of the threads' folds.
 template <typename Key, typename Op>
 Measurement MultiThreadLoop(const Op& op, std::span<const Key> keys,
                             uint64_t iterations, unsigned threads) {
   using Clock = std::chrono::steady_clock;
   std::vector<uint64_t> folds(threads, 0);
+  std::vector<Clock::time_point> starts(threads), ends(threads);
   std::atomic<unsigned> ready{0};
-  std::atomic<bool> go{false};
   std::vector<std::thread> pool;
   pool.reserve(threads);
   for (unsigned t = 0; t < threads; ++t) {
     pool.emplace_back([&, t] {
+      // Barrier: every thread exists before any starts; yield while waiting
+      // so that a waiting thread never holds a core another one needs.
       ready.fetch_add(1);
-      while (!go.load(std::memory_order_acquire)) {
+      while (ready.load(std::memory_order_acquire) < threads) {
+        std::this_thread::yield();
       }
       const Key* const k = keys.data();
       const size_t n = keys.size();
       size_t i = (t * (n / threads)) % n;
       uint64_t fold = 0;
+      starts[t] = Clock::now();
       for (uint64_t it = 0; it < iterations; ++it) {
         fold += op(k[i]);
         if (++i == n) i = 0;
       }
+      ends[t] = Clock::now();
       benchmark::DoNotOptimize(fold);
       folds[t] = fold;
     });
   }
-  while (ready.load() < threads) std::this_thread::yield();
-  const Clock::time_point t0 = Clock::now();
-  go.store(true, std::memory_order_release);
   for (std::thread& th : pool) th.join();
-  const Clock::time_point t1 = Clock::now();
+  const Clock::time_point t0 = *std::min_element(starts.begin(), starts.end());
+  const Clock::time_point t1 = *std::max_element(ends.begin(), ends.end());
   uint64_t fold = 0;
   for (uint64_t f : folds) fold += f;
   return {std::chrono::duration<double>(t1 - t0).count(), fold};
