@@ -402,6 +402,24 @@ HarnessOptions Options(const TimingGroup& g) {
   return o;
 }
 
+// Adds every member's kernels (add.template operator()<A>(i), A the member's
+// concrete type), then measures them all in the same rounds.
+template <typename Add>
+absl::StatusOr<TimingGroupResult> MeasureMembers(const TimingGroup& g,
+                                                 LookupState* st, Add&& add) {
+  for (size_t i = 0; i < g.members.size(); ++i) {
+    absl::Status inner = absl::OkStatus();
+    const absl::Status dispatched = DispatchConcrete(
+        g.members[i].algorithm, g.members[i].params.hash,
+        [&]<typename A>() { inner = add.template operator()<A>(i); });
+    if (!dispatched.ok()) return dispatched;
+    if (!inner.ok()) return inner;
+  }
+  absl::StatusOr<HarnessResult> h = RunInterleaved(st->kernels, Options(g));
+  if (!h.ok()) return h.status();
+  return Collect(st, *h);
+}
+
 absl::StatusOr<TimingGroupResult> LookupGroup(const TimingGroup& g) {
   if (g.scenario != "prehashed" && g.scenario != "string") {
     return absl::InvalidArgumentError(absl::StrCat(
@@ -421,17 +439,9 @@ absl::StatusOr<TimingGroupResult> LookupGroup(const TimingGroup& g) {
     }
     st.strings = *std::move(keys);
   }
-  for (size_t i = 0; i < g.members.size(); ++i) {
-    absl::Status inner = absl::OkStatus();
-    const absl::Status dispatched = DispatchConcrete(
-        g.members[i].algorithm, g.members[i].params.hash,
-        [&]<typename A>() { inner = AddLookupMember<A>(g, i, &st); });
-    if (!dispatched.ok()) return dispatched;
-    if (!inner.ok()) return inner;
-  }
-  absl::StatusOr<HarnessResult> h = RunInterleaved(st.kernels, Options(g));
-  if (!h.ok()) return h.status();
-  return Collect(&st, *h);
+  return MeasureMembers(g, &st, [&]<typename A>(size_t i) {
+    return AddLookupMember<A>(g, i, &st);
+  });
 }
 
 // ------------------------------------------------------------------ build
@@ -568,17 +578,9 @@ absl::Status AddBuildMember(const TimingGroup& g, size_t index,
 
 absl::StatusOr<TimingGroupResult> BuildGroup(const TimingGroup& g) {
   LookupState st;
-  for (size_t i = 0; i < g.members.size(); ++i) {
-    absl::Status inner = absl::OkStatus();
-    const absl::Status dispatched = DispatchConcrete(
-        g.members[i].algorithm, g.members[i].params.hash,
-        [&]<typename A>() { inner = AddBuildMember<A>(g, i, &st); });
-    if (!dispatched.ok()) return dispatched;
-    if (!inner.ok()) return inner;
-  }
-  absl::StatusOr<HarnessResult> h = RunInterleaved(st.kernels, Options(g));
-  if (!h.ok()) return h.status();
-  return Collect(&st, *h);
+  return MeasureMembers(g, &st, [&]<typename A>(size_t i) {
+    return AddBuildMember<A>(g, i, &st);
+  });
 }
 
 // ------------------------------------------------------------- hash speed

@@ -30,9 +30,7 @@ absl::StatusOr<std::vector<ResultRow>> RunBalance(const Cell& c,
   absl::StatusOr<std::vector<uint64_t>> d = Digests(c, m0, **algo);
   if (!d.ok()) return d.status();
   const uint64_t m = d->size();
-  if (const std::string overlap = OverlapNote(c, m); !overlap.empty()) {
-    note = note.empty() ? overlap : absl::StrCat(note, "; ", overlap);
-  }
+  AddOverlapNote(c, m, &note);
   const std::vector<uint64_t> loads = Loads(MapKeys(**algo, *d, {}), c.nodes);
   const LoadStats s = ComputeLoadStats(loads);
   std::vector<ResultRow> rows;

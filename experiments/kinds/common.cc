@@ -78,10 +78,11 @@ absl::StatusOr<std::vector<uint64_t>> Digests(const Cell& c, uint64_t count,
   return d;
 }
 
-std::string OverlapNote(const Cell& c, uint64_t count) {
-  if (!KeysOverlapAcrossSeeds(c.keyset, count)) return "";
-  return absl::StrCat("n_eff = 1: ", count, " keys of key set '", c.keyset,
-                      "' exceed half of it, so repetitions share most keys");
+void AddOverlapNote(const Cell& c, uint64_t count, std::string* note) {
+  if (!KeysOverlapAcrossSeeds(c.keyset, count)) return;
+  absl::StrAppend(note, note->empty() ? "" : "; ", "n_eff = 1: ", count,
+                  " keys of key set '", c.keyset,
+                  "' exceed half of it, so repetitions share most keys");
 }
 
 absl::StatusOr<std::unique_ptr<ConsistentHash>> Built(

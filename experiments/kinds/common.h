@@ -58,9 +58,9 @@ uint64_t CappedKeys(const Cell& c, std::string* note);
 absl::StatusOr<std::vector<uint64_t>> Digests(const Cell& c, uint64_t count,
                                               const ConsistentHash& algo);
 
-// Whether the cell's key set repeats most keys across seeds (n_eff = 1),
-// with the note to attach to its rows (empty otherwise).
-std::string OverlapNote(const Cell& c, uint64_t count);
+// When the cell's key set repeats most keys across seeds, appends the
+// "n_eff = 1: ..." note (the summary then gives no interval) to `note`.
+void AddOverlapNote(const Cell& c, uint64_t count, std::string* note);
 
 // MakeAlgorithm(c.algorithm, c.Params()) + Build(nodes).
 absl::StatusOr<std::unique_ptr<ConsistentHash>> Built(

@@ -93,9 +93,7 @@ absl::StatusOr<std::vector<ResultRow>> RunDisruption(
   absl::StatusOr<std::vector<uint64_t>> d = Digests(c, m0, **algo);
   if (!d.ok()) return d.status();
   base.keys = d->size();
-  if (const std::string overlap = OverlapNote(c, d->size()); !overlap.empty()) {
-    note = note.empty() ? overlap : absl::StrCat(note, "; ", overlap);
-  }
+  AddOverlapNote(c, d->size(), &note);
   const std::vector<uint32_t> before = MapKeys(**algo, *d, {});
   std::vector<uint32_t> after;
   const bool stateful = info->capabilities.stateful;

@@ -49,9 +49,7 @@ absl::StatusOr<std::vector<ResultRow>> RunWeights(const Cell& c,
   absl::StatusOr<std::vector<uint64_t>> d = Digests(c, m0, **algo);
   if (!d.ok()) return d.status();
   base.keys = d->size();
-  if (const std::string overlap = OverlapNote(c, d->size()); !overlap.empty()) {
-    note = note.empty() ? overlap : absl::StrCat(note, "; ", overlap);
-  }
+  AddOverlapNote(c, d->size(), &note);
   const std::vector<uint64_t> loads = Loads(MapKeys(**algo, *d, {}), c.nodes);
   for (size_t i = 0; i < c.weights.size(); ++i) {
     base.node = i;
