@@ -402,6 +402,19 @@ HarnessOptions Options(const TimingGroup& g) {
   return o;
 }
 
+// The group's string keys: GenerateKeys(keyset, num_keys, seed), non-empty.
+absl::Status LoadStringKeys(const TimingGroup& g, LookupState* st) {
+  absl::StatusOr<std::vector<std::string>> keys =
+      GenerateKeys(g.keyset, g.num_keys, g.seed);
+  if (!keys.ok()) return keys.status();
+  if (keys->empty()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("key set '", g.keyset, "' produced no keys"));
+  }
+  st->strings = *std::move(keys);
+  return absl::OkStatus();
+}
+
 // Adds every member's kernels (add.template operator()<A>(i), A the member's
 // concrete type), then measures them all in the same rounds.
 template <typename Add>
@@ -429,15 +442,8 @@ absl::StatusOr<TimingGroupResult> LookupGroup(const TimingGroup& g) {
   LookupState st;
   if (g.scenario == "prehashed") {
     st.digests = GenerateKeyHashes(g.num_keys, g.seed);
-  } else {
-    absl::StatusOr<std::vector<std::string>> keys =
-        GenerateKeys(g.keyset, g.num_keys, g.seed);
-    if (!keys.ok()) return keys.status();
-    if (keys->empty()) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("key set '", g.keyset, "' produced no keys"));
-    }
-    st.strings = *std::move(keys);
+  } else if (absl::Status s = LoadStringKeys(g, &st); !s.ok()) {
+    return s;
   }
   return MeasureMembers(g, &st, [&]<typename A>(size_t i) {
     return AddLookupMember<A>(g, i, &st);
@@ -586,14 +592,7 @@ absl::StatusOr<TimingGroupResult> BuildGroup(const TimingGroup& g) {
 // ------------------------------------------------------------- hash speed
 absl::StatusOr<TimingGroupResult> HashGroup(const TimingGroup& g) {
   LookupState st;
-  absl::StatusOr<std::vector<std::string>> keys =
-      GenerateKeys(g.keyset, g.num_keys, g.seed);
-  if (!keys.ok()) return keys.status();
-  if (keys->empty()) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("key set '", g.keyset, "' produced no keys"));
-  }
-  st.strings = *std::move(keys);
+  if (absl::Status s = LoadStringKeys(g, &st); !s.ok()) return s;
   const std::span<const std::string> span(st.strings);
   for (size_t i = 0; i < g.hashes.size(); ++i) {
     const bool known = DispatchHash(g.hashes[i], [&]<typename H>() {
