@@ -88,8 +88,9 @@ Measurement LatencyLoop(const Op& op, std::span<const Key> keys,
                         uint64_t iterations) {
   const Key* const k = keys.data();
   const size_t n = keys.size();
-  size_t zero = 0;
-  benchmark::DoNotOptimize(zero);
+  // A zero the compiler cannot see through: read from a volatile.
+  volatile size_t opaque_zero = 0;
+  const size_t zero = opaque_zero;
   size_t i = 0;
   uint64_t fold = 0;
   const double t0 = ThreadCpuSeconds();
