@@ -83,6 +83,12 @@ struct AlgorithmParams {
   uint32_t vnodes = 100;       // ring, bounded_load: points per unit weight
   uint64_t table_size = 0;     // maglev: prime M; 0 = smallest prime >= 100*N
   double load_factor = 1.25;   // bounded_load: c > 1
+  // anchor: the anchor size a (buckets ever available), fixed for the
+  // instance's life; 0 = the node count of the first Build (a = N, no room to
+  // add). dx: the activity array's initial size; 0 = the smallest power of
+  // two >= N at Build. Must be >= N when set.
+  uint64_t capacity = 0;
+  uint32_t probes = 21;        // multiprobe: probes per lookup (k), >= 1
 };
 
 // The type-erased interface. Not for timed loops: see the concrete types.
