@@ -27,6 +27,7 @@
 #include "bench/peers/peers.h"
 #include "benchmark/benchmark.h"
 #include "workload/keyset.h"
+#include "workload/removal.h"
 
 namespace chbench {
 namespace {
@@ -67,15 +68,24 @@ absl::StatusOr<std::unique_ptr<A>> MakeConcrete(const TimingMember& m) {
   return std::unique_ptr<A>(concrete);
 }
 
-// Built with N nodes and, for a stateful algorithm, its keys placed.
+// Built with N nodes, the member's removals done and, for a stateful
+// algorithm, its keys placed.
 template <typename A>
 absl::StatusOr<std::unique_ptr<A>> MakeReady(
     const TimingMember& m, uint32_t nodes,
-    const std::vector<uint64_t>& placed) {
+    const std::vector<uint64_t>& placed, uint64_t seed = 0) {
   absl::StatusOr<std::unique_ptr<A>> a = MakeConcrete<A>(m);
   if (!a.ok()) return a.status();
   const std::vector<NodeSpec> specs = NodeSpecs(nodes);
   if (absl::Status s = (*a)->Build(specs); !s.ok()) return s;
+  if (!m.removal.empty()) {
+    absl::StatusOr<std::vector<uint32_t>> order =
+        RemovalSequence(m.removal, nodes, m.removed, seed);
+    if (!order.ok()) return order.status();
+    for (uint32_t id : *order) {
+      if (absl::Status s = (*a)->RemoveNode(id); !s.ok()) return s;
+    }
+  }
   if (!placed.empty()) {
     std::vector<NodeId> out(placed.size());
     (*a)->PlaceBatch(placed, out);
@@ -167,7 +177,8 @@ absl::Status AddLookupMember(const TimingGroup& g, size_t index,
         static_cast<size_t>(m.placed_keys_per_node) * g.nodes,
         g.seed ^ kPlacedSalt);
   }
-  absl::StatusOr<std::unique_ptr<A>> made = MakeReady<A>(m, g.nodes, placed);
+  absl::StatusOr<std::unique_ptr<A>> made =
+      MakeReady<A>(m, g.nodes, placed, g.seed);
   if (!made.ok()) return made.status();
   std::shared_ptr<const A> algo(std::move(*made));
   st->keep.push_back(std::const_pointer_cast<A>(algo));

@@ -72,6 +72,10 @@ struct TimingMember {
   uint32_t placed_keys_per_node = 0;  // bounded_load only
   // lookup, prehashed: also lookups_per_s with T = 1 .. hardware threads.
   bool multithread = false;
+  // lookup: nodes removed after Build, before measuring
+  // (RemovalSequence(removal, nodes, removed, group seed), workload/removal.h).
+  std::string removal;
+  uint32_t removed = 0;
 };
 
 struct TimingGroup {

@@ -71,10 +71,12 @@ std::string FormatRow(const ResultRow& r) {
   return FormatFields({r.run_id, r.experiment, r.algorithm, r.hash, r.keyset,
                        FormatOptional(r.nodes), FormatOptional(r.vnodes),
                        FormatOptional(r.table_size),
-                       FormatOptional(r.load_factor), FormatOptional(r.keys),
+                       FormatOptional(r.load_factor),
+                       FormatOptional(r.capacity), FormatOptional(r.probes),
+                       FormatOptional(r.keys),
                        FormatOptional(r.placed_keys), FormatOptional(r.seed),
-                       FormatOptional(r.repetition), r.scenario,
-                       FormatOptional(r.threads), FormatOptional(r.node),
+                       FormatOptional(r.repetition), r.scenario, r.removal,
+                       FormatOptional(r.removed), FormatOptional(r.threads), FormatOptional(r.node),
                        FormatOptional(r.weight), r.metric,
                        FormatOptional(r.value), r.unit, r.note});
 }

@@ -10,7 +10,7 @@ namespace {
 
 constexpr std::string_view kPeerPlaceholder = "<peer>";
 
-constexpr std::array<MetricInfo, 27> kMetrics = {{
+constexpr std::array<MetricInfo, 28> kMetrics = {{
     // Timing (vary run to run).
     {"lookup_ns", "ns", "lower", true,
      "time per lookup, independent lookups over a key array (throughput); "
@@ -59,6 +59,10 @@ constexpr std::array<MetricInfo, 27> kMetrics = {{
      "the minimum moved fraction: 1/(N+1) on add, r/N on removing r nodes"},
     {"moved_excess_fraction", "fraction", "lower", false,
      "keys that moved although they did not have to / keys (0 is minimal)"},
+    {"step_moved_excess", "keys", "lower", false,
+     "removal, incremental: keys that moved at a single removal although they "
+     "were not on the node removed at that step, summed over the steps (0: "
+     "monotone at every step)"},
     {"receivers", "nodes", "higher", false,
      "nodes that received the removed node's keys (single removals)"},
     {"load_max", "keys", "lower", false,

@@ -15,12 +15,12 @@
 
 namespace chbench {
 
-inline constexpr std::array<std::string_view, 21> kColumns = {
+inline constexpr std::array<std::string_view, 25> kColumns = {
     "run_id",   "experiment", "algorithm",   "hash",       "keyset",
-    "nodes",    "vnodes",     "table_size",  "load_factor", "keys",
-    "placed_keys", "seed",    "repetition",  "scenario",   "threads",
-    "node",     "weight",     "metric",      "value",      "unit",
-    "note"};
+    "nodes",    "vnodes",     "table_size",  "load_factor", "capacity",
+    "probes",   "keys",       "placed_keys", "seed",       "repetition",
+    "scenario", "removal",    "removed",     "threads",    "node",
+    "weight",   "metric",     "value",       "unit",       "note"};
 
 // The index of column `name` in kColumns (kColumns.size() if absent).
 constexpr size_t ColumnIndex(std::string_view name) {
@@ -40,12 +40,19 @@ struct ResultRow {
   std::optional<uint64_t> vnodes;
   std::optional<uint64_t> table_size;
   std::optional<double> load_factor;
+  std::optional<uint64_t> capacity;  // anchor, dx: set capacity (buckets)
+  std::optional<uint64_t> probes;    // multiprobe: probes per lookup
   std::optional<uint64_t> keys;
   // bounded_load lookup/build/memory: keys placed before measuring.
   std::optional<uint64_t> placed_keys;
   std::optional<uint64_t> seed;
   std::optional<uint64_t> repetition;  // timing: the measurement round
   std::string scenario;  // e.g. "add", "remove_random", "prehashed", ...
+  // Removal state (removal experiment; lookup after removals): the order
+  // (workload/removal.h: random | fifo | lifo) and the nodes removed from
+  // the `nodes` built before measuring.
+  std::string removal;
+  std::optional<uint64_t> removed;
   std::optional<uint64_t> threads;  // lookups_per_s: threads sharing one instance
   std::optional<uint64_t> node;   // per-node rows (weights experiment)
   std::optional<double> weight;   // that node's weight

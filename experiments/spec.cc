@@ -20,6 +20,7 @@
 #include "experiments/csv.h"
 #include "experiments/metric_registry.h"
 #include "workload/keyset.h"
+#include "workload/removal.h"
 #include "toml++/toml.h"
 
 namespace chbench {
@@ -108,6 +109,8 @@ std::string Cell::Name() const {
   if (vnodes) parts.push_back(absl::StrCat("v", *vnodes));
   if (table_size) parts.push_back(absl::StrCat("t", *table_size));
   if (load_factor) parts.push_back(absl::StrCat("c", FormatNumber(*load_factor)));
+  if (capacity) parts.push_back(absl::StrCat("a", *capacity));
+  if (probes) parts.push_back(absl::StrCat("q", *probes));
   parts.push_back(absl::StrCat("k", keys));
   if (!weights.empty()) {
     std::vector<std::string> w;
@@ -119,6 +122,7 @@ std::string Cell::Name() const {
   }
   if (!scenario.empty()) parts.push_back(scenario);
   if (multithread) parts.push_back("mt");
+  if (!removal.empty()) parts.push_back(absl::StrCat(removal, "-r", removed));
   parts.push_back(absl::StrCat("s", seed));
   std::string name;
   for (const std::string& p : parts) {
@@ -134,6 +138,8 @@ AlgorithmParams Cell::Params() const {
   if (vnodes) p.vnodes = *vnodes;
   if (table_size) p.table_size = *table_size;
   if (load_factor) p.load_factor = *load_factor;
+  if (capacity) p.capacity = *capacity;
+  if (probes) p.probes = *probes;
   return p;
 }
 
@@ -149,6 +155,10 @@ struct Block {
   std::vector<int64_t> nodes, vnodes, table_size, keys, keys_per_node;
   std::vector<int64_t> placed_keys_per_node;  // empty = default [100]
   std::vector<double> load_factor;
+  std::vector<double> overprovision;
+  std::vector<int64_t> probes;
+  std::vector<std::string> removal;
+  std::vector<double> removed_fraction;
   std::vector<std::string> scenario;
   std::vector<std::vector<double>> weights;
   std::optional<int64_t> repetitions;  // unset: 1, or 10 rounds if timing
@@ -158,13 +168,23 @@ struct Block {
   std::set<std::string> set_keys;  // keys given anywhere
 };
 
-constexpr std::array<std::string_view, 19> kBlockKeys = {
+constexpr std::array<std::string_view, 23> kBlockKeys = {
     "kind",          "claim",       "algorithm",   "hash",
     "keyset",        "nodes",       "vnodes",      "table_size",
-    "load_factor",   "keys",        "keys_per_node",
+    "load_factor",   "overprovision", "probes",    "removal",
+    "removed_fraction", "keys",     "keys_per_node",
     "placed_keys_per_node",         "scenario",    "weights",
     "repetitions",   "seed",        "min_time_s",  "multithread",
     "tiers"};
+
+// Whether the registry row of `alg` lists `param` among the AlgorithmParams
+// fields its factory reads.
+bool ReadsParam(std::string_view alg, std::string_view param) {
+  const AlgorithmInfo* info = FindAlgorithm(alg);
+  if (info == nullptr) return false;
+  return std::find(info->parameters.begin(), info->parameters.end(), param) !=
+         info->parameters.end();
+}
 
 // "lo..hi"
 std::string Range(int64_t lo, int64_t hi) { return absl::StrCat(lo, "..", hi); }
@@ -339,6 +359,34 @@ class Parser {
                                            "finite"));
           }
         }
+      } else if (key == "overprovision") {
+        s = Doubles(key, node, &b->overprovision);
+        for (double x : b->overprovision) {
+          if (s.ok() && !(x >= 1 && x <= 1024)) {
+            return Error(key, absl::StrCat("value ", FormatNumber(x),
+                                           " out of range; valid: 1..1024 "
+                                           "(capacity / nodes)"));
+          }
+        }
+      } else if (key == "probes") {
+        s = Ints(key, node, 1, 1024, &b->probes, "multiprobe's probes per lookup");
+      } else if (key == "removal") {
+        s = Strings(key, node, &b->removal);
+        for (const std::string& o : b->removal) {
+          if (s.ok() && std::find(kRemovalOrders.begin(), kRemovalOrders.end(),
+                                  o) == kRemovalOrders.end()) {
+            return Error(key, absl::StrCat("unknown value '", o, "'; valid: ",
+                                           JoinNames(kRemovalOrders)));
+          }
+        }
+      } else if (key == "removed_fraction") {
+        s = Doubles(key, node, &b->removed_fraction);
+        for (double f : b->removed_fraction) {
+          if (s.ok() && !(f >= 0 && f <= 0.99)) {
+            return Error(key, absl::StrCat("value ", FormatNumber(f),
+                                           " out of range; valid: 0..0.99"));
+          }
+        }
       } else if (key == "weights") {
         b->weights.clear();
         const toml::array* arr = node.as_array();
@@ -444,12 +492,49 @@ class Parser {
         }
       }
     }
-    if (b.kind == "disruption" || b.kind == "lookup") {
+    if (b.kind == "removal") {
+      if (b.removal.empty()) {
+        return Error("removal", absl::StrCat("missing; valid: ",
+                                             JoinNames(kRemovalOrders)));
+      }
+      if (b.removed_fraction.empty()) return Error("removed_fraction", "missing");
+      for (int64_t n : b.nodes) {
+        if (n < 2) {
+          return Error("nodes", absl::StrCat("value ", n,
+                                             " out of range; removal needs "
+                                             ">= 2 nodes"));
+        }
+      }
+    } else if (b.kind == "lookup") {
+      if (b.removal.empty() != b.removed_fraction.empty()) {
+        return Error(b.removal.empty() ? "removal" : "removed_fraction",
+                     "missing; 'removal' and 'removed_fraction' go together");
+      }
+      if (!b.removal.empty()) {
+        for (const std::string& sc : b.scenario) {
+          if (sc != "prehashed") {
+            return Error("scenario", absl::StrCat(
+                "value '", sc, "' with 'removal'; lookups after removals are "
+                "timed on prehashed keys only; valid: prehashed"));
+          }
+        }
+        if (b.scenario.empty()) {
+          return Error("scenario", "missing; give scenario = [\"prehashed\"] "
+                                   "with 'removal'");
+        }
+      }
+    } else if (!b.removal.empty() || !b.removed_fraction.empty()) {
+      return Error(b.removal.empty() ? "removed_fraction" : "removal",
+                   absl::StrCat("not used by kind '", b.kind,
+                                "'; removal and lookup only"));
+    }
+    if (b.kind == "disruption" || b.kind == "lookup" || b.kind == "removal") {
       const std::span<const std::string_view> valid =
-          b.kind == "disruption" ? std::span<const std::string_view>(
-                                       kDisruptionScenarios)
-                                 : std::span<const std::string_view>(
-                                       kLookupScenarios);
+          b.kind == "disruption"
+              ? std::span<const std::string_view>(kDisruptionScenarios)
+          : b.kind == "removal"
+              ? std::span<const std::string_view>(kRemovalScenarios)
+              : std::span<const std::string_view>(kLookupScenarios);
       for (const std::string& sc : b.scenario) {
         if (std::find(valid.begin(), valid.end(), sc) == valid.end()) {
           return Error("scenario",
@@ -608,6 +693,7 @@ void Expand(const Block& b, std::string_view experiment, std::string_view tier,
   if (scenarios.empty() && b.kind == "lookup") {
     scenarios.assign(kLookupScenarios.begin(), kLookupScenarios.end());
   }
+  if (scenarios.empty() && b.kind == "removal") scenarios = {"oneshot"};
   if (scenarios.empty()) scenarios = {""};
   const bool per_node = !b.keys_per_node.empty();
   std::vector<int64_t> key_axis = per_node ? b.keys_per_node : b.keys;
@@ -656,9 +742,46 @@ void Expand(const Block& b, std::string_view experiment, std::string_view tier,
                 placed.push_back(static_cast<uint32_t>(p));
               }
             }
+            // anchor, dx: capacity from overprovision (default: theirs).
+            std::vector<std::optional<uint64_t>> cap = {std::nullopt};
+            if (ReadsParam(alg, "capacity") && !b.overprovision.empty()) {
+              cap.clear();
+              for (double x : b.overprovision) {
+                cap.push_back(static_cast<uint64_t>(
+                    std::ceil(x * static_cast<double>(n) - 1e-9)));
+              }
+            }
+            std::vector<std::optional<uint32_t>> pr = {std::nullopt};
+            if (ReadsParam(alg, "probes")) {
+              pr.clear();
+              if (b.probes.empty()) pr.push_back(21);
+              for (int64_t q : b.probes) pr.push_back(static_cast<uint32_t>(q));
+            }
+            // Removal states (order, removed count), without duplicates;
+            // only the last node can leave a range hash: lifo only.
+            std::vector<std::pair<std::string, uint32_t>> rem = {{"", 0}};
+            if (!b.removal.empty()) {
+              rem.clear();
+              const AlgorithmInfo* info = FindAlgorithm(alg);
+              const bool arbitrary =
+                  info != nullptr && info->capabilities.arbitrary_removal;
+              for (const std::string& o : b.removal) {
+                if (!arbitrary && o != "lifo") continue;
+                for (double f : b.removed_fraction) {
+                  const std::pair<std::string, uint32_t> st = {
+                      o, RemovedCount(n, f)};
+                  if (std::find(rem.begin(), rem.end(), st) == rem.end()) {
+                    rem.push_back(st);
+                  }
+                }
+              }
+            }
             for (const auto& v : vn) {
               for (const auto& t : ts) {
                 for (const auto& c : lf) {
+                  for (const auto& a : cap) {
+                  for (const auto& q : pr) {
+                  for (const auto& [order, removed] : rem) {
                   for (uint32_t p : placed) {
                     for (int64_t k : key_axis) {
                       for (const std::string& sc : scenarios) {
@@ -674,6 +797,10 @@ void Expand(const Block& b, std::string_view experiment, std::string_view tier,
                           cell.vnodes = v;
                           cell.table_size = t;
                           cell.load_factor = c;
+                          cell.capacity = a;
+                          cell.probes = q;
+                          cell.removal = order;
+                          cell.removed = removed;
                           // Both factors are bounded by CheckBlock, so the
                           // product is <= 2^32.
                           cell.keys = per_node ? static_cast<uint64_t>(k) * n
@@ -691,6 +818,9 @@ void Expand(const Block& b, std::string_view experiment, std::string_view tier,
                         }
                       }
                     }
+                  }
+                  }
+                  }
                   }
                 }
               }

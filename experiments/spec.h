@@ -27,6 +27,16 @@
 //   table_size = [65537]          # maglev, primes <= 4294967291 (default:
 //                                 # smallest prime >= 100 * nodes)
 //   load_factor = [1.25]          # bounded_load, > 1 and finite (default 1.25)
+//   overprovision = [1, 2, 10]    # anchor, dx: capacity = ceil(x * nodes),
+//                                 # 1 <= x <= 1024 (default: the algorithm's,
+//                                 # anchor a = N, dx the power of two >= N)
+//   probes = [21]                 # multiprobe, 1 .. 1024 (default 21)
+//   removal = ["random"]          # removal kind, lookup (prehashed): the
+//                                 # order nodes fail in, random|fifo|lifo
+//                                 # (workload/removal.h); algorithms that
+//                                 # remove only the last node get lifo only
+//   removed_fraction = [0.5]      # with removal: fraction of the nodes
+//                                 # removed, 0 .. 0.99 (round(f * N), < N)
 //   keys = [1000000]              # or keys_per_node = [1000]; the key count
 //                                 # (keys_per_node x nodes) is 1 .. 2^32
 //   placed_keys_per_node = [100]  # bounded_load in lookup/build/memory:
@@ -82,14 +92,20 @@
 
 namespace chbench {
 
-inline constexpr std::array<std::string_view, 10> kExperimentNames = {
+inline constexpr std::array<std::string_view, 12> kExperimentNames = {
     "lookup",  "build",  "memory",       "disruption", "balance",
-    "vnodes",  "hashes", "bounded_load", "weights",    "seeds"};
+    "vnodes",  "hashes", "bounded_load", "weights",    "seeds",
+    "removal", "overprovision"};
 inline constexpr std::array<std::string_view, 3> kTierNames = {
     "smoke", "default", "full"};
-inline constexpr std::array<std::string_view, 7> kCellKinds = {
+inline constexpr std::array<std::string_view, 8> kCellKinds = {
     "lookup", "build", "memory", "disruption", "balance", "hash_speed",
-    "weights"};
+    "weights", "removal"};
+// Scenarios of the removal kind: the removal done in one go and measured at
+// the end, or one node at a time with the keys moved checked after every
+// step.
+inline constexpr std::array<std::string_view, 2> kRemovalScenarios = {
+    "oneshot", "incremental"};
 inline constexpr std::array<std::string_view, 9> kDisruptionScenarios = {
     "add",
     "remove_random",
@@ -117,6 +133,8 @@ struct Cell {
   std::optional<uint32_t> vnodes;      // ring, bounded_load
   std::optional<uint64_t> table_size;  // maglev
   std::optional<double> load_factor;   // bounded_load
+  std::optional<uint64_t> capacity;    // anchor, dx (from overprovision)
+  std::optional<uint32_t> probes;      // multiprobe
   uint64_t keys = 0;
   std::string scenario;  // disruption operation; lookup: prehashed | string
   std::vector<double> weights;
@@ -138,6 +156,11 @@ struct Cell {
   // hardware threads sharing one instance. Spec key `multithread` (bool,
   // default false).
   bool multithread = false;
+  // Removal state: the order nodes fail in (random | fifo | lifo; empty: no
+  // removal) and how many of the `nodes` built are removed before measuring
+  // (workload/removal.h). Removal kind and prehashed lookup cells.
+  std::string removal;
+  uint32_t removed = 0;
 
   bool timing() const {
     return kind == "lookup" || kind == "build" || kind == "hash_speed";

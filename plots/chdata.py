@@ -30,11 +30,12 @@ import os
 import pandas as pd
 
 COLUMNS = ["run_id", "experiment", "algorithm", "hash", "keyset", "nodes",
-           "vnodes", "table_size", "load_factor", "keys", "placed_keys",
-           "seed", "repetition", "scenario", "threads", "node", "weight",
+           "vnodes", "table_size", "load_factor", "capacity", "probes",
+           "keys", "placed_keys", "seed", "repetition", "scenario",
+           "removal", "removed", "threads", "node", "weight",
            "metric", "value", "unit", "note"]
 STRING_COLUMNS = ["run_id", "experiment", "algorithm", "hash", "keyset",
-                  "scenario", "metric", "unit", "note"]
+                  "scenario", "removal", "metric", "unit", "note"]
 NUMERIC_COLUMNS = [c for c in COLUMNS if c not in STRING_COLUMNS]
 # Configuration columns of summary.csv: all but run_id/seed/repetition
 # (and the measurement columns value/note), in data.csv order.

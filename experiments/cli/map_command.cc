@@ -45,6 +45,7 @@
 #include <cstring>
 #include <memory>
 #include <new>
+#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -82,7 +83,13 @@ struct MapFlags {
   std::string replicas = "1";
   std::string zones;
   std::string key_format = "string";
+  std::string capacity;
+  std::string probes = "21";
+  std::string remove;
   // Which optional flags were given (CLI11 Option pointers, set at setup).
+  CLI::Option* capacity_opt = nullptr;
+  CLI::Option* probes_opt = nullptr;
+  CLI::Option* remove_opt = nullptr;
   CLI::Option* nodes_opt = nullptr;
   CLI::Option* node_names_opt = nullptr;
   CLI::Option* table_size_opt = nullptr;
@@ -96,6 +103,7 @@ struct MapConfig {
   AlgorithmParams params;
   std::vector<NodeSpec> nodes;
   size_t replicas = 1;
+  std::vector<std::string> remove;  // --remove, in order
   bool distinct_zones = false;
   bool u64_keys = false;
 };
@@ -111,6 +119,24 @@ std::string AlgorithmsWith(bool Capabilities::*field) {
 
 absl::Status Invalid(std::string message) {
   return absl::InvalidArgumentError(std::move(message));
+}
+
+// "anchor, dx": the registry's algorithms whose factory reads `param`.
+std::string AlgorithmsReading(std::string_view param) {
+  std::vector<std::string> names;
+  for (const AlgorithmInfo& info : Algorithms()) {
+    for (std::string_view p : info.parameters) {
+      if (p == param) names.emplace_back(info.name);
+    }
+  }
+  return names.empty() ? std::string("(none)") : absl::StrJoin(names, ", ");
+}
+
+bool Reads(const AlgorithmInfo& info, std::string_view param) {
+  for (std::string_view p : info.parameters) {
+    if (p == param) return true;
+  }
+  return false;
 }
 
 // Checks every flag and fills `config`. Order: algorithm, hash, key format,
@@ -200,6 +226,35 @@ absl::Status Configure(const MapFlags& flags, MapConfig* config) {
   }
   config->params.load_factor = c;
 
+  if (flags.capacity_opt->count() > 0) {
+    if (!Reads(*info, "capacity")) {
+      return Invalid(absl::StrCat(config->algorithm,
+                                  " does not use --capacity; algorithms with "
+                                  "a capacity: ", AlgorithmsReading("capacity")));
+    }
+    uint64_t a = 0;
+    if (!cli::ParseDecimalU64(flags.capacity, &a) || a < n) {
+      return Invalid(absl::StrCat(
+          "invalid --capacity '", cli::Excerpt(flags.capacity),
+          "'; expected an integer >= the number of nodes (", n, ")"));
+    }
+    config->params.capacity = a;
+  }
+  if (flags.probes_opt->count() > 0) {
+    if (!Reads(*info, "probes")) {
+      return Invalid(absl::StrCat(config->algorithm,
+                                  " does not use --probes; algorithms with "
+                                  "probes: ", AlgorithmsReading("probes")));
+    }
+    uint64_t q = 0;
+    if (!cli::ParseDecimalU64(flags.probes, &q) || q < 1 || q > 1024) {
+      return Invalid(absl::StrCat("invalid --probes '",
+                                  cli::Excerpt(flags.probes),
+                                  "'; expected an integer in 1..1024"));
+    }
+    config->params.probes = static_cast<uint32_t>(q);
+  }
+
   config->nodes.assign(n, NodeSpec{});
   for (uint64_t i = 0; i < n; ++i) {
     config->nodes[i].name =
@@ -264,6 +319,28 @@ absl::Status Configure(const MapFlags& flags, MapConfig* config) {
     }
     for (size_t i = 0; i < n; ++i) config->nodes[i].zone = zones[i];
     config->distinct_zones = true;
+  }
+
+  if (flags.remove_opt->count() > 0) {
+    config->remove = cli::SplitCommaList(flags.remove);
+    std::set<std::string_view> known, seen;
+    for (const NodeSpec& s : config->nodes) known.insert(s.name);
+    for (const std::string& name : config->remove) {
+      if (known.count(name) == 0) {
+        return Invalid(absl::StrCat(
+            "invalid --remove: no node named '", cli::Excerpt(name),
+            "'; nodes are ", have_names ? std::string("the --node-names") : absl::StrCat(
+                "node-0..node-", n - 1)));
+      }
+      if (!seen.insert(name).second) {
+        return Invalid(absl::StrCat("invalid --remove: node '",
+                                    cli::Excerpt(name), "' listed twice"));
+      }
+    }
+    if (config->remove.size() >= n) {
+      return Invalid(absl::StrCat("invalid --remove: removes all ", n,
+                                  " nodes; at least one must stay live"));
+    }
   }
   return absl::OkStatus();
 }
@@ -376,6 +453,11 @@ int RunMap(const MapFlags& flags) {
   const size_t n = config.nodes.size();
   config.nodes.clear();
   config.nodes.shrink_to_fit();
+  for (const std::string& name : config.remove) {
+    if (absl::Status s = algo.RemoveNodeByName(name); !s.ok()) {
+      return Fail(2, absl::StrCat("--remove ", name, ": ", s.message()));
+    }
+  }
 
   // Owner names by id, read back from the instance (ids 0..n-1 after Build).
   std::vector<std::string> names(n);
@@ -530,6 +612,28 @@ void AddMapCommand(CLI::App& app, int* exit_code) {
                       "the owners are in distinct zones (fewer than R when "
                       "there are fewer zones)")
           ->type_name("Z1,Z2,...");
+  flags->capacity_opt =
+      map->add_option("--capacity", flags->capacity,
+                      "Buckets ever available (>= N), for: " +
+                          AlgorithmsReading("capacity") +
+                          ". anchor: its fixed anchor size a; dx: its initial "
+                          "array size")
+          ->type_name("A")
+          ->default_str("anchor: N; dx: smallest power of two >= N");
+  flags->probes_opt =
+      map->add_option("--probes", flags->probes,
+                      "Probes per lookup (1..1024), for: " +
+                          AlgorithmsReading("probes"))
+          ->type_name("K")
+          ->default_str(flags->probes);
+  flags->remove_opt =
+      map->add_option("--remove", flags->remove,
+                      "Comma-separated node names removed, in this order, "
+                      "after the build: who owns each key after these nodes "
+                      "failed. An algorithm that cannot remove a node (jump "
+                      "and the other range hashes: only the last) says why "
+                      "and exits with 2")
+          ->type_name("A,B,...");
   map->add_option("--key-format", flags->key_format,
                   "string: each line is a key, hashed with the algorithm's "
                   "HashKey (the --hash function, seed 0). u64: each line is a "

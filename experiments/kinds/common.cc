@@ -26,6 +26,10 @@ ResultRow BaseRow(const Cell& c, const std::string& run_id) {
   if (c.keys) r.keys = c.keys;
   r.table_size = c.table_size;
   r.load_factor = c.load_factor;
+  r.capacity = c.capacity;
+  if (c.probes) r.probes = *c.probes;
+  r.removal = c.removal;
+  if (!c.removal.empty()) r.removed = c.removed;
   r.seed = c.seed;
   r.repetition = c.repetition;
   return r;
@@ -129,6 +133,8 @@ TimingGroup MakeTimingGroup(std::span<const Cell* const> group) {
   g.num_keys = c.keys;
   g.rounds = c.rounds;
   g.min_time_s = c.min_time_s;
+  // The peers model the full node set: none after removals.
+  g.peers = c.removal.empty();
   // Build/add/remove: each measurement pays untimed rebuilds; cap its wall
   // time with the tier's min_time_s.
   g.build_wall_budget_s = std::min(0.5, 2.5 * c.min_time_s);
@@ -142,6 +148,8 @@ TimingGroup MakeTimingGroup(std::span<const Cell* const> group) {
     m.params = cell->Params();
     m.placed_keys_per_node = cell->placed_keys_per_node;
     m.multithread = cell->multithread;
+    m.removal = cell->removal;
+    m.removed = cell->removed;
     g.members.push_back(std::move(m));
   }
   return g;

@@ -22,6 +22,8 @@ absl::StatusOr<std::vector<ResultRow>> RunMemory(const Cell&,
                                                  const std::string&);
 absl::StatusOr<std::vector<ResultRow>> RunWeights(const Cell&,
                                                   const std::string&);
+absl::StatusOr<std::vector<ResultRow>> RunRemoval(const Cell&,
+                                                  const std::string&);
 
 namespace {
 
@@ -40,7 +42,7 @@ absl::StatusOr<std::vector<std::vector<ResultRow>>> RunTiming(
 
 namespace {
 
-constexpr std::array<KindInfo, 7> kKinds = {{
+constexpr std::array<KindInfo, 8> kKinds = {{
     {"balance", "keys per node: max/mean, min/mean, rel. stddev, chi-squared",
      false, &kinds::RunBalance, nullptr},
     {"disruption", "keys moved when nodes join or leave, against the optimum",
@@ -49,6 +51,10 @@ constexpr std::array<KindInfo, 7> kKinds = {{
      false, &kinds::RunMemory, nullptr},
     {"weights", "each node's share of keys against its weight", false,
      &kinds::RunWeights, nullptr},
+    {"removal",
+     "nodes failing in random, FIFO or LIFO order: keys moved, balance over "
+     "the live nodes, memory",
+     false, &kinds::RunRemoval, nullptr},
     {"lookup",
      "lookup throughput, latency and multi-thread rate, with the peers",
      true, nullptr, &kinds::RunTiming},
@@ -72,7 +78,8 @@ const KindInfo* FindKind(std::string_view name) {
 std::string TimingGroupKey(const Cell& c) {
   return absl::StrCat(c.experiment, "|", c.kind, "|", c.nodes, "|",
                       c.kind == "hash_speed" ? "" : c.hash, "|", c.keyset, "|",
-                      c.keys, "|", c.scenario, "|", c.seed, "|", c.rounds,
+                      c.keys, "|", c.scenario, "|", c.removal, "|", c.seed,
+                      "|", c.rounds,
                       "|", c.min_time_s);
 }
 
