@@ -74,6 +74,11 @@ struct Capabilities {
   bool weights = false;             // accepts NodeSpec::weight != 1
   bool replicas = false;            // LookupReplicas(key, r) is supported
   bool stateful = false;            // Place() consumes capacity (bounded_load)
+  // The mapping depends on the order of past AddNode/RemoveNode calls, not
+  // only on the live node set (anchor, memento, dx: a removed bucket is
+  // remembered and re-added in LIFO order). When false, an instance after
+  // any sequence of changes maps like a fresh Build of its live nodes.
+  bool history_dependent = false;
 };
 
 // Parameters of every algorithm; each algorithm reads the ones that apply and

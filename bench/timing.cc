@@ -82,8 +82,21 @@ absl::StatusOr<std::unique_ptr<A>> MakeReady(
     absl::StatusOr<std::vector<uint32_t>> order =
         RemovalSequence(m.removal, nodes, m.removed, seed);
     if (!order.ok()) return order.status();
-    for (uint32_t id : *order) {
-      if (absl::Status s = (*a)->RemoveNode(id); !s.ok()) return s;
+    const Capabilities caps = (*a)->capabilities();
+    if (caps.arbitrary_removal && !caps.history_dependent && !order->empty()) {
+      // The mapping depends only on the live set: build the survivors
+      // (r O(N) removals would dominate a ring or Maglev at N = 10^5).
+      std::vector<bool> out(nodes, false);
+      for (uint32_t r : *order) out[r] = true;
+      std::vector<NodeSpec> live;
+      for (uint32_t i = 0; i < nodes; ++i) {
+        if (!out[i]) live.push_back(specs[i]);
+      }
+      if (absl::Status s = (*a)->Build(live); !s.ok()) return s;
+    } else {
+      for (uint32_t id : *order) {
+        if (absl::Status s = (*a)->RemoveNode(id); !s.ok()) return s;
+      }
     }
   }
   if (!placed.empty()) {

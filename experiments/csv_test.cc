@@ -26,8 +26,9 @@ TEST(CsvTest, FormatNumberIsShortestRoundTrip) {
 TEST(CsvTest, HeaderIsTheSchema) {
   EXPECT_EQ(CsvHeader(),
             "run_id,experiment,algorithm,hash,keyset,nodes,vnodes,table_size,"
-            "load_factor,keys,placed_keys,seed,repetition,scenario,threads,"
-            "node,weight,metric,value,unit,note\n");
+            "load_factor,capacity,probes,keys,placed_keys,seed,repetition,"
+            "scenario,removal,removed,threads,node,weight,metric,value,unit,"
+            "note\n");
 }
 
 TEST(CsvTest, RowRoundTripsWithQuoting) {

@@ -87,6 +87,46 @@ TEST(RunnerTest, NotApplicableRowsAreWritten) {
   EXPECT_THAT((*wrows)[3].note, HasSubstr("not applicable"));
 }
 
+TEST(RunnerTest, RemovalMovesOnlyTheRemovedNodesKeysForMonotoneAlgorithms) {
+  Cell c = MakeCell("removal", "ring", 50, 20000, "incremental");
+  c.removal = "random";
+  c.removed = 25;
+  auto rows = RunCell(c, "r");
+  ASSERT_TRUE(rows.ok()) << rows.status();
+  EXPECT_DOUBLE_EQ(Find(*rows, "moved_excess_fraction")->value.value(), 0);
+  EXPECT_DOUBLE_EQ(Find(*rows, "step_moved_excess")->value.value(), 0);
+  EXPECT_DOUBLE_EQ(Find(*rows, "moved_optimal_fraction")->value.value(), 0.5);
+  EXPECT_NEAR(Find(*rows, "moved_fraction")->value.value(), 0.5, 0.05);
+  EXPECT_EQ(Find(*rows, "moved_fraction")->removed, std::optional<uint64_t>(25));
+  EXPECT_EQ(Find(*rows, "moved_fraction")->removal, "random");
+  // Balance over the 25 live nodes: every live node has keys.
+  EXPECT_GT(Find(*rows, "load_min_over_mean")->value.value(), 0.1);
+  ASSERT_NE(Find(*rows, "memory_bytes"), nullptr);
+  // Modulo is not monotone: keys of live nodes move too, at every step.
+  Cell m = c;
+  m.algorithm = "modulo";
+  m.vnodes.reset();
+  auto mrows = RunCell(m, "r");
+  ASSERT_TRUE(mrows.ok()) << mrows.status();
+  EXPECT_GT(Find(*mrows, "moved_excess_fraction")->value.value(), 0.3);
+  EXPECT_GT(Find(*mrows, "step_moved_excess")->value.value(), 20000);
+  // One-shot: the same final state, no per-step row.
+  Cell o = c;
+  o.scenario = "oneshot";
+  auto orows = RunCell(o, "r");
+  ASSERT_TRUE(orows.ok()) << orows.status();
+  EXPECT_EQ(Find(*orows, "step_moved_excess"), nullptr);
+  EXPECT_DOUBLE_EQ(Find(*orows, "moved_fraction")->value.value(),
+                   Find(*rows, "moved_fraction")->value.value());
+  // Jump refuses a random removal with its own message.
+  Cell j = c;
+  j.algorithm = "jump";
+  j.vnodes.reset();
+  auto jrows = RunCell(j, "r");
+  EXPECT_FALSE(jrows.ok());
+  EXPECT_THAT(jrows.status().message(), HasSubstr("only the last"));
+}
+
 TEST(RunnerTest, ModuloAddMovesAlmostEverything) {
   auto rows = RunCell(MakeCell("disruption", "modulo", 4, 20000, "add"), "r");
   ASSERT_TRUE(rows.ok()) << rows.status();

@@ -441,6 +441,86 @@ keys = 100
               HasSubstr("key 'placed_keys_per_node': value -1 out of range"));
 }
 
+TEST(SpecTest, RemovalStatesLifoOnlyForRangeHashesAndNoDuplicates) {
+  absl::StatusOr<Spec> spec = Parse(R"([[sweep]]
+kind = "removal"
+algorithm = ["ring", "jump"]
+nodes = [10]
+keys = 1000
+removal = ["random", "lifo"]
+removed_fraction = [0.1, 0.12, 0.5]
+)");
+  ASSERT_TRUE(spec.ok()) << spec.status();
+  // ring: 2 orders x 2 distinct counts (0.1 and 0.12 of 10 are both 1);
+  // jump: lifo only.
+  ASSERT_EQ(spec->cells.size(), 4u + 2u);
+  std::set<std::string> names;
+  for (const Cell& c : spec->cells) {
+    names.insert(c.Name());
+    EXPECT_EQ(c.scenario, "oneshot");
+    if (c.algorithm == "jump") EXPECT_EQ(c.removal, "lifo");
+    EXPECT_TRUE(c.removed == 1 || c.removed == 5) << c.removed;
+  }
+  EXPECT_EQ(names.size(), spec->cells.size());
+  EXPECT_EQ(spec->cells[0].Name(),
+            "removal_ring_xxh64_uniform_n10_v100_k1000_oneshot_random-r1_s0");
+  // A lookup after removals: prehashed only, and both keys together.
+  EXPECT_THAT(Error(std::string(kLookup) + "removal = [\"random\"]\n"),
+              HasSubstr("key 'removed_fraction': missing"));
+  EXPECT_THAT(Error(R"([[sweep]]
+kind = "lookup"
+algorithm = ["ring"]
+nodes = [10]
+keys = 100
+removal = ["fifo"]
+removed_fraction = [0.5]
+)"),
+              HasSubstr("key 'scenario': missing"));
+  EXPECT_THAT(Error(std::string(kBase) + "removal = [\"fifo\"]\n"),
+              HasSubstr("key 'removal': not used by kind 'balance'"));
+  EXPECT_THAT(Error(R"([[sweep]]
+kind = "removal"
+algorithm = ["ring"]
+nodes = [10]
+keys = 100
+removal = ["lru"]
+removed_fraction = [0.5]
+)"),
+              HasSubstr("key 'removal': unknown value 'lru'; valid: random, "
+                        "fifo, lifo"));
+  EXPECT_THAT(Error(R"([[sweep]]
+kind = "removal"
+algorithm = ["ring"]
+nodes = [10]
+keys = 100
+removal = ["fifo"]
+removed_fraction = [1.0]
+)"),
+              HasSubstr("key 'removed_fraction': value 1 out of range; valid: "
+                        "0..0.99"));
+}
+
+TEST(SpecTest, OverprovisionAndProbesOnlyWhereRead) {
+  absl::StatusOr<Spec> spec = Parse(R"([[sweep]]
+kind = "balance"
+algorithm = ["ring"]
+nodes = [10]
+keys = 100
+overprovision = [1, 2.5]
+probes = [1, 41]
+)");
+  ASSERT_TRUE(spec.ok()) << spec.status();
+  // ring reads neither: one cell, no capacity, no probes.
+  ASSERT_EQ(spec->cells.size(), 1u);
+  EXPECT_FALSE(spec->cells[0].capacity.has_value());
+  EXPECT_FALSE(spec->cells[0].probes.has_value());
+  EXPECT_THAT(Error(std::string(kBase) + "overprovision = [0.5]\n"),
+              HasSubstr("key 'overprovision': value 0.5 out of range; valid: "
+                        "1..1024"));
+  EXPECT_THAT(Error(std::string(kBase) + "probes = [0]\n"),
+              HasSubstr("key 'probes': value 0 out of range; valid: 1..1024"));
+}
+
 TEST(SpecTest, LookupScenariosAndMultithread) {
   absl::StatusOr<Spec> spec =
       Parse(std::string(kLookup) + "scenario = \"string\"\n");

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/status/status.h"
 #include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
@@ -101,6 +102,19 @@ absl::StatusOr<std::vector<ResultRow>> RunDisruption(
     // One dynamic operation on the same instance: ids are the indices.
     if (added) {
       absl::StatusOr<NodeId> id = (*algo)->AddNode(nodes[n]);
+      if (absl::IsFailedPrecondition(id.status())) {
+        // The algorithm cannot grow here (anchor at its fixed capacity):
+        // recorded, not an error.
+        const std::string na =
+            absl::StrCat("not applicable: ", id.status().message());
+        for (const char* metric : {"moved_fraction", "moved_optimal_fraction",
+                                   "moved_excess_fraction", "load_max"}) {
+          Add(&rows, base, metric, std::nullopt,
+              std::string_view(metric) == "load_max" ? "keys" : "fraction",
+              na);
+        }
+        return rows;
+      }
       if (!id.ok()) return id.status();
       if (*id != n) {
         return absl::InternalError(absl::StrCat(

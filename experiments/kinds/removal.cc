@@ -63,17 +63,40 @@ absl::StatusOr<std::vector<ResultRow>> RunRemoval(const Cell& c,
   const std::vector<uint32_t> before = MapKeys(**algo, *d, {});
   std::vector<uint32_t> now = before;
   uint64_t step_violations = 0;
-  for (uint32_t victim : *order) {
-    if (absl::Status s = (*algo)->RemoveNode(victim); !s.ok()) return s;
-    if (!incremental) continue;
-    std::vector<uint32_t> next = MapKeys(**algo, *d, {});
-    for (size_t k = 0; k < next.size(); ++k) {
-      if (next[k] != now[k] && now[k] != victim) ++step_violations;
+  // One-shot removal from an algorithm whose mapping depends only on the
+  // live set (history_dependent == false, checked by the conformance suite):
+  // a fresh instance of the survivors, which is the same mapping and avoids
+  // r O(N) removals (ring, maglev, multiprobe at N = 10^5).
+  const bool rebuild = !incremental && info->capabilities.arbitrary_removal &&
+                       !info->capabilities.history_dependent &&
+                       !order->empty();
+  std::vector<uint32_t> after;
+  if (rebuild) {
+    std::vector<bool> out(c.nodes, false);
+    for (uint32_t r : *order) out[r] = true;
+    std::vector<NodeSpec> live;
+    std::vector<uint32_t> id_to_index;
+    for (uint32_t i = 0; i < c.nodes; ++i) {
+      if (out[i]) continue;
+      live.push_back(nodes[i]);
+      id_to_index.push_back(i);
     }
-    now = std::move(next);
+    absl::StatusOr<std::unique_ptr<ConsistentHash>> fresh = Built(c, live);
+    if (!fresh.ok()) return fresh.status();
+    after = MapKeys(**fresh, *d, id_to_index);
+    *algo = std::move(*fresh);
+  } else {
+    for (uint32_t victim : *order) {
+      if (absl::Status s = (*algo)->RemoveNode(victim); !s.ok()) return s;
+      if (!incremental) continue;
+      std::vector<uint32_t> next = MapKeys(**algo, *d, {});
+      for (size_t k = 0; k < next.size(); ++k) {
+        if (next[k] != now[k] && now[k] != victim) ++step_violations;
+      }
+      now = std::move(next);
+    }
+    after = incremental ? now : MapKeys(**algo, *d, {});
   }
-  const std::vector<uint32_t> after =
-      incremental ? now : MapKeys(**algo, *d, {});
 
   std::vector<ResultRow> rows;
   const DisruptionStats s = ComputeDisruption(before, after, c.nodes, c.nodes,
