@@ -34,17 +34,27 @@ ALGORITHM_STYLE = {
     "jump": {"color": "#009E73", "marker": "D"},
     "maglev": {"color": "#CC79A7", "marker": "v"},
     "bounded_load": {"color": "#D55E00", "marker": "P"},
+    # Wave 2 (issue 9): drawn dashed (WAVE2), so they stay apart from the
+    # first six where hues are close.
+    "multiprobe": {"color": "#56B4E9", "marker": "X"},
+    "anchor": {"color": "#8c564b", "marker": "*"},
+    "memento": {"color": "#bcbd22", "marker": "h"},
+    "dx": {"color": "#17becf", "marker": "<"},
+    "jumpback": {"color": "#9467bd", "marker": ">"},
+    "flip": {"color": "#000000", "marker": "p"},
+    "power": {"color": "#e377c2", "marker": "d"},
+    "binomial": {"color": "#2ca02c", "marker": "8"},
 }
 SPARE_STYLES = [
-    {"color": "#56B4E9", "marker": "X"},
-    {"color": "#8c564b", "marker": "*"},
-    {"color": "#bcbd22", "marker": "h"},
-    {"color": "#17becf", "marker": "<"},
-    {"color": "#9467bd", "marker": ">"},
-    {"color": "#000000", "marker": "p"},
+    {"color": "#ff7f0e", "marker": "1"},
+    {"color": "#1f77b4", "marker": "2"},
+    {"color": "#d62728", "marker": "3"},
+    {"color": "#7f7f00", "marker": "4"},
 ]
 # Order of algorithms in legends and tables.
 ALGORITHM_ORDER = list(ALGORITHM_STYLE)
+WAVE2 = {"multiprobe", "anchor", "memento", "dx", "jumpback", "flip", "power",
+         "binomial"}
 
 # Reference lines (optimum, analytic expectation, article value).
 IDEAL_KW = {"color": "black", "linestyle": "--", "linewidth": 1.2}
@@ -100,6 +110,8 @@ def line_kw(name, **extra):
     """Keyword arguments for ax.plot / ax.errorbar for one algorithm."""
     s = algorithm_style(name)
     kw = {"color": s["color"], "marker": s["marker"], "label": name}
+    if name in WAVE2:
+        kw["linestyle"] = "--"
     kw.update(extra)
     return kw
 

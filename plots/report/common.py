@@ -290,7 +290,7 @@ def ref_note(ctx):
 # ---------------------------------------------------------------------------
 # data helpers
 
-PARAM_COLS = ["vnodes", "table_size", "load_factor"]
+PARAM_COLS = ["vnodes", "table_size", "load_factor", "capacity", "probes"]
 MAGLEV_DEFAULT_LABEL = "M≈100N"  # smallest prime >= 100·N (chdata.py)
 
 
@@ -299,7 +299,8 @@ def variant_label(row):
     a = row["algorithm"]
     parts = []
     for col, short in (("vnodes", "v"), ("table_size", "M"),
-                       ("load_factor", "c")):
+                       ("load_factor", "c"), ("capacity", "a"),
+                       ("probes", "k")):
         v = row.get(col)
         if v is not None and not pd.isna(v):
             fv = float(v)
