@@ -94,11 +94,13 @@ std::string RegistryJson(const std::string& spec_dir) {
         "\"lookup_complexity\": %s, \"lookup_class\": %s, "
         "\"capabilities\": {\"arbitrary_removal\": %s, "
         "\"minimal_disruption\": %s, \"weights\": %s, \"replicas\": %s, "
-        "\"stateful\": %s}, \"parameters\": [%s], \"golden\": \"0x%016x\"}",
+        "\"stateful\": %s, \"history_dependent\": %s}, \"parameters\": [%s], "
+        "\"golden\": \"0x%016x\"}",
         JsonQuote(a.name), JsonQuote(a.description), JsonQuote(a.citation),
         JsonQuote(a.lookup_complexity), JsonQuote(a.lookup_class),
         Bool(c.arbitrary_removal), Bool(c.minimal_disruption),
-        Bool(c.weights), Bool(c.replicas), Bool(c.stateful), params,
+        Bool(c.weights), Bool(c.replicas), Bool(c.stateful),
+        Bool(c.history_dependent), params,
         a.golden));
   }
   out += Array("algorithms", els, false);

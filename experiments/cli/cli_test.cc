@@ -527,6 +527,8 @@ TEST(ListJsonTest, EveryAlgorithmWithItsRegistryFields) {
     EXPECT_EQ(BoolAt(*caps, "weights"), info.capabilities.weights);
     EXPECT_EQ(BoolAt(*caps, "replicas"), info.capabilities.replicas);
     EXPECT_EQ(BoolAt(*caps, "stateful"), info.capabilities.stateful);
+    EXPECT_EQ(BoolAt(*caps, "history_dependent"),
+              info.capabilities.history_dependent);
     const Json* params = a.Get("parameters");
     ASSERT_NE(params, nullptr);
     std::vector<std::string> got, want;

@@ -54,6 +54,7 @@ std::string CapabilityText(const Capabilities& caps) {
   add(caps.weights, "weights");
   add(caps.replicas, "replicas");
   add(caps.stateful, "stateful");
+  add(caps.history_dependent, "history_dependent");
   return text.empty() ? "-" : text;
 }
 

@@ -11,7 +11,8 @@ from report.common import md_table, peers_in
 CAPS = [("arbitrary_removal", "removal from the middle"),
         ("weights", "weights"), ("replicas", "replicas"),
         ("minimal_disruption", "minimal disruption"),
-        ("stateful", "stateful")]
+        ("stateful", "stateful"),
+        ("history_dependent", "mapping depends on the order of changes")]
 
 
 def _yn(v):
