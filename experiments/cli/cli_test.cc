@@ -569,7 +569,8 @@ TEST(ListJsonTest, HashesKeysetsExperimentsMetricsPeers) {
     experiments.insert(StringAt(e, "name"));
     EXPECT_FALSE(StringAt(e, "description").empty()) << StringAt(e, "name");
   }
-  EXPECT_EQ(experiments.size(), 10u);
+  EXPECT_EQ(experiments.size(), kExperimentNames.size());
+  EXPECT_TRUE(experiments.count("removal"));
   EXPECT_TRUE(experiments.count("lookup"));
   EXPECT_TRUE(experiments.count("seeds"));
 
@@ -704,6 +705,28 @@ TEST(MapTest, NonDefaultParametersMatchLibrary) {
     ExpectMapping(RunChbench(args, JoinLines(keys)), keys,
                   LibraryOwners(c.algorithm, c.params, DefaultNodes(6), keys));
   }
+}
+
+// --remove: the owners after removing nodes are those of the survivors, for
+// an algorithm whose mapping depends only on the live set (ring), and jump
+// can shed its last node.
+TEST(MapTest, RemoveEqualsMappingTheSurvivors) {
+  std::vector<std::string> keys;
+  for (int i = 0; i < 300; ++i) keys.push_back(absl::StrCat("key-", i));
+  const std::string input = JoinLines(keys);
+  const RunResult removed = RunChbench(
+      {"map", "-a", "ring", "-n", "6", "--remove", "node-4,node-1"}, input);
+  ASSERT_EQ(removed.exit_code, 0) << removed.err;
+  const RunResult survivors = RunChbench(
+      {"map", "-a", "ring", "--node-names",
+       "node-0,node-2,node-3,node-5"}, input);
+  ASSERT_EQ(survivors.exit_code, 0) << survivors.err;
+  EXPECT_EQ(removed.out, survivors.out);
+  EXPECT_THAT(removed.out, Not(HasSubstr("node-4")));
+  const RunResult jump = RunChbench(
+      {"map", "-a", "jump", "-n", "6", "--remove", "node-5,node-4"}, input);
+  ASSERT_EQ(jump.exit_code, 0) << jump.err;
+  EXPECT_EQ(jump.out, RunChbench({"map", "-a", "jump", "-n", "4"}, input).out);
 }
 
 TEST(MapTest, OutputOrderEqualsInputOrder) {
@@ -954,6 +977,22 @@ const std::vector<ErrorCase>& ErrorCases() {
       {"ZonesWrongCount",
        Map({"-a", "ring", "-n", "3", "-r", "2", "--zones", "a,b"}), "k\n",
        {"2 zones", "'a,b'"}},
+      {"RemoveUnknownNode",
+       Map({"-a", "ring", "-n", "3", "--remove", "node-7"}), "k\n",
+       {"--remove", "'node-7'", "node-0..node-2"}},
+      {"RemoveTwice",
+       Map({"-a", "ring", "-n", "3", "--remove", "node-1,node-1"}), "k\n",
+       {"'node-1' listed twice"}},
+      {"RemoveEveryNode",
+       Map({"-a", "ring", "-n", "2", "--remove", "node-0,node-1"}), "k\n",
+       {"at least one must stay live"}},
+      {"RemoveNotLastFromJump",
+       Map({"-a", "jump", "-n", "3", "--remove", "node-0"}), "k\n",
+       {"--remove node-0", "jump", "only the last"}},
+      {"CapacityUnused", Map({"-a", "ring", "-n", "3", "--capacity", "9"}),
+       "k\n", {"ring does not use --capacity"}},
+      {"ProbesUnused", Map({"-a", "ring", "-n", "3", "--probes", "9"}), "k\n",
+       {"ring does not use --probes"}},
       {"KeyFormatUnknown", Map({"-a", "ring", "-n", "3", "--key-format", "hex"}),
        "k\n", {"'hex'", "string, u64"}},
       {"U64NotANumber", Map({"-a", "jump", "-n", "3", "--key-format", "u64"}),
