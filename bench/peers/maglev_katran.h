@@ -12,7 +12,8 @@
 // compile-time constant (65537); here M is a run-time value, so % is a
 // hardware division, where Maglev<H>::Lookup uses a precomputed fast modulo
 // (Lemire, Kaser & Kurz 2019). Same table, same slot: equal to
-// Maglev<H>::Lookup for every key.
+// Maglev<H>::Lookup for every key. The copy uses Maglev's allocator (huge
+// pages for tables of 2 MiB or more).
 //
 // Example:
 //   Maglev<Xxh64> maglev;
@@ -29,6 +30,7 @@
 
 #include "algorithms/consistent_hash.h"
 #include "algorithms/maglev/maglev.h"
+#include "algorithms/util/huge_page_allocator.h"
 
 namespace chbench {
 namespace peers {
@@ -46,7 +48,9 @@ class MaglevKatran {
   uint64_t table_size() const { return m_; }
 
  private:
-  std::vector<NodeId> table_;
+  // The same allocator as Maglev<H>'s table (huge pages from 2 MiB), so the
+  // ratio compares the index computation, not page sizes.
+  std::vector<NodeId, HugePageAllocator<NodeId>> table_;
   uint64_t m_;
 };
 
