@@ -119,17 +119,22 @@ class AnchorHashCore {
 
   // ComputeBucket(x, 0).
   uint32_t Bucket(uint64_t x) const {
-    uint32_t bs = Crc32c(x, 0);
-    uint32_t b = mod_a_(bs);
-    uint32_t ab = slots_[b].anchor;
-    while (ab != 0) [[unlikely]] {
-        bs = Crc32c(x - bs, bs);
-        uint32_t h = bs % ab;
-        while (slots_[h].anchor >= ab) h = K_[h];
-        b = h;
-        ab = slots_[b].anchor;
-      }
-    return b;
+    const uint32_t bs = Crc32c(x, 0);
+    const uint32_t b = mod_a_(bs);
+    if (slots_[b].anchor == 0) [[likely]] {
+      return b;
+    }
+    return Rehash(x, bs, b);
+  }
+
+  // payload(Bucket(x)), reading the first bucket's slot once.
+  uint32_t Lookup(uint64_t x) const {
+    const uint32_t bs = Crc32c(x, 0);
+    const Slot slot = slots_[mod_a_(bs)];
+    if (slot.anchor == 0) [[likely]] {
+      return slot.payload;
+    }
+    return RehashPayload(x, bs, mod_a_(bs));
   }
 
   // UpdateRemoval(b).
@@ -176,6 +181,29 @@ class AnchorHashCore {
     uint32_t anchor;   // A[b]
     uint32_t payload;  // chbench: the bucket's NodeId
   };
+
+  // The rounds after the first bucket b (removed) was drawn with bs (out of
+  // line: the fast path with b working stays small).
+  [[gnu::noinline]] uint32_t Rehash(uint64_t x, uint32_t bs, uint32_t b) const {
+    return RehashImpl(x, bs, b);
+  }
+  // payload(Rehash(...)), so that Lookup's slow path is a tail call.
+  [[gnu::noinline]] uint32_t RehashPayload(uint64_t x, uint32_t bs,
+                                           uint32_t b) const {
+    return slots_[RehashImpl(x, bs, b)].payload;
+  }
+  uint32_t RehashImpl(uint64_t x, uint32_t bs, uint32_t b) const {
+    uint32_t ab = slots_[b].anchor;
+    while (ab != 0) {
+      bs = Crc32c(x - bs, bs);
+      uint32_t h = bs % ab;
+      while (slots_[h].anchor >= ab) h = K_[h];
+      b = h;
+      ab = slots_[b].anchor;
+    }
+    return b;
+  }
+
   std::vector<Slot> slots_;
   std::vector<uint32_t> K_, W_, L_;
   std::vector<uint32_t> removed_;  // the stack R, top at the back
@@ -259,7 +287,7 @@ class Anchor final : public ConsistentHash {
 
   // Precondition: size() > 0.
   NodeId Lookup(uint64_t key_hash) const override {
-    return core_.payload(core_.Bucket(key_hash));
+    return core_.Lookup(key_hash);
   }
 
   uint64_t HashKey(std::string_view key) const override {

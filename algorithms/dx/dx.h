@@ -138,7 +138,7 @@ class DxHashCore {
     if (p != kInvalidNode) [[likely]] {
       return p;
     }
-    return slots_[Walk</*kActive=*/true>(bs, s)];
+    return WalkPayload(bs, s);
   }
 
   // updateRemoval(i) of an active slot.
@@ -193,6 +193,11 @@ class DxHashCore {
       if (++count >= limit) return Scan<kActive>(i);
       if ((slots_[i] != kInvalidNode) == kActive) return i;
     }
+  }
+
+  // slots_[Walk<true>(bs, s)], so that Lookup's slow path is a tail call.
+  [[gnu::noinline]] uint32_t WalkPayload(uint32_t bs, uint32_t s) const {
+    return slots_[Walk</*kActive=*/true>(bs, s)];
   }
 
   template <bool kActive>

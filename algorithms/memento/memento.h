@@ -226,27 +226,12 @@ class MementoHashCore {
     } else {
       h0 = memento_internal::Xxh64OfDigest(x, 0);
     }
-    uint32_t b = static_cast<uint32_t>(
+    const uint32_t b = static_cast<uint32_t>(
         JumpConsistentHash(h0, static_cast<int32_t>(b_array_size_)));
     if (table_.empty()) [[likely]] {
       return b;
     }
-    int64_t rep = table_.Replacer(b);
-    while (rep >= 0) {
-      if constexpr (P == MementoPath::kCrc32c) {
-        b = Crc32c(x, b) % static_cast<uint32_t>(rep);
-      } else {
-        b = static_cast<uint32_t>(memento_internal::Xxh64OfDigest(x, b) %
-                                  static_cast<uint64_t>(rep));
-      }
-      int64_t r = table_.Replacer(b);
-      while (r >= rep) {
-        b = static_cast<uint32_t>(r);
-        r = table_.Replacer(b);
-      }
-      rep = r;
-    }
-    return b;
+    return Walk<P>(x, b);
   }
 
   // removeBucket(b).
@@ -277,6 +262,28 @@ class MementoHashCore {
   size_t MemoryBytes() const { return table_.MemoryBytes(); }
 
  private:
+  // The replacement walk from Jump's bucket b (out of line: the fast path
+  // with nothing removed stays small).
+  template <MementoPath P>
+  [[gnu::noinline]] uint32_t Walk(uint64_t x, uint32_t b) const {
+    int64_t rep = table_.Replacer(b);
+    while (rep >= 0) {
+      if constexpr (P == MementoPath::kCrc32c) {
+        b = Crc32c(x, b) % static_cast<uint32_t>(rep);
+      } else {
+        b = static_cast<uint32_t>(memento_internal::Xxh64OfDigest(x, b) %
+                                  static_cast<uint64_t>(rep));
+      }
+      int64_t r = table_.Replacer(b);
+      while (r >= rep) {
+        b = static_cast<uint32_t>(r);
+        r = table_.Replacer(b);
+      }
+      rep = r;
+    }
+    return b;
+  }
+
   uint32_t b_array_size_ = 0;
   uint32_t last_removed_ = 0;
   memento_internal::ReplacementTable table_;
