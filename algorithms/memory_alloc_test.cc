@@ -103,6 +103,9 @@ TEST_P(MemoryTest, MemoryBytesMatchesTheHeapAfterChurn) {
   AlgorithmParams params = Params();
   // maglev: room for the added nodes in a table fixed at Build.
   params.table_size = c.nodes < 100 ? 1009 : 100003;
+  // anchor: room for the added nodes in an anchor fixed at Build (dx: the
+  // initial array size).
+  params.capacity = 2 * c.nodes;
   const int64_t before = ThreadHeapBytes();
   absl::StatusOr<std::unique_ptr<ConsistentHash>> made =
       MakeAlgorithm(c.algorithm, params);

@@ -6,9 +6,12 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "algorithms/anchor/anchor.h"
 #include "algorithms/bounded_load/bounded_load.h"
+#include "algorithms/dx/dx.h"
 #include "algorithms/jump/jump.h"
 #include "algorithms/maglev/maglev.h"
+#include "algorithms/memento/memento.h"
 #include "algorithms/modulo/modulo.h"
 #include "algorithms/rendezvous/rendezvous.h"
 #include "algorithms/ring/ring.h"
@@ -22,12 +25,13 @@ constexpr std::string_view kRingParams[] = {"hash", "vnodes"};
 constexpr std::string_view kMaglevParams[] = {"hash", "table_size"};
 constexpr std::string_view kBoundedLoadParams[] = {"hash", "vnodes",
                                                    "load_factor"};
+constexpr std::string_view kCapacityParams[] = {"hash", "capacity"};
 
 // The golden column is MappingChecksum (algorithms/checksum.h) with default
 // parameters and xxh64; regenerate with
 //   CHBENCH_REGENERATE_GOLDEN=1 build/algorithms/algorithms_test
 //       --gtest_filter='RegistryTest.*'
-constexpr std::array<AlgorithmInfo, 6> kAlgorithms = {{
+constexpr std::array<AlgorithmInfo, 9> kAlgorithms = {{
     {"modulo", "hash mod N: the baseline; almost every key moves when N changes",
      "(folklore; see Karger et al., STOC 1997, for why it fails)",
      kModuloCapabilities, &MakeModulo,
@@ -62,6 +66,32 @@ constexpr std::array<AlgorithmInfo, 6> kAlgorithms = {{
      kBoundedLoadCapabilities, &MakeBoundedLoad,
      0xe408b9c67c0147aaULL,
      "O(1) expected + walk past full nodes", "constant", kBoundedLoadParams},
+    {"anchor",
+     "AnchorHash: fixed anchor of a buckets (capacity), arbitrary removal, "
+     "LIFO re-add; bit-exact with cpp-anchorhash AnchorHashQre, key2 = 0",
+     "Mendelson et al., \"AnchorHash: A Scalable Consistent Hash\", "
+     "IEEE/ACM ToN 2021, arXiv:1812.09674",
+     kAnchorCapabilities, &MakeAnchor,
+     0x175137b9df061b40ULL,
+     "O(1) expected for a fixed a/w: 1 + ln(a/w) rounds", "constant",
+     kCapacityParams},
+    {"memento",
+     "MementoHash: Jump plus a table of removed buckets, arbitrary removal, "
+     "LIFO re-add; bit-exact relative to the C++ port's crc32c path",
+     "Coluzzi et al., \"MementoHash: A Stateful, Minimal Memory, Best "
+     "Performing Consistent Hash Algorithm\", IEEE/ACM ToN 2024, "
+     "arXiv:2306.09783",
+     kMementoCapabilities, &MakeMemento,
+     0x8619dce2249f8df2ULL, "O(log N) Jump + replacement walk", "logarithmic",
+     kHashOnly},
+    {"dx",
+     "DxHash: probe a pseudo-random slot sequence for an active node; "
+     "bit-exact with ChaosD/DxHash on the low 32 bits of the digest",
+     "Dong & Wang, \"DxHash: A Scalable Consistent Hash Based on the "
+     "Pseudo-Random Sequence\", arXiv:2107.07930, 2021",
+     kDxCapabilities, &MakeDx,
+     0x6d66a779017f4da6ULL, "O(1) expected: size/N probes", "constant",
+     kCapacityParams},
 }};
 
 }  // namespace

@@ -48,7 +48,7 @@ struct AlgorithmInfo {
   // "logarithmic" or "linear" (kLookupClasses); an expected bound counts.
   std::string_view lookup_class;
   // The AlgorithmParams fields `make` reads ("hash", "vnodes", "table_size",
-  // "load_factor"), in that order.
+  // "load_factor", "capacity"), in that order.
   std::span<const std::string_view> parameters;
 };
 

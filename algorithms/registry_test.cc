@@ -33,13 +33,14 @@ namespace {
 
 using ::testing::HasSubstr;
 
-TEST(RegistryTest, ListsTheSixAlgorithmsInOrder) {
+TEST(RegistryTest, ListsTheAlgorithmsInOrder) {
   std::vector<std::string> names;
   for (const AlgorithmInfo& info : Algorithms()) {
     names.emplace_back(info.name);
   }
   EXPECT_THAT(names, ::testing::ElementsAre("modulo", "ring", "rendezvous",
-                                            "jump", "maglev", "bounded_load"));
+                                            "jump", "maglev", "bounded_load",
+                                            "anchor", "memento", "dx"));
   EXPECT_EQ(AlgorithmNames(), absl::StrJoin(names, ", "));
 }
 
@@ -148,6 +149,10 @@ TEST(RegistryTest, CapabilitiesMatchTheDesign) {
       {"jump", {false, true, false, false, false}},
       {"maglev", {true, false, true, false, false}},
       {"bounded_load", {true, false, false, false, true}},
+      {"anchor", {true, true, false, false, false}},
+      {"memento", {true, true, false, false, false}},
+      // dx: growing a full array remaps keys among the old nodes.
+      {"dx", {true, false, false, false, false}},
   };
   for (const Want& w : wants) {
     const AlgorithmInfo* info = FindAlgorithm(w.name);
@@ -216,6 +221,7 @@ TEST(RegistryTest, ParametersAreTheOnesTheFactoryReads) {
       {"vnodes", [](AlgorithmParams* p) { p->vnodes = 7; }},
       {"table_size", [](AlgorithmParams* p) { p->table_size = 65537; }},
       {"load_factor", [](AlgorithmParams* p) { p->load_factor = 3.0; }},
+      {"capacity", [](AlgorithmParams* p) { p->capacity = 64; }},
   };
   for (const AlgorithmInfo& info : Algorithms()) {
     SCOPED_TRACE(info.name);
@@ -225,7 +231,7 @@ TEST(RegistryTest, ParametersAreTheOnesTheFactoryReads) {
     EXPECT_EQ(listed[0], "hash");
     for (std::string_view p : listed) {
       EXPECT_TRUE(p == "hash" || p == "vnodes" || p == "table_size" ||
-                  p == "load_factor")
+                  p == "load_factor" || p == "capacity")
           << p;
     }
     auto base = MakeAlgorithm(info.name, AlgorithmParams{});

@@ -11,6 +11,11 @@
 // optimized; the suite drives them through random add/remove sequences and
 // checks after every step that they agree with these models on every key.
 //
+// History-dependent algorithms (anchor, memento, dx) map keys by the order
+// of their additions and removals, not by the live set alone: their models
+// replay the same AddNode/RemoveNode calls (`Added`, `Removed`) and use
+// `Rebuild` only as Build.
+//
 // A model never shares code with the algorithm it checks, so that a bug in
 // one is not silently mirrored in the other. Models are slow on purpose
 // (std::map, brute-force argmax) and are meant for tests only.
@@ -58,6 +63,14 @@ class ReferenceModel {
   // Stateful algorithms: records the key and returns its node. Stateless
   // ones: Lookup.
   virtual NodeId Place(uint64_t key_hash) { return Lookup(key_hash); }
+  // Replay hooks for history-dependent algorithms (anchor, memento, dx: the
+  // mapping depends on the order of additions and removals, not only on the
+  // live set). The conformance suite calls them after each successful
+  // AddNode (with the id it returned) and RemoveNode, and does not call
+  // Rebuild, which for these models means Build(live): buckets 0..n-1 to the
+  // given ids. The other models ignore them.
+  virtual void Added(NodeId /*id*/, const NodeSpec& /*spec*/) {}
+  virtual void Removed(NodeId /*id*/) {}
 };
 
 // Jump consistent hash, transcribed from the paper's Figure 1: Lamping &
@@ -303,6 +316,263 @@ class BoundedLoadModel final : public ReferenceModel {
   std::map<NodeId, uint64_t> loads_;
   std::map<uint64_t, NodeId> placed_;
   std::vector<uint64_t> order_;
+};
+
+// The raw CRC-32C step of the wave-2 spec (algorithms-wave2.md, section 0),
+// one bit at a time: register = low 32 bits of `seed`, the 8 bytes of `k`
+// least significant first, reflected polynomial 0x82F63B78, no inversion.
+inline uint32_t NaiveCrc32cStep(uint64_t k, uint64_t seed) {
+  uint32_t c = static_cast<uint32_t>(seed & 0xFFFFFFFFu);
+  for (int byte = 0; byte < 8; ++byte) {
+    c ^= static_cast<uint32_t>((k >> (8 * byte)) & 0xFF);
+    for (int bit = 0; bit < 8; ++bit) {
+      c = (c & 1) != 0 ? (c >> 1) ^ 0x82F63B78u : c >> 1;
+    }
+  }
+  return c;
+}
+
+// anchor, transcribed from the spec (section 2) in the reference's own
+// AnchorHashQre form: std::map arrays A, K, W, L, a vector stack R, lookup
+// with key2 = 0 and the "A[h] = 0 or A[h] < A[b], else translate" test.
+// Capacity a = `capacity`, or the node count of the first Rebuild when 0.
+class AnchorModel final : public ReferenceModel {
+ public:
+  explicit AnchorModel(uint64_t capacity) : capacity_(capacity) {}
+
+  void Rebuild(std::span<const LiveNode> live) override {
+    if (a_ == 0) a_ = capacity_ != 0 ? capacity_ : live.size();
+    Init(static_cast<uint32_t>(live.size()));
+    for (size_t i = 0; i < live.size(); ++i) {
+      owner_[static_cast<uint32_t>(i)] = live[i].id;
+    }
+  }
+
+  void Added(NodeId id, const NodeSpec&) override {
+    if (a_ == 0) {  // AddNode before any Build: AnchorHashQre(a, 0)
+      a_ = capacity_;
+      Init(0);
+    }
+    const uint32_t b = R_.back();  // UpdateNewBucket
+    R_.pop_back();
+    L_[W_[N_]] = N_;
+    W_[L_[b]] = b;
+    ++N_;
+    A_[b] = 0;
+    K_[b] = b;
+    owner_[b] = id;
+  }
+
+  void Removed(NodeId id) override {
+    uint32_t b = 0;
+    for (const auto& [bucket, who] : owner_) {
+      if (who == id) b = bucket;
+    }
+    owner_.erase(b);
+    R_.push_back(b);  // UpdateRemoval
+    --N_;
+    W_[L_[b]] = W_[N_];
+    L_[W_[N_]] = L_[b];
+    K_[b] = W_[N_];
+    A_[b] = N_;
+  }
+
+  NodeId Lookup(uint64_t key_hash) const override {
+    uint32_t bs = NaiveCrc32cStep(key_hash, 0);
+    uint32_t b = bs % static_cast<uint32_t>(a_);
+    while (A_.at(b) != 0) {
+      bs = NaiveCrc32cStep(key_hash - bs, bs);
+      uint32_t h = bs % A_.at(b);
+      if (A_.at(h) == 0 || A_.at(h) < A_.at(b)) {
+        b = h;
+      } else if (h == b) {
+        b = K_.at(b);
+      } else {
+        while (A_.at(b) <= A_.at(h)) h = K_.at(h);
+        b = h;
+      }
+    }
+    return owner_.at(b);
+  }
+
+ private:
+  // AnchorHashQre(a, w): buckets a-1 down to w removed in that order.
+  void Init(uint32_t w) {
+    A_.clear();
+    K_.clear();
+    W_.clear();
+    L_.clear();
+    R_.clear();
+    owner_.clear();
+    for (uint32_t b = 0; b < a_; ++b) {
+      A_[b] = 0;
+      K_[b] = W_[b] = L_[b] = b;
+    }
+    for (int64_t b = static_cast<int64_t>(a_) - 1; b >= w; --b) {
+      A_[static_cast<uint32_t>(b)] = static_cast<uint32_t>(b);
+      R_.push_back(static_cast<uint32_t>(b));
+    }
+    N_ = w;
+  }
+
+  uint64_t capacity_;
+  uint64_t a_ = 0;
+  uint32_t N_ = 0;
+  std::map<uint32_t, uint32_t> A_, K_, W_, L_;
+  std::vector<uint32_t> R_;
+  std::map<uint32_t, NodeId> owner_;  // working bucket -> id
+};
+
+// memento, transcribed from the spec (section 3), crc32c path: Jump (the
+// paper's function above) over B buckets of h0 = crc(x, 0); a std::map
+// table bucket -> (replacer, prevRemoved); the Java engine's "table empty"
+// test for the shrinking removal.
+class MementoModel final : public ReferenceModel {
+ public:
+  void Rebuild(std::span<const LiveNode> live) override {
+    table_.clear();
+    owner_.clear();
+    b_ = last_removed_ = static_cast<uint32_t>(live.size());
+    for (size_t i = 0; i < live.size(); ++i) {
+      owner_[static_cast<uint32_t>(i)] = live[i].id;
+    }
+  }
+
+  void Added(NodeId id, const NodeSpec&) override {
+    const uint32_t bucket = last_removed_;
+    if (table_.empty()) {
+      last_removed_ = bucket + 1;
+    } else {
+      last_removed_ = table_.at(bucket).second;
+      table_.erase(bucket);
+    }
+    b_ = std::max(b_, bucket + 1);
+    owner_[bucket] = id;
+  }
+
+  void Removed(NodeId id) override {
+    uint32_t b = 0;
+    for (const auto& [bucket, who] : owner_) {
+      if (who == id) b = bucket;
+    }
+    owner_.erase(b);
+    if (table_.empty() && b == b_ - 1) {
+      b_ = last_removed_ = b;
+      return;
+    }
+    const uint32_t working = b_ - static_cast<uint32_t>(table_.size());
+    table_[b] = {working - 1, last_removed_};
+    last_removed_ = b;
+  }
+
+  NodeId Lookup(uint64_t key_hash) const override {
+    int64_t b = PaperJumpConsistentHash(NaiveCrc32cStep(key_hash, 0),
+                                        static_cast<int32_t>(b_));
+    int64_t rep = Replacer(b);
+    while (rep >= 0) {
+      b = NaiveCrc32cStep(key_hash, static_cast<uint64_t>(b)) %
+          static_cast<uint32_t>(rep);
+      int64_t r = Replacer(b);
+      while (r >= rep) {
+        b = r;
+        r = Replacer(b);
+      }
+      rep = r;
+    }
+    return owner_.at(static_cast<uint32_t>(b));
+  }
+
+ private:
+  int64_t Replacer(int64_t b) const {
+    auto it = table_.find(static_cast<uint32_t>(b));
+    return it == table_.end() ? -1 : int64_t{it->second.first};
+  }
+
+  uint32_t b_ = 0;
+  uint32_t last_removed_ = 0;
+  std::map<uint32_t, std::pair<uint32_t, uint32_t>> table_;
+  std::map<uint32_t, NodeId> owner_;  // working bucket -> id
+};
+
+// dx, transcribed from the spec (section 4) and the reference's class
+// DxHash: a std::vector<bool> activity array; the 32-bit key
+// (low half of the digest) with seed key * 421757 + 1; give up after
+// 4 * size probes, where chbench continues with a linear scan from the
+// abandoned slot (dx/dx.h); AddNode grows a full array to the smallest power
+// of two > the working count and activates the first inactive slot of key
+// 1228. `capacity` is the array size at Rebuild (0: the smallest power of two
+// >= n) and before the first one (0: one slot).
+class DxModel final : public ReferenceModel {
+ public:
+  explicit DxModel(uint64_t capacity) : capacity_(capacity) {}
+
+  void Rebuild(std::span<const LiveNode> live) override {
+    uint64_t size = capacity_;
+    if (size == 0) {
+      size = 1;
+      while (size < live.size()) size *= 2;
+    }
+    active_.assign(size, false);
+    owner_.clear();
+    for (size_t i = 0; i < live.size(); ++i) {
+      active_[i] = true;
+      owner_[static_cast<uint32_t>(i)] = live[i].id;
+    }
+  }
+
+  void Added(NodeId id, const NodeSpec&) override {
+    if (active_.empty()) active_.assign(capacity_ != 0 ? capacity_ : 1, false);
+    const uint64_t working = owner_.size();
+    if (working == active_.size()) {
+      uint64_t size = 1;
+      while (size <= working) size *= 2;
+      active_.resize(size, false);
+    }
+    const uint32_t slot = Probe(1228, /*want_active=*/false);
+    active_[slot] = true;
+    owner_[slot] = id;
+  }
+
+  void Removed(NodeId id) override {
+    for (auto it = owner_.begin(); it != owner_.end(); ++it) {
+      if (it->second == id) {
+        active_[it->first] = false;
+        owner_.erase(it);
+        return;
+      }
+    }
+  }
+
+  NodeId Lookup(uint64_t key_hash) const override {
+    return owner_.at(Probe(static_cast<uint32_t>(key_hash), true));
+  }
+
+  // The slot the probe sequence of `key` settles on (for dx_test.cc too).
+  uint32_t Probe(uint32_t key, bool want_active) const {
+    const uint64_t size = active_.size();
+    const uint32_t seed = key * 421757u + 1u;
+    uint32_t bs = NaiveCrc32cStep(key, seed);
+    uint64_t index = bs % size;
+    uint64_t probes = 1;
+    while (active_[index] != want_active) {
+      bs = NaiveCrc32cStep(bs, seed);
+      index = bs % size;
+      probes += 1;
+      if (probes >= 4 * size) {
+        for (uint64_t k = 0; k < size; ++k) {
+          if (active_[(index + k) % size] == want_active) {
+            return static_cast<uint32_t>((index + k) % size);
+          }
+        }
+      }
+    }
+    return static_cast<uint32_t>(index);
+  }
+
+ private:
+  uint64_t capacity_;
+  std::vector<bool> active_;
+  std::map<uint32_t, NodeId> owner_;  // active slot -> id
 };
 
 }  // namespace testing
