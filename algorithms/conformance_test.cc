@@ -103,12 +103,12 @@ struct Traits {
   // algorithm (anchor) needs room for the suite's AddNode calls and for
   // Build(200).
   uint64_t capacity = 0;
-  // The mapping depends on the order of additions and removals, not only on
-  // the live set (anchor, memento, dx): an incremental instance need not
-  // equal a fresh Build of its live nodes, so RandomChurnMatchesReference
-  // replays the same AddNode/RemoveNode calls on the reference model
-  // (ReferenceModel::Added/Removed) instead.
-  bool history_dependent = false;
+  // (Capabilities::history_dependent, read from the registry: the mapping
+  // depends on the order of additions and removals, not only on the live
+  // set (anchor, memento, dx), so an incremental instance need not equal a
+  // fresh Build of its live nodes, and RandomChurnMatchesReference replays
+  // the same AddNode/RemoveNode calls on the reference model
+  // (ReferenceModel::Added/Removed) instead.)
   // Non-empty: AddNode does not undo the last removal, so Build(n) differs
   // from n successive AddNode calls and a re-added node does not get its old
   // keys back, by design. The reason, for GTEST_SKIP and messages.
@@ -123,13 +123,12 @@ constexpr Traits kTraits[] = {
     {"maglev", BalanceModel::kBinomial, Churn::kBounded, false},
     {"bounded_load", BalanceModel::kCapacity, Churn::kBounded, true},
     {"anchor", BalanceModel::kBinomial, Churn::kMinimal, true,
-     /*capacity=*/256, /*history_dependent=*/true},
+     /*capacity=*/256},
     {"memento", BalanceModel::kBinomial, Churn::kMinimal, true,
-     /*capacity=*/0, /*history_dependent=*/true},
+     /*capacity=*/0},
     // Not minimal: an AddNode into a full array doubles it and remaps keys
     // among the old nodes (dx/dx.h); the new node's share is checked.
     {"dx", BalanceModel::kBinomial, Churn::kBounded, true, /*capacity=*/0,
-     /*history_dependent=*/true,
      "dx: Build(n) activates slots 0..n-1 (the reference constructor) while "
      "AddNode activates the first inactive slot on key 1228's probe sequence "
      "(the reference updateAddition), not the last removed one; "
@@ -647,8 +646,8 @@ TEST_P(ConformanceTest, RandomChurnMatchesReference) {
   ASSERT_EQ(model != nullptr, traits_->reference_model);
 
   // History-dependent algorithms: the model replays the same calls, and no
-  // fresh instance is built (Traits::history_dependent).
-  const bool replay = traits_->history_dependent;
+  // fresh instance is built (Capabilities::history_dependent).
+  const bool replay = caps().history_dependent;
   ASSERT_TRUE(!replay || model != nullptr)
       << "a history-dependent algorithm needs a replaying reference model";
 

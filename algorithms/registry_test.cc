@@ -97,6 +97,7 @@ TEST(RegistryTest, InstancesAgreeWithTheirRows) {
     EXPECT_EQ(c.weights, info.capabilities.weights);
     EXPECT_EQ(c.replicas, info.capabilities.replicas);
     EXPECT_EQ(c.stateful, info.capabilities.stateful);
+    EXPECT_EQ(c.history_dependent, info.capabilities.history_dependent);
     EXPECT_EQ((*algo)->size(), 0u);
     EXPECT_TRUE((*algo)->LiveNodes().empty());
   }

@@ -29,10 +29,13 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "algorithms/anchor/anchor.h"
 #include "algorithms/bounded_load/bounded_load.h"
+#include "algorithms/dx/dx.h"
 #include "algorithms/hash/hash_function.h"
 #include "algorithms/jump/jump.h"
 #include "algorithms/maglev/maglev.h"
+#include "algorithms/memento/memento.h"
 #include "algorithms/modulo/modulo.h"
 #include "algorithms/rendezvous/rendezvous.h"
 #include "algorithms/ring/ring.h"
@@ -40,8 +43,9 @@
 namespace chbench {
 
 // The algorithms DispatchConcrete knows, in registry order.
-inline constexpr std::array<std::string_view, 6> kConcreteAlgorithms = {
-    "modulo", "ring", "rendezvous", "jump", "maglev", "bounded_load"};
+inline constexpr std::array<std::string_view, 9> kConcreteAlgorithms = {
+    "modulo", "ring",   "rendezvous", "jump", "maglev",
+    "bounded_load",     "anchor",     "memento", "dx"};
 
 // The hash policies DispatchHash knows, in registry order.
 inline constexpr std::array<std::string_view, 8> kConcreteHashes = {
@@ -76,6 +80,9 @@ bool DispatchAlgorithm(std::string_view algorithm, F& f) {
   if (algorithm == "bounded_load") {
     return f.template operator()<BoundedLoad<H>>(), true;
   }
+  if (algorithm == "anchor") return f.template operator()<Anchor<H>>(), true;
+  if (algorithm == "memento") return f.template operator()<Memento<H>>(), true;
+  if (algorithm == "dx") return f.template operator()<Dx<H>>(), true;
   return false;
 }
 

@@ -217,6 +217,7 @@ inline constexpr Capabilities kAnchorCapabilities = {
     .weights = false,
     .replicas = false,
     .stateful = false,
+    .history_dependent = true,
 };
 
 template <typename H>

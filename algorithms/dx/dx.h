@@ -222,6 +222,7 @@ inline constexpr Capabilities kDxCapabilities = {
     .weights = false,
     .replicas = false,
     .stateful = false,
+    .history_dependent = true,
 };
 
 template <typename H>

@@ -303,6 +303,7 @@ inline constexpr Capabilities kMementoCapabilities = {
     .weights = false,
     .replicas = false,
     .stateful = false,
+    .history_dependent = true,
 };
 
 template <typename H>

@@ -13,7 +13,7 @@ namespace chbench {
 namespace peers {
 namespace {
 
-constexpr std::array<PeerInfo, 6> kPeers = {{
+constexpr std::array<PeerInfo, 8> kPeers = {{
     {"jump_paper", "jump",
      "Lamping & Veach's published C++ loop, transcribed; bucket -> live id",
      "Lamping & Veach, \"A Fast, Minimal Memory, Consistent Hash Algorithm\", "
@@ -47,6 +47,18 @@ constexpr std::array<PeerInfo, 6> kPeers = {{
      "libmemcached 1.1.4 (Debian libmemcached-dev), src/libmemcached/hosts.cc "
      "update_continuum, hash.cc dispatch_host",
      kString, 100},
+    {"anchor_table_crc", "anchor",
+     "ids[crc32c(x, 0) % N]: a plain table lookup plus one CRC, what "
+     "AnchorHash reduces to with a = N and nothing removed (same mapping)",
+     "Mendelson et al., \"AnchorHash\", IEEE/ACM ToN 2020, Alg. 3, first "
+     "step; CRC as anchorhash/cpp-anchorhash@3ef98f0",
+     kPrehashed, 0},
+    {"memento_jump_crc", "memento",
+     "ids[JumpConsistentHash(crc32c(x, 0), N)]: what MementoHash reduces to "
+     "with nothing removed (same mapping)",
+     "Coluzzi et al., \"MementoHash\", IEEE/ACM ToN 2024, first step; "
+     "slashdotted/cpp-consistent-hashing-algorithms@2e53589 crc32c path",
+     kPrehashed, 0},
 }};
 
 }  // namespace

@@ -19,6 +19,9 @@
 //   maglev_katran        maglev      prehashed  MaglevKatran<H>
 //   libmemcached_ketama  ring        string     LibmemcachedKetama (md5,
 //                                               vnodes 100 or 160, N <= 100)
+//   anchor_table_crc     anchor      prehashed  AnchorTableCrc (a = N, none
+//                                               removed; crc_baselines.h)
+//   memento_jump_crc     memento     prehashed  MementoJumpCrc (none removed)
 //
 // Every peer class is constructed from a BUILT instance of its base's
 // concrete type (it copies that instance's structure: points, table, node
@@ -52,6 +55,7 @@
 #include "algorithms/maglev/maglev.h"
 #include "algorithms/rendezvous/rendezvous.h"
 #include "algorithms/ring/ring.h"
+#include "bench/peers/crc_baselines.h"
 #include "bench/peers/jump_paper.h"
 #include "bench/peers/libmemcached_ketama.h"
 #include "bench/peers/maglev_katran.h"
@@ -96,6 +100,14 @@ struct Concrete {
   static constexpr bool kRing = false, kRendezvous = false, kJump = false,
                         kMaglev = false;
 };
+template <typename A>
+inline constexpr bool kIsAnchor = false;
+template <typename H>
+inline constexpr bool kIsAnchor<Anchor<H>> = true;
+template <typename A>
+inline constexpr bool kIsMemento = false;
+template <typename H>
+inline constexpr bool kIsMemento<Memento<H>> = true;
 template <typename H>
 struct Concrete<Ring<H>> {
   static constexpr bool kRing = true, kRendezvous = false, kJump = false,
@@ -134,6 +146,8 @@ bool AllUnitWeights(const Ring<Md5>& ring);
 //                  libmemcached_ketama
 //   Rendezvous<H>  prehashed, equal weights: rendezvous_packed
 //   Maglev<H>      prehashed: maglev_katran
+//   Anchor<H>      prehashed, a = N, nothing removed: anchor_table_crc
+//   Memento<H>     prehashed, nothing removed: memento_jump_crc
 // Returns OK, or the error of a peer that applied but failed to build (the
 // libmemcached one); f is not called for that peer.
 template <typename A, typename F>
@@ -178,6 +192,17 @@ absl::Status ForEachPeer(const A& built, std::string_view scenario,
     if (prehashed) {
       MaglevKatran peer(built);
       f(std::string_view("maglev_katran"), std::move(peer));
+    }
+  } else if constexpr (peers_internal::kIsAnchor<A>) {
+    // Equal mappings only with a = N and no bucket removed.
+    if (prehashed && built.core().working() == built.core().capacity()) {
+      AnchorTableCrc peer(built);
+      f(std::string_view("anchor_table_crc"), std::move(peer));
+    }
+  } else if constexpr (peers_internal::kIsMemento<A>) {
+    if (prehashed && built.core().removed() == 0) {
+      MementoJumpCrc peer(built);
+      f(std::string_view("memento_jump_crc"), std::move(peer));
     }
   }
   (void)nodes;

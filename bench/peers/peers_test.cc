@@ -534,3 +534,48 @@ TEST(PeersRegistryTest, WeightedRendezvousHasNoPeer) {
 }  // namespace
 }  // namespace peers
 }  // namespace chbench
+
+namespace chbench {
+namespace peers {
+namespace {
+
+// The CRC baselines map like their base only with nothing removed (and, for
+// anchor, a = N); otherwise ForEachPeer must not offer them.
+TEST(CrcBaselinesTest, OfferedOnlyWhileTheMappingsAgree) {
+  auto count = [](const auto& built) {
+    int calls = 0;
+    EXPECT_TRUE(ForEachPeer(built, kPrehashed, 50, 100,
+                            [&](std::string_view, const auto&) { ++calls; })
+                    .ok());
+    return calls;
+  };
+  Anchor<Xxh64> anchor(0);
+  ASSERT_TRUE(anchor.Build(Nodes(50)).ok());
+  EXPECT_EQ(count(anchor), 1);
+  const AnchorTableCrc peer(anchor);
+  SplitMix64 rng(3);
+  for (int i = 0; i < 2000; ++i) {
+    const uint64_t k = rng();
+    ASSERT_EQ(peer.Lookup(k), anchor.Lookup(k));
+  }
+  ASSERT_TRUE(anchor.RemoveNode(7).ok());
+  EXPECT_EQ(count(anchor), 0);
+  Anchor<Xxh64> spare(100);  // a = 2N: the first step may land on a spare
+  ASSERT_TRUE(spare.Build(Nodes(50)).ok());
+  EXPECT_EQ(count(spare), 0);
+
+  Memento<Xxh64> memento;
+  ASSERT_TRUE(memento.Build(Nodes(50)).ok());
+  EXPECT_EQ(count(memento), 1);
+  const MementoJumpCrc mpeer(memento);
+  for (int i = 0; i < 2000; ++i) {
+    const uint64_t k = rng();
+    ASSERT_EQ(mpeer.Lookup(k), memento.Lookup(k));
+  }
+  ASSERT_TRUE(memento.RemoveNode(20).ok());
+  EXPECT_EQ(count(memento), 0);
+}
+
+}  // namespace
+}  // namespace peers
+}  // namespace chbench

@@ -28,6 +28,7 @@
 #include "algorithms/hash/hash_registry.h"
 #include "algorithms/registry.h"
 #include "experiments/cli/cli_util.h"
+#include "experiments/spec.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 
