@@ -33,13 +33,15 @@ namespace {
 
 using ::testing::HasSubstr;
 
-TEST(RegistryTest, ListsTheSixAlgorithmsInOrder) {
+TEST(RegistryTest, ListsTheAlgorithmsInOrder) {
   std::vector<std::string> names;
   for (const AlgorithmInfo& info : Algorithms()) {
     names.emplace_back(info.name);
   }
   EXPECT_THAT(names, ::testing::ElementsAre("modulo", "ring", "rendezvous",
-                                            "jump", "maglev", "bounded_load"));
+                                            "jump", "maglev", "bounded_load",
+                                            "jumpback", "flip", "power",
+                                            "binomial"));
   EXPECT_EQ(AlgorithmNames(), absl::StrJoin(names, ", "));
 }
 
@@ -148,6 +150,10 @@ TEST(RegistryTest, CapabilitiesMatchTheDesign) {
       {"jump", {false, true, false, false, false}},
       {"maglev", {true, false, true, false, false}},
       {"bounded_load", {true, false, false, false, true}},
+      {"jumpback", {false, true, false, false, false}},
+      {"flip", {false, true, false, false, false}},
+      {"power", {false, true, false, false, false}},
+      {"binomial", {false, true, false, false, false}},
   };
   for (const Want& w : wants) {
     const AlgorithmInfo* info = FindAlgorithm(w.name);
