@@ -117,7 +117,8 @@ inline Range MakeRange(uint32_t n) {
 // growing to a power of two (E = 2n - 1, M = n - 1); see the file comment.
 inline uint32_t Bucket(uint64_t x, const Range& r) {
   const uint32_t first = Relocate(static_cast<uint32_t>(x) & r.enclosing, x);
-  if (first < r.n) [[likely]] return first;
+  if (first < r.n) [[likely]]
+    return first;
   uint64_t h = x;
   for (int round = 0; round < 4; ++round) {
     h = Rehash(h, r.enclosing);

@@ -19,11 +19,11 @@
 namespace chbench {
 namespace {
 
-using ::testing::AllOf;
-using ::testing::HasSubstr;
 using testing::AlgorithmTestdata;
+using ::testing::AllOf;
 using testing::CountFunctionMismatches;
 using testing::CountVectorMismatches;
+using ::testing::HasSubstr;
 using testing::ModelBinomialHash;
 using testing::Node;
 using testing::ReadVectorFile;
@@ -169,12 +169,12 @@ TEST(BinomialTest, SupsiEngineGrownFromSizeOneLeavesTheRange) {
 // Adding nodes and removing them again (through powers of two: 2, 4, ...,
 // 64) gives, at every size, the mapping of a fresh instance of that size.
 TEST(BinomialTest, GrowAndShrinkMatchFreshInstances) {
-  testing::CheckGrowAndShrink(
-      [] { return std::make_unique<Binomial<Md5>>(); },
-      [](uint64_t key, size_t n) {
-        return BinomialHash(key, static_cast<uint32_t>(n));
-      },
-      70);
+  testing::CheckGrowAndShrink([] { return std::make_unique<Binomial<Md5>>(); },
+                              [](uint64_t key, size_t n) {
+                                return BinomialHash(key,
+                                                    static_cast<uint32_t>(n));
+                              },
+                              70);
 }
 
 TEST(BinomialTest, OnlyTheLastNodeCanBeRemoved) {

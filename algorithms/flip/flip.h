@@ -117,7 +117,8 @@ inline Range MakeRange(uint64_t n) {
 inline uint64_t Bucket(uint64_t x, const Range& r) {
   const uint64_t hash = Mix(x, 1, 1);
   const uint64_t first = Pow2(x, hash, r.mask);
-  if (first <= r.last) [[likely]] return first;
+  if (first <= r.last) [[likely]]
+    return first;
   const uint64_t lower = r.mask >> 1;
   for (uint64_t i_mul = 3; i_mul <= 2 * 64 + 1; i_mul += 2) {  // i = 1..64
     const uint64_t d = Mix(x, r.draw_mul, i_mul) & r.mask;

@@ -20,11 +20,11 @@
 namespace chbench {
 namespace {
 
-using ::testing::AllOf;
-using ::testing::HasSubstr;
 using testing::AlgorithmTestdata;
+using ::testing::AllOf;
 using testing::CountFunctionMismatches;
 using testing::CountVectorMismatches;
+using ::testing::HasSubstr;
 using testing::ModelFlipHash;
 using testing::Node;
 using testing::ReadVectorFile;
@@ -119,11 +119,9 @@ TEST(FlipTest, OnlyTheLastNodeCanBeRemoved) {
 }
 
 TEST(FlipTest, GrowAndShrinkMatchFreshInstances) {
-  testing::CheckGrowAndShrink([] { return std::make_unique<Flip<Md5>>(); },
-                              [](uint64_t key, size_t n) {
-                                return FlipHash(key, n);
-                              },
-                              70);
+  testing::CheckGrowAndShrink(
+      [] { return std::make_unique<Flip<Md5>>(); },
+      [](uint64_t key, size_t n) { return FlipHash(key, n); }, 70);
 }
 
 TEST(FlipTest, RejectsWeightsAndReplicas) {

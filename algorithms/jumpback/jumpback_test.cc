@@ -20,11 +20,11 @@
 namespace chbench {
 namespace {
 
-using ::testing::AllOf;
-using ::testing::HasSubstr;
 using testing::AlgorithmTestdata;
+using ::testing::AllOf;
 using testing::CountFunctionMismatches;
 using testing::CountVectorMismatches;
+using ::testing::HasSubstr;
 using testing::ModelJumpBackHash;
 using testing::Node;
 using testing::ReadVectorFile;
@@ -76,8 +76,9 @@ TEST(JumpBackHashTest, HalfSelectionMatters) {
     if (row.n < 3) continue;
     const uint64_t r0 = jumpback_internal::SplitMix64Output(
         row.input + jumpback_internal::kGoldenGamma);
-    const uint32_t m = static_cast<uint32_t>(r0 ^ (r0 >> 32)) &
-                       jumpback_internal::RangeMask(static_cast<uint32_t>(row.n));
+    const uint32_t m =
+        static_cast<uint32_t>(r0 ^ (r0 >> 32)) &
+        jumpback_internal::RangeMask(static_cast<uint32_t>(row.n));
     if (m == 0) continue;
     const uint32_t lo = std::bit_floor(m);
     const uint32_t low_half = lo + (static_cast<uint32_t>(r0) & (lo - 1));
@@ -130,7 +131,8 @@ TEST(JumpBackHashTest, BucketsAreBalanced) {
   constexpr int kKeys = 100000;
   std::vector<int> load(kBuckets);
   SplitMix64 rng(11);
-  for (int i = 0; i < kKeys; ++i) ++load[JumpBackHashSplitMix64(rng(), kBuckets)];
+  for (int i = 0; i < kKeys; ++i)
+    ++load[JumpBackHashSplitMix64(rng(), kBuckets)];
   // Binomial sd = sqrt(1e5 * 0.1 * 0.9) ~ 95: 6 sd = 570.
   for (int b = 0; b < kBuckets; ++b) {
     EXPECT_NEAR(load[b], kKeys / kBuckets, 570) << "bucket " << b;
@@ -143,12 +145,12 @@ TEST(JumpBackTest, OnlyTheLastNodeCanBeRemoved) {
 }
 
 TEST(JumpBackTest, GrowAndShrinkMatchFreshInstances) {
-  testing::CheckGrowAndShrink(
-      [] { return std::make_unique<JumpBack<Md5>>(); },
-      [](uint64_t key, size_t n) {
-        return JumpBackHashSplitMix64(key, static_cast<uint32_t>(n));
-      },
-      70);
+  testing::CheckGrowAndShrink([] { return std::make_unique<JumpBack<Md5>>(); },
+                              [](uint64_t key, size_t n) {
+                                return JumpBackHashSplitMix64(
+                                    key, static_cast<uint32_t>(n));
+                              },
+                              70);
 }
 
 TEST(JumpBackTest, RejectsWeightsAndReplicas) {

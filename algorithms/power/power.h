@@ -93,9 +93,9 @@ inline uint32_t Xxh32LongInt(uint64_t x, uint32_t h) {
   constexpr uint32_t kP2 = 0x85EBCA77U, kP3 = 0xC2B2AE3DU, kP4 = 0x27D4EB2FU,
                      kP5 = 0x165667B1U;
   uint32_t acc = kP5 + 12;
-  const uint32_t lanes[3] = {
-      __builtin_bswap32(static_cast<uint32_t>(x >> 32)),
-      __builtin_bswap32(static_cast<uint32_t>(x)), __builtin_bswap32(h)};
+  const uint32_t lanes[3] = {__builtin_bswap32(static_cast<uint32_t>(x >> 32)),
+                             __builtin_bswap32(static_cast<uint32_t>(x)),
+                             __builtin_bswap32(h)};
   for (uint32_t lane : lanes) {
     acc += lane * kP3;
     acc = std::rotl(acc, 17) * kP4;
@@ -125,7 +125,8 @@ inline uint32_t G(uint64_t x, uint32_t n, uint32_t start) {
     state = 2862933555777941757ULL * state + 1;
     const uint32_t k = static_cast<uint32_t>(state >> 33);  // < 2^31
     // Java's (int)k + 1 wraps to -2^31 here: u = -1, next < 0, stop.
-    if (k == 0x7FFFFFFFU) [[unlikely]] return c;
+    if (k == 0x7FFFFFFFU) [[unlikely]]
+      return c;
     const double u = static_cast<double>(k + 1) / 0x1p31;  // exact
     const double q = static_cast<double>(c + 1) / u;       // >= c + 1 > 0
     // (int)q < n, with Java's saturating cast, is q < n for q >= 0.
@@ -150,7 +151,8 @@ inline Range MakeRange(uint32_t n) {
 // Precondition: 1 <= r.n <= 2^30.
 inline uint32_t Bucket(uint64_t x, const Range& r) {
   const uint32_t r1 = F(x, r.m1);
-  if (r1 < r.n) [[likely]] return r1;
+  if (r1 < r.n) [[likely]]
+    return r1;
   const uint32_t r2 = G(x, r.n, r.m2);
   if (r2 > r.m2) return r2;
   return F(x, r.m2);

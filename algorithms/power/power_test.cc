@@ -20,11 +20,11 @@
 namespace chbench {
 namespace {
 
-using ::testing::AllOf;
-using ::testing::HasSubstr;
 using testing::AlgorithmTestdata;
+using ::testing::AllOf;
 using testing::CountFunctionMismatches;
 using testing::CountVectorMismatches;
+using ::testing::HasSubstr;
 using testing::ModelPowerHash;
 using testing::Node;
 using testing::ReadVectorFile;
@@ -61,8 +61,10 @@ TEST(PowerHashTest, UnrolledXxh32MatchesLibxxhash) {
     const uint64_t x = rng();
     const uint32_t h = static_cast<uint32_t>(rng());
     unsigned char buf[12];
-    for (int b = 0; b < 8; ++b) buf[b] = static_cast<unsigned char>(x >> (56 - 8 * b));
-    for (int b = 0; b < 4; ++b) buf[8 + b] = static_cast<unsigned char>(h >> (24 - 8 * b));
+    for (int b = 0; b < 8; ++b)
+      buf[b] = static_cast<unsigned char>(x >> (56 - 8 * b));
+    for (int b = 0; b < 4; ++b)
+      buf[8 + b] = static_cast<unsigned char>(h >> (24 - 8 * b));
     ASSERT_EQ(power_internal::Xxh32LongInt(x, h), XXH32(buf, sizeof(buf), 0))
         << x << " " << h;
   }
@@ -197,12 +199,11 @@ TEST(PowerTest, SupsiIncrementalConstantsEqualFreshOnes) {
 // Adding nodes and removing them again (through powers of two: 2, 4, ...,
 // 64) gives, at every size, the mapping of a fresh instance of that size.
 TEST(PowerTest, GrowAndShrinkMatchFreshInstances) {
-  testing::CheckGrowAndShrink(
-      [] { return std::make_unique<Power<Md5>>(); },
-      [](uint64_t key, size_t n) {
-        return PowerHash(key, static_cast<uint32_t>(n));
-      },
-      70);
+  testing::CheckGrowAndShrink([] { return std::make_unique<Power<Md5>>(); },
+                              [](uint64_t key, size_t n) {
+                                return PowerHash(key, static_cast<uint32_t>(n));
+                              },
+                              70);
 }
 
 TEST(PowerTest, OnlyTheLastNodeCanBeRemoved) {

@@ -45,12 +45,12 @@ inline void CheckOnlyLastNodeRemovable(ConsistentHash& algo) {
 
   const absl::Status s = algo.RemoveNode(2);
   EXPECT_EQ(s.code(), absl::StatusCode::kFailedPrecondition);
-  EXPECT_THAT(s.message(),
-              AllOf(HasSubstr(std::string(algo.name()) + ": cannot remove"),
-                    HasSubstr("'node-2' (id 2)"),
-                    HasSubstr("last-in first-out"),
-                    HasSubstr("only node that can be removed now is "
-                              "'node-4' (id 4)")));
+  EXPECT_THAT(
+      s.message(),
+      AllOf(HasSubstr(std::string(algo.name()) + ": cannot remove"),
+            HasSubstr("'node-2' (id 2)"), HasSubstr("last-in first-out"),
+            HasSubstr("only node that can be removed now is "
+                      "'node-4' (id 4)")));
   EXPECT_EQ(algo.size(), 5u);
   for (size_t i = 0; i < keys.size(); ++i) {
     ASSERT_EQ(algo.Lookup(keys[i]), before[i]) << "a refused removal changed "
@@ -105,13 +105,15 @@ void CheckGrowAndShrink(Factory make, F f, size_t max_n) {
   at[1] = map();
   check_fresh(1, at[1]);
   for (size_t n = 2; n <= max_n; ++n) {
-    absl::StatusOr<NodeId> id = algo->AddNode(Node("node-" + std::to_string(n - 1)));
+    absl::StatusOr<NodeId> id =
+        algo->AddNode(Node("node-" + std::to_string(n - 1)));
     ASSERT_TRUE(id.ok()) << id.status();
     ASSERT_EQ(*id, n - 1);
     at[n] = map();
     for (size_t i = 0; i < keys.size(); ++i) {
       if (at[n][i] != at[n - 1][i]) {
-        ASSERT_EQ(at[n][i], n - 1) << "n=" << n << ": a key moved elsewhere "
+        ASSERT_EQ(at[n][i], n - 1) << "n=" << n
+                                   << ": a key moved elsewhere "
                                       "than the new node";
       }
     }
@@ -120,8 +122,8 @@ void CheckGrowAndShrink(Factory make, F f, size_t max_n) {
   }
   for (size_t n = max_n; n > 1; --n) {
     ASSERT_TRUE(algo->RemoveNode(static_cast<NodeId>(n - 1)).ok());
-    ASSERT_TRUE(map() == at[n - 1]) << "removing node " << n - 1
-                                    << " did not restore the mapping";
+    ASSERT_TRUE(map() == at[n - 1])
+        << "removing node " << n - 1 << " did not restore the mapping";
   }
 }
 

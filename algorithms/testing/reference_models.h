@@ -258,11 +258,10 @@ inline int32_t ModelPowerHash(int64_t hash, int32_t size) {
     int64_t state = hash;
     int32_t candidate = m2;
     while (true) {
-      state = static_cast<int64_t>(2862933555777941757ULL *
-                                       static_cast<uint64_t>(state) +
-                                   1);
-      const int32_t hi = static_cast<int32_t>(static_cast<uint64_t>(state) >>
-                                              33);
+      state = static_cast<int64_t>(
+          2862933555777941757ULL * static_cast<uint64_t>(state) + 1);
+      const int32_t hi =
+          static_cast<int32_t>(static_cast<uint64_t>(state) >> 33);
       const double u = static_cast<double>(JavaIntAdd(hi, 1)) / 0x1p31;
       const int32_t next =
           JavaDoubleToInt(static_cast<double>(JavaIntAdd(candidate, 1)) / u);
@@ -335,12 +334,12 @@ class RangeHashModel final : public ReferenceModel {
     return ModelFlipHash(key, n);
   }
   static uint64_t Power(uint64_t key, uint64_t n) {
-    return static_cast<uint64_t>(ModelPowerHash(static_cast<int64_t>(key),
-                                                static_cast<int32_t>(n)));
+    return static_cast<uint64_t>(
+        ModelPowerHash(static_cast<int64_t>(key), static_cast<int32_t>(n)));
   }
   static uint64_t Binomial(uint64_t key, uint64_t n) {
-    return static_cast<uint64_t>(ModelBinomialHash(static_cast<int64_t>(key),
-                                                   static_cast<int32_t>(n)));
+    return static_cast<uint64_t>(
+        ModelBinomialHash(static_cast<int64_t>(key), static_cast<int32_t>(n)));
   }
 
  private:

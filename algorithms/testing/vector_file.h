@@ -13,8 +13,8 @@
 // `bucket` (after Build, node i has id i and is bucket i).
 //
 // Example:
-//   const auto rows = ReadVectorFile(AlgorithmTestdata("flip", "flip_stable.tsv"));
-//   EXPECT_EQ(CountVectorMismatches(flip, rows), 0);
+//   const auto rows = ReadVectorFile(AlgorithmTestdata("flip",
+//   "flip_stable.tsv")); EXPECT_EQ(CountVectorMismatches(flip, rows), 0);
 
 #ifndef CHBENCH_ALGORITHMS_TESTING_VECTOR_FILE_H_
 #define CHBENCH_ALGORITHMS_TESTING_VECTOR_FILE_H_
