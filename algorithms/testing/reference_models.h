@@ -245,8 +245,8 @@ inline uint32_t ModelXxh32LongInt(int64_t value, int32_t seed_int) {
 inline int32_t ModelPowerHash(int64_t hash, int32_t size) {
   int32_t m = JavaHighestOneBit(size);
   if (size > m) m = m << 1;
-  const int32_t m1 = m - 1;
-  const int32_t m2 = (m >> 1) - 1;
+  const int32_t m1 = JavaIntAdd(m, -1);
+  const int32_t m2 = JavaIntAdd(m >> 1, -1);
   const auto f = [&](int32_t mx) -> int32_t {
     const int32_t k_bits = static_cast<int32_t>(hash & int64_t{mx});
     if (k_bits == 0) return 0;
@@ -299,7 +299,7 @@ inline int32_t ModelBinomialHash(int64_t hash, int32_t size) {
   if (size < 2) return 0;
   int32_t top = JavaHighestOneBit(size);
   if (size > top) top = top << 1;
-  const int32_t enclosing = top - 1;
+  const int32_t enclosing = JavaIntAdd(top, -1);  // wraps past 2^30 as Java
   const int32_t minor = enclosing >> 1;
   int32_t bucket =
       ModelBinomialRelocate(static_cast<int32_t>(hash) & enclosing, hash);
