@@ -133,6 +133,10 @@ constexpr Traits kTraits[] = {
      "AddNode activates the first inactive slot on key 1228's probe sequence "
      "(the reference updateAddition), not the last removed one; "
      "dx/dx_test.cc tests that add rule"},
+    {"jumpback", BalanceModel::kBinomial, Churn::kMinimal, true},
+    {"flip", BalanceModel::kBinomial, Churn::kMinimal, true},
+    {"power", BalanceModel::kBinomial, Churn::kMinimal, true},
+    {"binomial", BalanceModel::kBinomial, Churn::kMinimal, true},
 };
 
 const Traits* FindTraits(std::string_view algorithm) {
@@ -904,6 +908,22 @@ constexpr Golden kGolden[] = {
     {"dx", "md5", 0x6d66a779017f4da6ULL},
     {"dx", "murmur3_32", 0x6d66a779017f4da6ULL},
     {"dx", "crc32", 0x6d66a779017f4da6ULL},
+    {"jumpback", "xxh64", 0x8a09fc2b23d9f009ULL},
+    {"jumpback", "md5", 0x8a09fc2b23d9f009ULL},
+    {"jumpback", "murmur3_32", 0x8a09fc2b23d9f009ULL},
+    {"jumpback", "crc32", 0x8a09fc2b23d9f009ULL},
+    {"flip", "xxh64", 0xc85cdbbc12f14d20ULL},
+    {"flip", "md5", 0xc85cdbbc12f14d20ULL},
+    {"flip", "murmur3_32", 0xc85cdbbc12f14d20ULL},
+    {"flip", "crc32", 0xc85cdbbc12f14d20ULL},
+    {"power", "xxh64", 0xc3f88e4fc219a5a4ULL},
+    {"power", "md5", 0xc3f88e4fc219a5a4ULL},
+    {"power", "murmur3_32", 0xc3f88e4fc219a5a4ULL},
+    {"power", "crc32", 0xc3f88e4fc219a5a4ULL},
+    {"binomial", "xxh64", 0xb7bc96a1e5326e8fULL},
+    {"binomial", "md5", 0xb7bc96a1e5326e8fULL},
+    {"binomial", "murmur3_32", 0xb7bc96a1e5326e8fULL},
+    {"binomial", "crc32", 0xb7bc96a1e5326e8fULL},
     // GOLDEN-TABLE-END
 };
 
@@ -977,6 +997,19 @@ std::unique_ptr<ReferenceModel> MakeModel(std::string_view algorithm,
   }
   if (algorithm == "dx") {
     return std::make_unique<::chbench::testing::DxModel>(params.capacity);
+  }
+  using ::chbench::testing::RangeHashModel;
+  if (algorithm == "jumpback") {
+    return std::make_unique<RangeHashModel>(&RangeHashModel::JumpBack);
+  }
+  if (algorithm == "flip") {
+    return std::make_unique<RangeHashModel>(&RangeHashModel::Flip);
+  }
+  if (algorithm == "power") {
+    return std::make_unique<RangeHashModel>(&RangeHashModel::Power);
+  }
+  if (algorithm == "binomial") {
+    return std::make_unique<RangeHashModel>(&RangeHashModel::Binomial);
   }
   std::unique_ptr<ReferenceModel> model;
   DispatchHash(params.hash, [&]<typename H>() {

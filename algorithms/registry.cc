@@ -7,12 +7,16 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "algorithms/anchor/anchor.h"
+#include "algorithms/binomial/binomial.h"
 #include "algorithms/bounded_load/bounded_load.h"
 #include "algorithms/dx/dx.h"
+#include "algorithms/flip/flip.h"
 #include "algorithms/jump/jump.h"
+#include "algorithms/jumpback/jumpback.h"
 #include "algorithms/maglev/maglev.h"
 #include "algorithms/memento/memento.h"
 #include "algorithms/modulo/modulo.h"
+#include "algorithms/power/power.h"
 #include "algorithms/rendezvous/rendezvous.h"
 #include "algorithms/ring/ring.h"
 
@@ -31,7 +35,7 @@ constexpr std::string_view kCapacityParams[] = {"hash", "capacity"};
 // parameters and xxh64; regenerate with
 //   CHBENCH_REGENERATE_GOLDEN=1 build/algorithms/algorithms_test
 //       --gtest_filter='RegistryTest.*'
-constexpr std::array<AlgorithmInfo, 9> kAlgorithms = {{
+constexpr std::array<AlgorithmInfo, 13> kAlgorithms = {{
     {"modulo", "hash mod N: the baseline; almost every key moves when N changes",
      "(folklore; see Karger et al., STOC 1997, for why it fails)",
      kModuloCapabilities, &MakeModulo,
@@ -92,6 +96,38 @@ constexpr std::array<AlgorithmInfo, 9> kAlgorithms = {{
      kDxCapabilities, &MakeDx,
      0x6d66a779017f4da6ULL, "O(1) expected: size/N probes", "constant",
      kCapacityParams},
+    {"jumpback",
+     "JumpBackHash: jump hash walked backwards, O(1); only the last node can "
+     "leave; bit-exact with hash4j's jumpBackHash (SplitMix64)",
+     "Ertl, \"JumpBackHash: Say Goodbye to the Modulo Operation to "
+     "Distribute Keys Uniformly to Buckets\", arXiv:2403.18682, Software: "
+     "Practice and Experience 2025; dynatrace-oss/hash4j",
+     kJumpBackCapabilities, &MakeJumpBack,
+     0x8a09fc2b23d9f009ULL, "O(1) expected", "constant", kHashOnly},
+    {"flip",
+     "FlipHash: power-of-two ranges with flipped bits, O(1); only the last "
+     "node can leave; bit-exact with DataDog/fliphash-rs fliphash_64",
+     "Masson & Lee, \"FlipHash: A Constant-Time Consistent Range-Hashing "
+     "Algorithm\", arXiv:2402.17549, 2024; DataDog/fliphash-rs",
+     kFlipCapabilities, &MakeFlip,
+     0xc85cdbbc12f14d20ULL, "O(1) expected", "constant", kHashOnly},
+    {"power",
+     "PowerCH: f over power-of-two ranges plus a jump walk, O(1); only the "
+     "last node can leave; bit-exactness is relative to SUPSI's Java "
+     "PowerEngine with XXHash32 (the paper has no code)",
+     "Leu, \"Power Consistent Hashing\", arXiv:2307.12448, 2023; "
+     "SUPSI-DTI-ISIN/java-consistent-hashing-algorithms PowerEngine",
+     kPowerCapabilities, &MakePower,
+     0xc3f88e4fc219a5a4ULL, "O(1) expected", "constant", kHashOnly},
+    {"binomial",
+     "BinomialHash: binary-tree levels with relocation, O(1) worst case; "
+     "only the last node can leave; bit-exact with SUPSI's Java "
+     "BinomialEngine",
+     "Coluzzi, Brocco, Antonucci & Leidi, \"BinomialHash: A Constant Time, "
+     "Minimal Memory Consistent Hash Algorithm\", arXiv:2406.19836, 2024; "
+     "SUPSI-DTI-ISIN/java-consistent-hashing-algorithms BinomialEngine",
+     kBinomialCapabilities, &MakeBinomial,
+     0xb7bc96a1e5326e8fULL, "O(1)", "constant", kHashOnly},
 }};
 
 }  // namespace

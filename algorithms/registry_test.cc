@@ -40,7 +40,9 @@ TEST(RegistryTest, ListsTheAlgorithmsInOrder) {
   }
   EXPECT_THAT(names, ::testing::ElementsAre("modulo", "ring", "rendezvous",
                                             "jump", "maglev", "bounded_load",
-                                            "anchor", "memento", "dx"));
+                                            "anchor", "memento", "dx",
+                                            "jumpback", "flip", "power",
+                                            "binomial"));
   EXPECT_EQ(AlgorithmNames(), absl::StrJoin(names, ", "));
 }
 
@@ -154,6 +156,10 @@ TEST(RegistryTest, CapabilitiesMatchTheDesign) {
       {"memento", {true, true, false, false, false}},
       // dx: growing a full array remaps keys among the old nodes.
       {"dx", {true, false, false, false, false}},
+      {"jumpback", {false, true, false, false, false}},
+      {"flip", {false, true, false, false, false}},
+      {"power", {false, true, false, false, false}},
+      {"binomial", {false, true, false, false, false}},
   };
   for (const Want& w : wants) {
     const AlgorithmInfo* info = FindAlgorithm(w.name);

@@ -30,22 +30,27 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "algorithms/anchor/anchor.h"
+#include "algorithms/binomial/binomial.h"
 #include "algorithms/bounded_load/bounded_load.h"
 #include "algorithms/dx/dx.h"
+#include "algorithms/flip/flip.h"
 #include "algorithms/hash/hash_function.h"
 #include "algorithms/jump/jump.h"
+#include "algorithms/jumpback/jumpback.h"
 #include "algorithms/maglev/maglev.h"
 #include "algorithms/memento/memento.h"
 #include "algorithms/modulo/modulo.h"
+#include "algorithms/power/power.h"
 #include "algorithms/rendezvous/rendezvous.h"
 #include "algorithms/ring/ring.h"
 
 namespace chbench {
 
 // The algorithms DispatchConcrete knows, in registry order.
-inline constexpr std::array<std::string_view, 9> kConcreteAlgorithms = {
-    "modulo", "ring",   "rendezvous", "jump", "maglev",
-    "bounded_load",     "anchor",     "memento", "dx"};
+inline constexpr std::array<std::string_view, 13> kConcreteAlgorithms = {
+    "modulo",   "ring", "rendezvous", "jump",  "maglev",
+    "bounded_load",     "anchor",     "memento", "dx",
+    "jumpback", "flip", "power",      "binomial"};
 
 // The hash policies DispatchHash knows, in registry order.
 inline constexpr std::array<std::string_view, 8> kConcreteHashes = {
@@ -83,6 +88,14 @@ bool DispatchAlgorithm(std::string_view algorithm, F& f) {
   if (algorithm == "anchor") return f.template operator()<Anchor<H>>(), true;
   if (algorithm == "memento") return f.template operator()<Memento<H>>(), true;
   if (algorithm == "dx") return f.template operator()<Dx<H>>(), true;
+  if (algorithm == "jumpback") {
+    return f.template operator()<JumpBack<H>>(), true;
+  }
+  if (algorithm == "flip") return f.template operator()<Flip<H>>(), true;
+  if (algorithm == "power") return f.template operator()<Power<H>>(), true;
+  if (algorithm == "binomial") {
+    return f.template operator()<Binomial<H>>(), true;
+  }
   return false;
 }
 

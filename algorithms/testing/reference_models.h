@@ -31,6 +31,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <limits>
 #include <map>
 #include <memory>
 #include <span>
@@ -41,7 +42,7 @@
 #include <vector>
 
 #include "algorithms/consistent_hash.h"
-#include "algorithms/hash/hash_function.h"
+#include "algorithms/hash/hash_function.h"  // also xxhash.h: XXH32
 
 namespace chbench {
 namespace testing {
@@ -118,6 +119,244 @@ class JumpModel final : public ReferenceModel {
   }
 
  private:
+  std::vector<NodeId> ids_;
+};
+
+// -----------------------------------------------------------------------------
+// Range hashes of wave 2 (jumpback, flip, power, binomial), transcribed from
+// the definitions in /work/shared/design/algorithms-wave2.md (§1, §5, §7, §8)
+// with plain loops, Java-style integer types and no shared helpers: bucket b
+// is the b-th live node, like jump.
+// -----------------------------------------------------------------------------
+
+// JumpBackHash with the SplitMix64 stream (hash4j jumpBackHash): the j-th
+// stream value is SplitMix64's output at state x + (j + 1) * gamma; bit
+// positions are scanned from 31 down, candidates reduced with % instead of
+// masks, and the number of set bits is counted one by one.
+inline uint64_t ModelSplitMix64Value(uint64_t x, uint64_t j) {
+  uint64_t z = x + (j + 1) * 0x9E3779B97F4A7C15ULL;
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+  return z ^ (z >> 31);
+}
+
+inline uint32_t ModelJumpBackHash(uint64_t x, uint32_t n) {
+  if (n <= 1) return 0;
+  int width = 0;  // bit length of n - 1
+  while (width < 32 && (uint64_t{1} << width) <= uint64_t{n} - 1) ++width;
+  const uint64_t r0 = ModelSplitMix64Value(x, 0);
+  uint64_t bits = ((r0 ^ (r0 >> 32)) & 0xFFFFFFFFULL) % (uint64_t{1} << width);
+  uint64_t drawn = 1;  // index of the next stream value
+  for (int k = 31; k >= 0; --k) {
+    if (((bits >> k) & 1) == 0) continue;
+    int ones = 0;
+    for (int i = 0; i < 32; ++i) ones += static_cast<int>((bits >> i) & 1);
+    const uint64_t half = ones % 2 == 1 ? r0 >> 32 : r0 % (uint64_t{1} << 32);
+    const uint64_t low = uint64_t{1} << k;
+    const uint64_t candidate = low + half % low;
+    if (candidate < n) return static_cast<uint32_t>(candidate);
+    bool same_range = true;
+    while (same_range) {
+      const uint64_t r = ModelSplitMix64Value(x, drawn++);
+      const uint64_t two[2] = {r % (uint64_t{1} << 32), r >> 32};
+      for (uint64_t h : two) {
+        const uint64_t t = h % (2 * low);
+        if (t < low) {
+          same_range = false;
+          break;
+        }
+        if (t < n) return static_cast<uint32_t>(t);
+      }
+    }
+    bits -= low;
+  }
+  return 0;
+}
+
+// FlipHash (fliphash-rs fliphash_64 with seed 0): the mixer H(key, bitlen, i)
+// and the pow2 helper written out as in the definition.
+inline uint64_t ModelFlipMix(uint64_t key, uint64_t bitlen, uint64_t i) {
+  uint64_t k = key;  // key ^ seed, seed 0
+  k = k * (2 * bitlen + 1);
+  k = (k ^ (k >> 27)) * 0x3C79AC492BA7B653ULL;
+  k = k * (2 * i + 1);
+  k = (k ^ (k >> 33)) * 0x1C69B3F74AC4AE35ULL;
+  return k ^ (k >> 27);
+}
+
+inline uint64_t ModelFloorLog2(uint64_t v) {  // v >= 1
+  uint64_t r = 0;
+  while (v > 1) {
+    v /= 2;
+    ++r;
+  }
+  return r;
+}
+
+inline uint64_t ModelFlipPow2(uint64_t key, uint64_t hash, uint64_t mask) {
+  const uint64_t m = hash & mask;
+  if (m == 0) return 0;
+  const uint64_t t = ModelFloorLog2(m);
+  const uint64_t flip = ModelFlipMix(key, t, 0) % (uint64_t{1} << t);
+  return m ^ flip;
+}
+
+inline uint64_t ModelFlipHash(uint64_t x, uint64_t n) {
+  const uint64_t e = n - 1;
+  if (e == 0) return 0;
+  uint64_t mask = 0;
+  while (mask < e) mask = 2 * mask + 1;  // 2^bitlen(e) - 1
+  const uint64_t hash = ModelFlipMix(x, 0, 0);
+  const uint64_t f = ModelFlipPow2(x, hash, mask);
+  if (f <= e) return f;
+  for (uint64_t i = 1; i <= 64; ++i) {
+    const uint64_t d = ModelFlipMix(x, ModelFloorLog2(e), i) & mask;
+    if (d <= mask / 2) break;
+    if (d <= e) return d;
+  }
+  return ModelFlipPow2(x, hash, mask / 2);
+}
+
+// PowerCH as SUPSI's Java PowerEngine computes it with XXHash32, in Java
+// types: int32_t for int (with Java's wrapping addition), int64_t for long,
+// >>> as an unsigned shift, and Java's saturating (int) cast of a double.
+inline int32_t JavaIntAdd(int32_t a, int32_t b) {
+  return static_cast<int32_t>(static_cast<uint32_t>(a) +
+                              static_cast<uint32_t>(b));
+}
+
+inline int32_t JavaDoubleToInt(double d) {  // JLS 5.1.3
+  if (std::isnan(d)) return 0;
+  if (d >= 2147483647.0) return std::numeric_limits<int32_t>::max();
+  if (d <= -2147483648.0) return std::numeric_limits<int32_t>::min();
+  return static_cast<int32_t>(d);  // truncation toward zero
+}
+
+inline int32_t JavaHighestOneBit(int32_t i) {
+  const uint32_t u = static_cast<uint32_t>(i);
+  if (u == 0) return 0;
+  uint32_t bit = 0x80000000U;
+  while ((u & bit) == 0) bit >>= 1;
+  return static_cast<int32_t>(bit);
+}
+
+// commons-codec XXHash32 (seed 0) of hash4j-style (long, int) input: the 8
+// big-endian bytes of the long, then the 4 big-endian bytes of the int.
+inline uint32_t ModelXxh32LongInt(int64_t value, int32_t seed_int) {
+  unsigned char bytes[12];
+  const uint64_t v = static_cast<uint64_t>(value);
+  for (int i = 0; i < 8; ++i) {
+    bytes[i] = static_cast<unsigned char>(v >> (56 - 8 * i));
+  }
+  const uint32_t s = static_cast<uint32_t>(seed_int);
+  for (int i = 0; i < 4; ++i) {
+    bytes[8 + i] = static_cast<unsigned char>(s >> (24 - 8 * i));
+  }
+  return XXH32(bytes, sizeof(bytes), 0);
+}
+
+inline int32_t ModelPowerHash(int64_t hash, int32_t size) {
+  int32_t m = JavaHighestOneBit(size);
+  if (size > m) m = m << 1;
+  const int32_t m1 = JavaIntAdd(m, -1);
+  const int32_t m2 = JavaIntAdd(m >> 1, -1);
+  const auto f = [&](int32_t mx) -> int32_t {
+    const int32_t k_bits = static_cast<int32_t>(hash & int64_t{mx});
+    if (k_bits == 0) return 0;
+    const int32_t h = JavaHighestOneBit(k_bits);
+    const int64_t h2 = ModelXxh32LongInt(hash, h);  // as unsigned 32-bit
+    return h + (static_cast<int32_t>(h2) & (h - 1));
+  };
+  const auto g = [&]() -> int32_t {
+    int64_t state = hash;
+    int32_t candidate = m2;
+    while (true) {
+      state = static_cast<int64_t>(
+          2862933555777941757ULL * static_cast<uint64_t>(state) + 1);
+      const int32_t hi =
+          static_cast<int32_t>(static_cast<uint64_t>(state) >> 33);
+      const double u = static_cast<double>(JavaIntAdd(hi, 1)) / 0x1p31;
+      const int32_t next =
+          JavaDoubleToInt(static_cast<double>(JavaIntAdd(candidate, 1)) / u);
+      if (next >= 0 && next < size) {
+        candidate = next;
+      } else {
+        return candidate;
+      }
+    }
+  };
+  const int32_t r1 = f(m1);
+  if (r1 < size) return r1;
+  const int32_t r2 = g();
+  if (r2 > m2) return r2;
+  return f(m2);
+}
+
+// BinomialHash as SUPSI's Java BinomialEngine computes it, from a fresh
+// engine of `size` buckets.
+inline int64_t ModelBinomialRehash(int64_t value, int32_t seed) {
+  const uint64_t t = 2862933555777941757ULL * static_cast<uint64_t>(value) + 1;
+  return static_cast<int64_t>((t * t * static_cast<uint64_t>(int64_t{seed})) >>
+                              32);
+}
+
+inline int32_t ModelBinomialRelocate(int32_t bucket, int64_t hash) {
+  if (bucket < 2) return bucket;
+  const int32_t base = JavaHighestOneBit(bucket);
+  const int32_t filter = base - 1;
+  return base +
+         (static_cast<int32_t>(ModelBinomialRehash(hash, filter)) & filter);
+}
+
+inline int32_t ModelBinomialHash(int64_t hash, int32_t size) {
+  if (size < 2) return 0;
+  int32_t top = JavaHighestOneBit(size);
+  if (size > top) top = top << 1;
+  const int32_t enclosing = JavaIntAdd(top, -1);  // wraps past 2^30 as Java
+  const int32_t minor = enclosing >> 1;
+  int32_t bucket =
+      ModelBinomialRelocate(static_cast<int32_t>(hash) & enclosing, hash);
+  if (bucket < size) return bucket;
+  int64_t h = hash;
+  for (int i = 0; i < 4; ++i) {
+    h = ModelBinomialRehash(h, enclosing);
+    bucket = ModelBinomialRelocate(static_cast<int32_t>(h) & enclosing, h);
+    if (bucket <= minor) break;
+    if (bucket < size) return bucket;
+  }
+  return ModelBinomialRelocate(static_cast<int32_t>(hash) & minor, hash);
+}
+
+// The model of a range hash f(key, n): live[f(key, n)].
+class RangeHashModel final : public ReferenceModel {
+ public:
+  using Function = uint64_t (*)(uint64_t key, uint64_t n);
+  explicit RangeHashModel(Function f) : f_(f) {}
+  void Rebuild(std::span<const LiveNode> live) override {
+    ids_.clear();
+    for (const LiveNode& n : live) ids_.push_back(n.id);
+  }
+  NodeId Lookup(uint64_t key_hash) const override {
+    return ids_[f_(key_hash, ids_.size())];
+  }
+
+  static uint64_t JumpBack(uint64_t key, uint64_t n) {
+    return ModelJumpBackHash(key, static_cast<uint32_t>(n));
+  }
+  static uint64_t Flip(uint64_t key, uint64_t n) {
+    return ModelFlipHash(key, n);
+  }
+  static uint64_t Power(uint64_t key, uint64_t n) {
+    return static_cast<uint64_t>(
+        ModelPowerHash(static_cast<int64_t>(key), static_cast<int32_t>(n)));
+  }
+  static uint64_t Binomial(uint64_t key, uint64_t n) {
+    return static_cast<uint64_t>(
+        ModelBinomialHash(static_cast<int64_t>(key), static_cast<int32_t>(n)));
+  }
+
+ private:
+  Function f_;
   std::vector<NodeId> ids_;
 };
 

@@ -1,0 +1,219 @@
+// Copyright 2026 The chbench Authors.
+//
+// -----------------------------------------------------------------------------
+// File: flip/flip.h
+// -----------------------------------------------------------------------------
+//
+// FlipHash (Charles Masson and Homin K. Lee, Datadog, "FlipHash: A Constant-
+// Time Consistent Range-Hashing Algorithm", arXiv:2402.17549, 2024).
+// Reference implementation: DataDog/fliphash-rs, crate `fliphash` 0.1.0,
+// `fliphash_64(key, ..=n-1)` with seed 0.
+//
+// Definition. `FlipHash(x, n)` maps a 64-bit key x to a bucket in [0, n). All
+// randomness comes from one keyed mixer, H(x, a, i) (64-bit wrapping
+// arithmetic): k = x * (2a + 1); k = (k ^ k >> 27) * 0x3C79AC492BA7B653;
+// k *= 2i + 1; k = (k ^ k >> 33) * 0x1C69B3F74AC4AE35; return k ^ k >> 27.
+//   * Power-of-two ranges first. For a range [0, 2^b), take m = H(x, 0, 0)
+//     masked to b bits; if m != 0, flip the bits of m below its top bit t with
+//     H(x, t, 0). This "pow2" answer is consistent as b grows: a key moves
+//     only into the new upper half.
+//   * General n, with e = n - 1 and b = bit length of e: the pow2 answer for
+//     2^b buckets is kept if it is <= e. Otherwise (the key sits in the
+//     missing part of the upper half) up to 64 draws d_i = H(x, floor(log2 e),
+//     i) masked to b bits decide: a draw in the lower half ends the loop, a
+//     draw in [2^(b-1), e] is the answer. After the loop the key takes its
+//     pow2 answer for the lower half, 2^(b-1) buckets.
+//
+// `Flip<H>` wraps the function as a `ConsistentHash`: bucket b is the b-th
+// live node in id order (algorithms/range_buckets.h), so only the most
+// recently added live node can be removed.
+//
+// Guarantees:
+//   * Bit-exact with DataDog/fliphash-rs@00c0ad0 on the shared vectors:
+//     Lookup(x) with Build("node-0".."node-(n-1)") returns node
+//     fliphash_64(x, ..=n-1), x being the 64-bit key digest
+//     (testdata/flip_stable.tsv). (SUPSI's Java FlipEngine is a different
+//     function: it draws with another hash and parameter.)
+//   * Minimal disruption (monotone): growing n to n + 1 moves only keys to
+//     bucket n; removing the last node restores the previous mapping.
+//   * Uniform over [0, n) up to the 2^-64 chance of exhausting the draws.
+//   * No weights (a weight other than 1 is rejected), no replicas.
+//
+// Complexity (N live nodes):
+//   Lookup      O(1) expected: 2 mixes when the pow2 answer is in range (more
+//               than half the keys), fewer than 2 draws on average otherwise,
+//               at most 64 draws + 3 mixes; no memory access except the
+//               bucket's id.
+//   AddNode     O(1) amortized.   RemoveNode  O(1) (last node only).
+//   Build       O(N).             Memory      4 bytes per live node (the
+//                                             bucket -> id array) plus the
+//                                             NodeTable.
+//
+// Example:
+//   Flip<Xxh64> flip;
+//   flip.Build(nodes).IgnoreError();
+//   NodeId owner = flip.Lookup(flip.HashKey("user:42"));
+//   uint64_t bucket = FlipHash(0x1234, 10);  // in [0, 10)
+
+#ifndef CHBENCH_ALGORITHMS_FLIP_FLIP_H_
+#define CHBENCH_ALGORITHMS_FLIP_FLIP_H_
+
+#include <bit>
+#include <cstddef>
+#include <cstdint>
+#include <limits>
+#include <memory>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "algorithms/consistent_hash.h"
+#include "algorithms/hash/hash_function.h"
+#include "algorithms/hash/hash_registry.h"
+#include "algorithms/range_buckets.h"
+
+namespace chbench {
+namespace flip_internal {
+
+// H(x, a, i) with its two odd multipliers passed ready-made: a_mul = 2a + 1,
+// i_mul = 2i + 1 (seed 0).
+inline uint64_t Mix(uint64_t x, uint64_t a_mul, uint64_t i_mul) {
+  uint64_t k = x * a_mul;
+  k = (k ^ (k >> 27)) * 0x3C79AC492BA7B653ULL;
+  k *= i_mul;
+  k = (k ^ (k >> 33)) * 0x1C69B3F74AC4AE35ULL;
+  return k ^ (k >> 27);
+}
+
+// The pow2 answer for the range [0, mask]: m = hash & mask with the bits
+// below its top bit t flipped by H(x, t, 0). Branch-free: for m = 0 (and
+// m = 1) t is 0 and nothing is flipped.
+inline uint64_t Pow2(uint64_t x, uint64_t hash, uint64_t mask) {
+  const uint64_t m = hash & mask;
+  const int t = 63 - std::countl_zero(m | 1);
+  const uint64_t below = (uint64_t{1} << t) - 1;
+  return m ^ (Mix(x, 2 * static_cast<uint64_t>(t) + 1, 1) & below);
+}
+
+// The per-n constants of a lookup.
+struct Range {
+  uint64_t last;      // e = n - 1
+  uint64_t mask;      // 2^bitlen(e) - 1 (0 for n <= 1)
+  uint64_t draw_mul;  // 2 * floor(log2 e) + 1, the draws' a multiplier
+};
+
+inline Range MakeRange(uint64_t n) {
+  Range r{n == 0 ? 0 : n - 1, 0, 1};
+  if (r.last != 0) {
+    r.mask = ~uint64_t{0} >> std::countl_zero(r.last);
+    r.draw_mul = 2 * static_cast<uint64_t>(63 - std::countl_zero(r.last)) + 1;
+  }
+  return r;
+}
+
+inline uint64_t Bucket(uint64_t x, const Range& r) {
+  const uint64_t hash = Mix(x, 1, 1);
+  const uint64_t first = Pow2(x, hash, r.mask);
+  if (first <= r.last) [[likely]]
+    return first;
+  const uint64_t lower = r.mask >> 1;
+  for (uint64_t i_mul = 3; i_mul <= 2 * 64 + 1; i_mul += 2) {  // i = 1..64
+    const uint64_t d = Mix(x, r.draw_mul, i_mul) & r.mask;
+    if (d <= lower) break;
+    if (d <= r.last) return d;
+  }
+  return Pow2(x, hash, lower);
+}
+
+}  // namespace flip_internal
+
+// fliphash-rs `fliphash_64(x, ..=n-1)` (seed 0) for n >= 1; 0 for n = 0.
+inline uint64_t FlipHash(uint64_t x, uint64_t n) {
+  return flip_internal::Bucket(x, flip_internal::MakeRange(n));
+}
+
+inline constexpr Capabilities kFlipCapabilities = {
+    .arbitrary_removal = false,
+    .minimal_disruption = true,
+    .weights = false,
+    .replicas = false,
+    .stateful = false,
+};
+
+template <typename H>
+class Flip final : public ConsistentHash {
+ public:
+  // Node ids are 32-bit; the same bound as jump.
+  static constexpr size_t kMaxNodes = std::numeric_limits<int32_t>::max();
+
+  Flip() : buckets_("flip", kMaxNodes, "32-bit node ids") {}
+
+  std::string_view name() const override { return "flip"; }
+  Capabilities capabilities() const override { return kFlipCapabilities; }
+
+  absl::Status Build(std::span<const NodeSpec> nodes) override {
+    absl::Status s = buckets_.Build(nodes);
+    Refresh();
+    return s;
+  }
+  absl::StatusOr<NodeId> AddNode(const NodeSpec& node) override {
+    absl::StatusOr<NodeId> id = buckets_.Add(node);
+    Refresh();
+    return id;
+  }
+  // Only the last node (highest live id, bucket N - 1) can be removed.
+  absl::Status RemoveNode(NodeId id) override {
+    absl::Status s = buckets_.Remove(id);
+    Refresh();
+    return s;
+  }
+
+  // Precondition: size() > 0.
+  NodeId Lookup(uint64_t key_hash) const override {
+    return ids_[flip_internal::Bucket(key_hash, range_)];
+  }
+
+  uint64_t HashKey(std::string_view key) const override {
+    return HashString<H>(key, 0);
+  }
+
+  // Heap bytes including the object itself (as allocated by MakeFlip).
+  size_t MemoryBytes() const override {
+    return sizeof(*this) + buckets_.MemoryBytes();
+  }
+  size_t size() const override { return buckets_.size(); }
+  std::vector<NodeId> LiveNodes() const override { return buckets_.live(); }
+  const std::string& NodeName(NodeId id) const override {
+    return buckets_.name(id);
+  }
+
+ private:
+  // The per-n constants Lookup reads, recomputed after every change.
+  void Refresh() {
+    ids_ = buckets_.ids();
+    range_ = flip_internal::MakeRange(buckets_.size());
+  }
+
+  // Hot fields first: one cache line with the vtable pointer.
+  const NodeId* ids_ = nullptr;  // bucket -> id (RangeBuckets' array)
+  flip_internal::Range range_ = flip_internal::MakeRange(0);
+  RangeBuckets buckets_;
+};
+
+// Factory for the registry: validates `params.hash` (the only parameter that
+// applies) and returns an empty instance.
+inline absl::StatusOr<std::unique_ptr<ConsistentHash>> MakeFlip(
+    const AlgorithmParams& params) {
+  std::unique_ptr<ConsistentHash> algo;
+  const bool known = DispatchHash(
+      params.hash, [&]<typename H>() { algo = std::make_unique<Flip<H>>(); });
+  if (!known) return UnknownHashError(params.hash);
+  return algo;
+}
+
+}  // namespace chbench
+
+#endif  // CHBENCH_ALGORITHMS_FLIP_FLIP_H_

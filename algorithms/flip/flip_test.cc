@@ -1,0 +1,161 @@
+// Copyright 2026 The chbench Authors.
+
+#include "algorithms/flip/flip.h"
+
+#include <bit>
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "algorithms/hash/hash_function.h"
+#include "algorithms/testing/conformance_util.h"
+#include "algorithms/testing/range_hash_checks.h"
+#include "algorithms/testing/reference_models.h"
+#include "algorithms/testing/vector_file.h"
+#include "algorithms/util/random.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+
+namespace chbench {
+namespace {
+
+using testing::AlgorithmTestdata;
+using ::testing::AllOf;
+using testing::CountFunctionMismatches;
+using testing::CountVectorMismatches;
+using ::testing::HasSubstr;
+using testing::ModelFlipHash;
+using testing::Node;
+using testing::ReadVectorFile;
+using testing::VectorRow;
+
+// fliphash-rs@00c0ad0 fliphash_64(x, ..=n-1): 100 inputs x 8 bucket counts.
+TEST(FlipVectorsTest, MatchesFliphashRs) {
+  const std::vector<VectorRow> rows =
+      ReadVectorFile(AlgorithmTestdata("flip", "flip_stable.tsv"));
+  ASSERT_EQ(rows.size(), 800u);
+  Flip<Xxh64> flip;
+  EXPECT_EQ(CountVectorMismatches(flip, rows), 0);
+  EXPECT_EQ(CountFunctionMismatches(&FlipHash, rows), 0);
+  // The conformance suite's reference model, checked on the same rows.
+  EXPECT_EQ(CountFunctionMismatches(&ModelFlipHash, rows), 0);
+}
+
+// SUPSI's FlipEngine draws with numberOfLeadingZeros(n) as the parameter
+// instead of floor(log2(n - 1)); on the reference rows that variant must
+// differ (the spec counts 856 mismatches on the full file).
+TEST(FlipVectorsTest, DrawParameterMatters) {
+  const std::vector<VectorRow> rows =
+      ReadVectorFile(AlgorithmTestdata("flip", "flip_stable.tsv"));
+  int differ = 0;
+  for (const VectorRow& row : rows) {
+    if (row.n < 2) continue;
+    flip_internal::Range r = flip_internal::MakeRange(row.n);
+    r.draw_mul = 2 * static_cast<uint64_t>(
+                         std::countl_zero(static_cast<uint32_t>(row.n))) +
+                 1;
+    if (flip_internal::Bucket(row.input, r) != row.bucket) ++differ;
+  }
+  EXPECT_GT(differ, 0);
+}
+
+TEST(FlipHashTest, AgreesWithModelOnRandomKeysAndCounts) {
+  Sfc64 rng(402);
+  for (int i = 0; i < 200000; ++i) {
+    const uint64_t key = rng();
+    const uint64_t n =
+        1 + rng.Below(i % 3 == 0 ? 100 : (i % 3 == 1 ? 100000 : 0x7FFFFFFF));
+    const uint64_t b = FlipHash(key, n);
+    ASSERT_LT(b, n);
+    ASSERT_EQ(b, ModelFlipHash(key, n)) << "key " << key << " n " << n;
+  }
+  // The function itself takes any u64 range.
+  for (int i = 0; i < 20000; ++i) {
+    const uint64_t key = rng();
+    uint64_t n = rng() >> rng.Below(64);
+    if (n == 0) n = 1;
+    ASSERT_EQ(FlipHash(key, n), ModelFlipHash(key, n)) << key << " " << n;
+  }
+}
+
+TEST(FlipHashTest, SingleBucket) {
+  SplitMix64 rng(1);
+  for (int i = 0; i < 1000; ++i) {
+    const uint64_t key = rng();
+    EXPECT_EQ(FlipHash(key, 1), 0u);
+    EXPECT_EQ(FlipHash(key, 0), 0u);
+  }
+}
+
+TEST(FlipHashTest, GrowingMovesKeysOnlyToTheNewBucket) {
+  SplitMix64 rng(7);
+  for (int i = 0; i < 2000; ++i) {
+    const uint64_t key = rng();
+    uint64_t prev = 0;
+    for (uint64_t n = 2; n <= 300; ++n) {
+      const uint64_t b = FlipHash(key, n);
+      ASSERT_TRUE(b == prev || b == n - 1) << key << " " << n;
+      prev = b;
+    }
+  }
+}
+
+TEST(FlipHashTest, BucketsAreBalanced) {
+  constexpr int kBuckets = 10;
+  constexpr int kKeys = 100000;
+  std::vector<int> load(kBuckets);
+  SplitMix64 rng(11);
+  for (int i = 0; i < kKeys; ++i) ++load[FlipHash(rng(), kBuckets)];
+  // Binomial sd = sqrt(1e5 * 0.1 * 0.9) ~ 95: 6 sd = 570.
+  for (int b = 0; b < kBuckets; ++b) {
+    EXPECT_NEAR(load[b], kKeys / kBuckets, 570) << "bucket " << b;
+  }
+}
+
+TEST(FlipTest, OnlyTheLastNodeCanBeRemoved) {
+  Flip<Xxh64> flip;
+  testing::CheckOnlyLastNodeRemovable(flip);
+}
+
+TEST(FlipTest, GrowAndShrinkMatchFreshInstances) {
+  testing::CheckGrowAndShrink(
+      [] { return std::make_unique<Flip<Md5>>(); },
+      [](uint64_t key, size_t n) { return FlipHash(key, n); }, 70);
+}
+
+TEST(FlipTest, RejectsWeightsAndReplicas) {
+  Flip<Xxh64> flip;
+  const absl::StatusOr<NodeId> w = flip.AddNode(Node("a", 2));
+  EXPECT_EQ(w.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_THAT(w.status().message(), HasSubstr("flip does not support weights"));
+  ASSERT_TRUE(flip.AddNode(Node("a")).ok());
+  EXPECT_FALSE(flip.AddNode(Node("a")).ok());  // duplicate
+  std::vector<NodeSpec> dup = {Node("b"), Node("b")};
+  EXPECT_FALSE(flip.Build(dup).ok());
+  EXPECT_EQ(flip.size(), 1u);  // a failed Build leaves the instance unchanged
+  EXPECT_EQ(flip.Lookup(12345), 0u);
+  EXPECT_EQ(flip.HashKey("abc"), HashString<Xxh64>("abc", 0));
+  std::vector<NodeId> out;
+  EXPECT_EQ(flip.LookupReplicas(1, 1, false, &out).code(),
+            absl::StatusCode::kUnimplemented);
+}
+
+TEST(MakeFlipTest, ValidatesHash) {
+  AlgorithmParams params;
+  params.hash = "md5";
+  absl::StatusOr<std::unique_ptr<ConsistentHash>> algo = MakeFlip(params);
+  ASSERT_TRUE(algo.ok());
+  EXPECT_EQ((*algo)->name(), "flip");
+  EXPECT_FALSE((*algo)->capabilities().arbitrary_removal);
+  EXPECT_TRUE((*algo)->capabilities().minimal_disruption);
+  EXPECT_EQ((*algo)->HashKey("k"), HashString<Md5>("k", 0));
+  params.hash = "sha1";
+  algo = MakeFlip(params);
+  EXPECT_EQ(algo.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_THAT(algo.status().message(),
+              AllOf(HasSubstr("'sha1'"), HasSubstr("xxh64")));
+}
+
+}  // namespace
+}  // namespace chbench

@@ -1,0 +1,249 @@
+// Copyright 2026 The chbench Authors.
+
+#include "algorithms/power/power.h"
+
+#include <cstdint>
+#include <cstring>
+#include <memory>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "algorithms/hash/hash_function.h"
+#include "algorithms/testing/conformance_util.h"
+#include "algorithms/testing/range_hash_checks.h"
+#include "algorithms/testing/reference_models.h"
+#include "algorithms/testing/vector_file.h"
+#include "algorithms/util/random.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+
+namespace chbench {
+namespace {
+
+using testing::AlgorithmTestdata;
+using ::testing::AllOf;
+using testing::CountFunctionMismatches;
+using testing::CountVectorMismatches;
+using ::testing::HasSubstr;
+using testing::ModelPowerHash;
+using testing::Node;
+using testing::ReadVectorFile;
+using testing::VectorRow;
+
+uint64_t Model(uint64_t x, uint64_t n) {
+  return static_cast<uint64_t>(
+      ModelPowerHash(static_cast<int64_t>(x), static_cast<int32_t>(n)));
+}
+
+// SUPSI java-consistent-hashing-algorithms@68803f8 PowerEngine with
+// XXHash32: 100 inputs x 8 bucket counts.
+TEST(PowerVectorsTest, MatchesSupsiPowerEngine) {
+  const std::vector<VectorRow> rows =
+      ReadVectorFile(AlgorithmTestdata("power", "power_stable.tsv"));
+  ASSERT_EQ(rows.size(), 800u);
+  Power<Xxh64> power;
+  EXPECT_EQ(CountVectorMismatches(power, rows), 0);
+  EXPECT_EQ(CountFunctionMismatches(
+                [](uint64_t x, uint64_t n) {
+                  return PowerHash(x, static_cast<uint32_t>(n));
+                },
+                rows),
+            0);
+  // The conformance suite's reference model, checked on the same rows.
+  EXPECT_EQ(CountFunctionMismatches(&Model, rows), 0);
+}
+
+// The unrolled 12-byte XXH32 equals libxxhash's XXH32 over the buffer
+// BE64(x) || BE32(h).
+TEST(PowerHashTest, UnrolledXxh32MatchesLibxxhash) {
+  Sfc64 rng(32);
+  for (int i = 0; i < 100000; ++i) {
+    const uint64_t x = rng();
+    const uint32_t h = static_cast<uint32_t>(rng());
+    unsigned char buf[12];
+    for (int b = 0; b < 8; ++b)
+      buf[b] = static_cast<unsigned char>(x >> (56 - 8 * b));
+    for (int b = 0; b < 4; ++b)
+      buf[8 + b] = static_cast<unsigned char>(h >> (24 - 8 * b));
+    ASSERT_EQ(power_internal::Xxh32LongInt(x, h), XXH32(buf, sizeof(buf), 0))
+        << x << " " << h;
+  }
+}
+
+TEST(PowerHashTest, AgreesWithModelOnRandomKeysAndCounts) {
+  Sfc64 rng(401);
+  for (int i = 0; i < 200000; ++i) {
+    const uint64_t key = rng();
+    const uint32_t n = static_cast<uint32_t>(
+        1 + rng.Below(i % 3 == 0 ? 100 : (i % 3 == 1 ? 100000 : 1u << 30)));
+    const uint32_t b = PowerHash(key, n);
+    ASSERT_LT(b, n);
+    ASSERT_EQ(b, Model(key, n)) << "key " << key << " n " << n;
+  }
+}
+
+// The key whose first Guava-LCG state (2862933555777941757 * key + 1) is
+// `state`: the multiplier is odd, so the step is invertible mod 2^64.
+uint64_t KeyWithFirstState(uint64_t state) {
+  constexpr uint64_t kA = 2862933555777941757ULL;
+  uint64_t inverse = kA;  // Newton: each step doubles the correct low bits
+  for (int i = 0; i < 6; ++i) inverse *= 2 - kA * inverse;
+  EXPECT_EQ(kA * inverse, 1u);
+  return (state - 1) * inverse;
+}
+
+// A key that reaches g (f(m1) >= n) and whose first LCG state has
+// state >>> 33 == 2^31 - 1 (wrap) or 0 (saturating cast).
+uint64_t QuirkKey(uint32_t n, uint64_t top31) {
+  const power_internal::Range r = power_internal::MakeRange(n);
+  for (uint64_t low = 0;; ++low) {
+    const uint64_t key = KeyWithFirstState((top31 << 33) | low);
+    if (power_internal::F(key, r.m1) >= n) return key;
+  }
+}
+
+// Java's (int)(state >>> 33) + 1 wraps to -2^31 when state >>> 33 is
+// 2^31 - 1: u = -1.0, next = -(c + 1) < 0 and g stops at its start m2, so
+// the answer is f(m2) <= m2. Without the wrap u would be +1.0, the walk would
+// step to m2 + 1 (< n here) and the answer would be > m2.
+TEST(PowerHashTest, JavaIntWrapInTheLcg) {
+  for (uint32_t n : {5u, 100u, 1000u, 65536u + 3}) {
+    const uint64_t key = QuirkKey(n, 0x7FFFFFFFULL);
+    const power_internal::Range r = power_internal::MakeRange(n);
+    const uint32_t b = PowerHash(key, n);
+    EXPECT_EQ(b, Model(key, n)) << "n " << n;
+    EXPECT_LE(b, r.m2) << "n " << n;
+    EXPECT_EQ(b, power_internal::F(key, r.m2)) << "n " << n;
+  }
+}
+
+// state >>> 33 == 0 gives u = 2^-31 and a quotient (m2 + 1) * 2^31 >= 2^31,
+// which Java's cast saturates to 2^31 - 1 (>= n: stop; a plain C++ cast of
+// it would be undefined).
+TEST(PowerHashTest, JavaSaturatingCast) {
+  for (uint32_t n : {5u, 100u, 1000u, 65536u + 3}) {
+    const uint64_t key = QuirkKey(n, 0);
+    const power_internal::Range r = power_internal::MakeRange(n);
+    const uint32_t b = PowerHash(key, n);
+    EXPECT_EQ(b, Model(key, n)) << "n " << n;
+    EXPECT_EQ(b, power_internal::F(key, r.m2)) << "n " << n;
+  }
+}
+
+TEST(PowerHashTest, SingleBucketAndMaximum) {
+  SplitMix64 rng(1);
+  for (int i = 0; i < 1000; ++i) {
+    const uint64_t key = rng();
+    EXPECT_EQ(PowerHash(key, 1), 0u);
+    EXPECT_LT(PowerHash(key, 1u << 30), 1u << 30);
+    EXPECT_LT(PowerHash(key, (1u << 29) + 1), (1u << 29) + 1);
+  }
+}
+
+TEST(PowerHashTest, GrowingMovesKeysOnlyToTheNewBucket) {
+  SplitMix64 rng(7);
+  for (int i = 0; i < 2000; ++i) {
+    const uint64_t key = rng();
+    uint32_t prev = 0;
+    for (uint32_t n = 2; n <= 300; ++n) {
+      const uint32_t b = PowerHash(key, n);
+      ASSERT_TRUE(b == prev || b == n - 1) << key << " " << n;
+      prev = b;
+    }
+  }
+}
+
+TEST(PowerHashTest, BucketsAreBalanced) {
+  for (int buckets : {10, 12}) {
+    const int keys = 100000;
+    std::vector<int> load(buckets);
+    SplitMix64 rng(11);
+    for (int i = 0; i < keys; ++i) ++load[PowerHash(rng(), buckets)];
+    // Binomial sd <= sqrt(1e5 * 0.1 * 0.9) ~ 95: 6 sd = 570.
+    for (int b = 0; b < buckets; ++b) {
+      EXPECT_NEAR(load[b], keys / buckets, 570) << "bucket " << b;
+    }
+  }
+}
+
+// The engine's addBucket/removeBucket rules (spec §7) keep m, m1 and m2
+// equal to a fresh engine's at every size, so recomputing them from n (what
+// Power<H> does) is the same. Emulated here from n = 1 up to 300 and back.
+TEST(PowerTest, SupsiIncrementalConstantsEqualFreshOnes) {
+  int32_t size = 1, m = 1, m1 = 0, m2 = -1;  // PowerEngine(1)
+  const auto expect_fresh = [&] {
+    const power_internal::Range r =
+        power_internal::MakeRange(static_cast<uint32_t>(size));
+    EXPECT_EQ(r.m1, static_cast<uint32_t>(m1)) << size;
+    EXPECT_EQ(r.m2, static_cast<uint32_t>(m2)) << size;
+  };
+  for (int i = 0; i < 300; ++i) {
+    if (++size > m) {  // addBucket
+      m2 = m - 1;
+      m = m << 1;
+      m1 = m - 1;
+    }
+    expect_fresh();
+  }
+  while (size > 1) {
+    const int32_t half = m >> 1;  // removeBucket
+    if (--size <= half) {
+      m = half;
+      m1 = m - 1;
+      m2 = (m >> 1) - 1;
+    }
+    expect_fresh();
+  }
+}
+
+// Adding nodes and removing them again (through powers of two: 2, 4, ...,
+// 64) gives, at every size, the mapping of a fresh instance of that size.
+TEST(PowerTest, GrowAndShrinkMatchFreshInstances) {
+  testing::CheckGrowAndShrink([] { return std::make_unique<Power<Md5>>(); },
+                              [](uint64_t key, size_t n) {
+                                return PowerHash(key, static_cast<uint32_t>(n));
+                              },
+                              70);
+}
+
+TEST(PowerTest, OnlyTheLastNodeCanBeRemoved) {
+  Power<Xxh64> power;
+  testing::CheckOnlyLastNodeRemovable(power);
+}
+
+TEST(PowerTest, RejectsWeightsAndReplicas) {
+  Power<Xxh64> power;
+  const absl::StatusOr<NodeId> w = power.AddNode(Node("a", 2));
+  EXPECT_EQ(w.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_THAT(w.status().message(),
+              HasSubstr("power does not support weights"));
+  ASSERT_TRUE(power.AddNode(Node("a")).ok());
+  EXPECT_FALSE(power.AddNode(Node("a")).ok());  // duplicate
+  std::vector<NodeSpec> dup = {Node("b"), Node("b")};
+  EXPECT_FALSE(power.Build(dup).ok());
+  EXPECT_EQ(power.size(), 1u);  // a failed Build leaves the instance unchanged
+  EXPECT_EQ(power.Lookup(12345), 0u);
+  EXPECT_EQ(power.HashKey("abc"), HashString<Xxh64>("abc", 0));
+  std::vector<NodeId> out;
+  EXPECT_EQ(power.LookupReplicas(1, 1, false, &out).code(),
+            absl::StatusCode::kUnimplemented);
+}
+
+TEST(MakePowerTest, ValidatesHash) {
+  AlgorithmParams params;
+  params.hash = "md5";
+  absl::StatusOr<std::unique_ptr<ConsistentHash>> algo = MakePower(params);
+  ASSERT_TRUE(algo.ok());
+  EXPECT_EQ((*algo)->name(), "power");
+  EXPECT_FALSE((*algo)->capabilities().arbitrary_removal);
+  EXPECT_TRUE((*algo)->capabilities().minimal_disruption);
+  EXPECT_EQ((*algo)->HashKey("k"), HashString<Md5>("k", 0));
+  params.hash = "sha1";
+  algo = MakePower(params);
+  EXPECT_EQ(algo.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_THAT(algo.status().message(),
+              AllOf(HasSubstr("'sha1'"), HasSubstr("xxh64")));
+}
+
+}  // namespace
+}  // namespace chbench

@@ -1,0 +1,124 @@
+// Copyright 2026 The chbench Authors.
+//
+// -----------------------------------------------------------------------------
+// File: range_buckets.h
+// -----------------------------------------------------------------------------
+//
+// RangeBuckets: the node bookkeeping of a *range hash*, an algorithm whose
+// mapping is a function f(key, n) onto the bucket numbers 0..n-1 and keeps no
+// state besides n (jumpback, flip, power, binomial). chbench wraps such a
+// function by numbering the live nodes: bucket b is the b-th live node in id
+// order. Since a bucket is a position, the only node that can leave without
+// renumbering the others is the one in the last bucket, the live node with
+// the highest id; RemoveNode of any other live node is refused with
+// FailedPrecondition naming both the refused node and the removable one.
+// Growing n by one and shrinking it back restores the previous mapping.
+//
+// The class holds the NodeTable (names, ids, validation) and the flat
+// bucket -> id array that Lookup indexes. It knows nothing about f: the
+// algorithm recomputes its per-n constants after each successful change.
+//
+// Example:
+//   RangeBuckets buckets("flip", /*max_nodes=*/1u << 31);
+//   CHECK_OK(buckets.Build(specs));
+//   NodeId owner = buckets.id(FlipHash(key, buckets.size()));
+
+#ifndef CHBENCH_ALGORITHMS_RANGE_BUCKETS_H_
+#define CHBENCH_ALGORITHMS_RANGE_BUCKETS_H_
+
+#include <cstddef>
+#include <span>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/strings/str_cat.h"
+#include "algorithms/consistent_hash.h"
+#include "algorithms/node_table.h"
+
+namespace chbench {
+
+class RangeBuckets {
+ public:
+  // `algorithm` prefixes every error message; `max_nodes` is the largest n
+  // the algorithm's function accepts, and `limit_reason` says why (it ends
+  // the too-many-nodes message). Both strings must outlive the object
+  // (string literals).
+  RangeBuckets(const char* algorithm, size_t max_nodes,
+               const char* limit_reason)
+      : algorithm_(algorithm),
+        max_nodes_(max_nodes),
+        limit_reason_(limit_reason),
+        table_(algorithm, /*weights_supported=*/false) {}
+
+  // Replaces the node set (ids 0..n-1, node i in bucket i). On error the
+  // previous node set is kept.
+  absl::Status Build(std::span<const NodeSpec> nodes) {
+    if (nodes.size() > max_nodes_) return TooMany(nodes.size());
+    if (absl::Status s = table_.ValidateBatch(nodes); !s.ok()) return s;
+    table_.Clear();
+    std::vector<NodeId> ids;
+    ids.reserve(nodes.size());
+    for (const NodeSpec& spec : nodes) ids.push_back(*table_.Add(spec));
+    ids_ = std::move(ids);
+    return absl::OkStatus();
+  }
+
+  // The new node takes bucket n.
+  absl::StatusOr<NodeId> Add(const NodeSpec& node) {
+    if (ids_.size() >= max_nodes_) return TooMany(ids_.size() + 1);
+    absl::StatusOr<NodeId> id = table_.Add(node);
+    if (!id.ok()) return id.status();
+    ids_.push_back(*id);
+    return *id;
+  }
+
+  // Only the node in bucket n-1 can leave.
+  absl::Status Remove(NodeId id) {
+    if (absl::Status s = table_.CheckLive(id); !s.ok()) return s;
+    const NodeId last = ids_.back();
+    if (id != last) {
+      return absl::FailedPreconditionError(absl::StrCat(
+          algorithm_, ": cannot remove node '", table_.name(id), "' (id ", id,
+          ") because ", algorithm_,
+          " maps keys to bucket numbers 0..n-1 (bucket b = b-th live node) "
+          "and removals are last-in first-out; the only node that can be "
+          "removed now is '",
+          table_.name(last), "' (id ", last, ")"));
+    }
+    if (absl::Status s = table_.Remove(id); !s.ok()) return s;
+    ids_.pop_back();
+    return absl::OkStatus();
+  }
+
+  // The bucket -> id array (bucket b holds the b-th live id, ascending).
+  const NodeId* ids() const { return ids_.data(); }
+  size_t size() const { return ids_.size(); }
+  const std::vector<NodeId>& live() const { return ids_; }
+  const std::string& name(NodeId id) const { return table_.name(id); }
+
+  // Heap bytes owned (not counting the object that embeds this one).
+  size_t MemoryBytes() const {
+    return table_.MemoryBytes() + ids_.capacity() * sizeof(NodeId);
+  }
+
+ private:
+  absl::Status TooMany(size_t n) const {
+    return absl::InvalidArgumentError(absl::StrCat(
+        algorithm_, ": ", n, " nodes requested; ", algorithm_,
+        " supports at most ", max_nodes_, " (", limit_reason_, ")"));
+  }
+
+  const char* algorithm_;
+  size_t max_nodes_;
+  const char* limit_reason_;
+  NodeTable table_;
+  std::vector<NodeId> ids_;
+};
+
+}  // namespace chbench
+
+#endif  // CHBENCH_ALGORITHMS_RANGE_BUCKETS_H_
