@@ -349,7 +349,8 @@ class ReportTest(unittest.TestCase):
         q6 = _section(self.text, "## Q6.")
         self.assertEqual(_row(q6, "jump")[2], "logarithmic")
         line = self._guide("constant_removal")
-        declared = line.split("constant-time lookup (")[1].split(";")[0]
+        declared = re.findall(r"\w+", line.split(
+            "constant-time lookup (")[1].split(";")[0])
         self.assertNotIn("jump", declared)
         self.assertIn("maglev", declared)
 
@@ -366,7 +367,8 @@ class ReportTest(unittest.TestCase):
         flip(os.path.join(alt, "registry.json"))
         ctx = report.make_context(_args(alt, self.report, self.figures))
         items = dict(guide.items(ctx))
-        self.assertIn("jump", items["constant_removal"].split(";")[0])
+        self.assertIn("jump", re.findall(
+            r"\w+", items["constant_removal"].split(";")[0]))
 
     def test_reference_column_only_with_reference(self):
         self.assertNotIn("· ref", self.text)
