@@ -51,8 +51,10 @@ def state_rows(s):
 
 
 def removed_at(nodes, fraction):
-    """The removed count the runner uses for a fraction: round(f * N)."""
-    return float(int(math.floor(fraction * float(nodes) + 0.5)))
+    """The removed count the runner uses for a fraction
+    (workload/removal.h RemovedCount: llround(f * N), at most N - 1)."""
+    r = math.floor(fraction * float(nodes) + 0.5)   # llround, f >= 0
+    return float(max(0, min(int(r), int(nodes) - 1)))
 
 
 def fraction_of(df):
