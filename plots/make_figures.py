@@ -238,7 +238,10 @@ def fig_disruption(exps, out):
         if sc == "remove_random":
             # Algorithms that can only remove the last node (jump) run
             # remove_last instead (results/README.md): draw it, labelled.
-            have = set(s[(s["scenario"] == sc)]["algorithm"])
+            # (not-applicable remove_random rows have no value: skip them)
+            have = set(s[(s["scenario"] == sc) &
+                         (s["metric"] == "moved_fraction") &
+                         s["median"].notna()]["algorithm"])
             last = s[(s["scenario"] == "remove_last") &
                      (s["metric"] == "moved_fraction") &
                      ~s["algorithm"].isin(have)]

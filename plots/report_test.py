@@ -15,7 +15,13 @@ things that can fail:
     is when the registry says so;
   * the reference column appears only with --reference;
   * links resolve, the seed table has a row per claim with the z flag
-    recomputed here, the newest run is used, the t quantiles.
+    recomputed here, the newest run is used, the t quantiles;
+  * node failures (Q7): range hashes reported in LIFO order, the slowdown
+    verdict ("within noise" when intervals overlap), monotonicity flips to
+    "no" with one moved key on a live node or one step excess;
+  * capacity and probes (Q8): the Pareto front equals a brute-force front,
+    and a variant made fastest joins it; the committed reference runs
+    (made before these experiments) still render, with a one-line note.
 
 Set CHBENCH_REPORT_RESULTS=<dir> to run the data-independent checks on a
 real results tree instead (report_smoke_test.sh does).

@@ -19,6 +19,24 @@ timing cell (rendezvous prehashed N=1000), a words key set cell with
 "n_eff = 1", bounded_load rows with placed_keys (lookup, build, memory
 bytes per key), lookups_per_s rows (threads 1 and 2), and a single-shot
 (n = 1) timing cell (modulo build at N = 100).
+
+Wave 2 (issue 9): the eight algorithms multiprobe, anchor, memento, dx,
+jumpback, flip, power and binomial in lookup (N = 100, 1000), memory,
+balance (also N = 1000 at 1000 keys per node, uniform) and disruption
+(range hashes: remove_random not applicable; anchor: add not applicable at
+a = N), with registry entries including `history_dependent`; and the two
+new experiments in the runner's shapes (experiments/removal.toml,
+experiments/overprovision.toml):
+  * removal: kind removal (scenario oneshot at N = 100 and 1000, orders
+    random / fifo / lifo, range hashes lifo only, 10..90 % removed, 3
+    repetitions; incremental at N = 100, 90 removed, with
+    step_moved_excess) and kind lookup (prehashed, N = 1000, random and
+    lifo, 0 / 50 / 90 % removed, 10 rounds; maglev's cells overlap across
+    fractions, anchor / memento / dx slow down); modulo and maglev move keys
+    of live nodes (not monotone), the others do not;
+  * overprovision: anchor and dx with capacity 1000 / 2000 / 10000 and
+    multiprobe with probes 1, 3, 5, 11, 21, 41 at N = 1000: balance (1000
+    keys per node, 5 repetitions, analytic rows) and prehashed lookup.
 """
 
 import sys as _sys
