@@ -213,7 +213,8 @@ def section(ctx):
             _front_cell(p), links])
     out += [render(ctx, ["variant", "source", "lookup ns", "max/mean: mean",
                          "model E", "Pareto front", "data"], rows), ""]
-    out += ["Pareto front (fastest first): " + ", ".join(
+    out += ["Pareto front (fastest first; lookup: median, max/mean: "
+            "mean): " + ", ".join(
         f"**{p['label']}** ({fmt_med(p['y_row'])} ns, "
         f"{fmt_mean(p['x_row'], 'x')})"
         for p in sorted(front, key=lambda p: p["y"])) + ". "
@@ -251,7 +252,8 @@ def guide_items(ctx):
     near = [p for p in pts if p["near"]]
     return [("pareto_lookup_balance",
              f"Lookup time against balance at N={n:g} (overprovision "
-             "variants and default variants): Pareto front "
+             "variants and default variants; lookup: median, max/mean: "
+             "mean over repetitions): Pareto front "
              + ", ".join(f"**{p['label']}** ({fmt_med(p['y_row'])} ns, "
                          f"max/mean {fmt_mean(p['x_row'], 'x')})"
                          for p in sorted(front, key=lambda p: p["y"]))
