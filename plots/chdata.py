@@ -313,7 +313,8 @@ def load_experiment(results_dir, name, tier=None, run_id=None):
 
 
 EXPERIMENTS = ["lookup", "build", "memory", "disruption", "balance", "vnodes",
-               "hashes", "bounded_load", "weights", "seeds"]
+               "hashes", "bounded_load", "weights", "seeds", "removal",
+               "overprovision"]
 
 
 # The hash every comparison of algorithms uses; other hashes in the lookup

@@ -29,6 +29,8 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import style  # noqa: E402  (selects Agg first)
 import chdata  # noqa: E402
 from report import common as rc  # noqa: E402
+from report import overprovision as rover  # noqa: E402
+from report import removal as rrem  # noqa: E402
 from report import seeds as rseeds  # noqa: E402
 from report.balance import bounded_rows  # noqa: E402
 from report.figures import FIGURES  # noqa: E402
@@ -75,12 +77,12 @@ def ci_err(d):
     return [lo, hi]
 
 
-def hollow_noisy(ax, d, kw):
+def hollow_noisy(ax, d, kw, x="nodes", y="median"):
     """Redraws noisy points (summary noisy = 1) as hollow markers."""
     nz = d[d["noisy"].fillna(0) >= 1] if "noisy" in d.columns else d[:0]
     if nz.empty:
         return
-    ax.plot(nz["nodes"], nz["median"], linestyle="none",
+    ax.plot(nz[x], nz[y], linestyle="none",
             marker=kw.get("marker", "o"), markersize=8,
             markerfacecolor="white", markeredgecolor=kw.get("color"),
             zorder=6)
@@ -236,7 +238,10 @@ def fig_disruption(exps, out):
         if sc == "remove_random":
             # Algorithms that can only remove the last node (jump) run
             # remove_last instead (results/README.md): draw it, labelled.
-            have = set(s[(s["scenario"] == sc)]["algorithm"])
+            # (not-applicable remove_random rows have no value: skip them)
+            have = set(s[(s["scenario"] == sc) &
+                         (s["metric"] == "moved_fraction") &
+                         s["median"].notna()]["algorithm"])
             last = s[(s["scenario"] == "remove_last") &
                      (s["metric"] == "moved_fraction") &
                      ~s["algorithm"].isin(have)]
@@ -675,6 +680,200 @@ def fig_seeds(exps, out):
     return style.save_figure(fig, out, "seeds", [e.meta], leg)
 
 
+def _pct_axis(ax):
+    ax.xaxis.set_major_formatter(PercentFormatter(1.0))
+    ax.set_xlabel("nodes removed, fraction of N built")
+
+
+def fig_removal_lookup(exps, out):
+    (e,) = need(exps, "removal")
+    lk = rrem.lookup_rows(e.summary)
+    lk = lk[lk["median"].notna()]
+    if lk.empty:
+        raise Skip("no lookup rows in the removal experiment")
+    n = lk["nodes"].max()
+    lk = lk[lk["nodes"] == n].assign(fraction=lambda d: d["removed"] /
+                                     d["nodes"])
+    orders = [o for o in rrem.ORDER_PREFERENCE if o in set(lk["removal"])]
+    orders += sorted(set(lk["removal"]) - set(orders))
+    fig, axes = style.new_figure(ncols=len(orders), sharey=True,
+                                 figsize=(max(7.5, 5.2 * len(orders)), 4.8))
+    vars_ = rc.variants(lk)
+    for ax, order in zip(axes[0], orders):
+        d = lk[lk["removal"] == order]
+        for var in vars_:
+            dv = rc.match_variant(d, var).sort_values("fraction")
+            if dv.empty:
+                continue
+            kw = variant_style(var, vars_)
+            if dv["median_ci_low"].notna().any():
+                ax.errorbar(dv["fraction"], dv["median"], yerr=ci_err(dv),
+                            capsize=2, **kw)
+            else:
+                ax.plot(dv["fraction"], dv["median"], **kw)
+            hollow_noisy(ax, dv, kw, x="fraction")
+        ax.set_yscale("log")
+        _pct_axis(ax)
+        only = sorted(set(d["algorithm"]) - set(
+            lk[lk["removal"] != order]["algorithm"]))
+        ax.set_title(f"{order} order" + (
+            " (only the last node can leave: " + ", ".join(only) + ")"
+            if only and order == "lifo" else ""), fontsize=8)
+    axes[0][0].set_ylabel("lookup time, ns (prehashed; median, 95 % CI "
+                          "of the median)")
+    handles, labels = [], []
+    for ax in axes[0]:
+        for h, lab in zip(*ax.get_legend_handles_labels()):
+            if lab not in labels:
+                handles.append(h)
+                labels.append(lab)
+    handles.append(noisy_handle())
+    labels.append(handles[-1].get_label())
+    leg = style.legend_outside(fig, axes, handles=handles, labels=labels)
+    fig.suptitle(f"Lookup time after node failures, N = {n:g} built")
+    return style.save_figure(fig, out, "removal_lookup", [e.meta], leg)
+
+
+def fig_removal_state(exps, out):
+    (e,) = need(exps, "removal")
+    st = rrem.state_rows(e.summary)
+    st = st[st["scenario"] == "oneshot"]
+    if st.empty:
+        raise Skip("no oneshot removal rows")
+    n = st["nodes"].max()
+    st = st[st["nodes"] == n].assign(fraction=lambda d: d["removed"] /
+                                     d["nodes"])
+    rand = set(st[st["removal"] == "random"]["algorithm"])
+    fig, axes = style.new_figure(ncols=2, figsize=(11.5, 4.8))
+    vars_ = rc.variants(st)
+    panels = (("memory_bytes_per_node", "median",
+               "bytes per node built (self-reported)"),
+              ("load_max_over_mean", "mean",
+               "max/mean (mean, 95 % CI of the mean)"))
+    for ax, (metric, stat, ylab) in zip(axes[0], panels):
+        d = st[st["metric"] == metric]
+        for var in vars_:
+            a = var["algorithm"]
+            order = "random" if a in rand else "lifo"
+            dv = rc.match_variant(d[d["removal"] == order], var)
+            dv = dv[dv[stat].notna()].sort_values("fraction")
+            if dv.empty:
+                continue
+            kw = variant_style(var, vars_)
+            if order != "random":
+                kw["label"] = kw["label"] + " (LIFO order)"
+                kw["linestyle"] = ":"
+            if stat == "mean" and dv["mean_ci_low"].notna().any():
+                err = [(dv["mean"] - dv["mean_ci_low"]).clip(lower=0)
+                       .fillna(0),
+                       (dv["mean_ci_high"] - dv["mean"]).clip(lower=0)
+                       .fillna(0)]
+                ax.errorbar(dv["fraction"], dv["mean"], yerr=err, capsize=2,
+                            **kw)
+            else:
+                ax.plot(dv["fraction"], dv[stat], **kw)
+        if metric == "memory_bytes_per_node":
+            ax.set_yscale("log")
+        else:
+            ax.axhline(1.0, color="#999999", linewidth=0.8)
+        _pct_axis(ax)
+        ax.set_ylabel(ylab)
+    axes[0][0].set_title("memory after the removals")
+    axes[0][1].set_title("balance over the live nodes")
+    leg = style.legend_outside(fig, axes)
+    fig.suptitle(f"State after node failures, N = {n:g} built\n(random "
+                 "order; dotted: algorithms with LIFO-only data, in LIFO "
+                 "order)", y=1.03)
+    return style.save_figure(fig, out, "removal_state", [e.meta], leg)
+
+
+def _place_labels(ax, pts, fontsize=6, gap=7.5):
+    """Annotates each point with its label, shifting labels up (in points)
+    so that labels of nearby points do not overlap (greedy, by y)."""
+    fig = ax.figure
+    fig.canvas.draw()
+    to_pt = 72.0 / fig.dpi
+    disp = [(ax.transData.transform((p["x"], p["y"])), p) for p in pts]
+    disp.sort(key=lambda t: (t[0][1], t[0][0]))
+    placed = []  # (x_pt, y_pt) of label anchors
+    for (xd, yd), p in disp:
+        x_pt, y_pt = xd * to_pt, yd * to_pt + 3
+        lab = p["label"] + ("" if p["source"] == "overprovision"
+                            else " (default)")
+        width = 0.55 * fontsize * len(lab)
+        moved = True
+        while moved:
+            moved = False
+            for (qx, qy, qw) in placed:
+                if abs(y_pt - qy) < gap and x_pt < qx + qw and \
+                        qx < x_pt + width:
+                    y_pt = qy + gap
+                    moved = True
+        placed.append((x_pt, y_pt, width))
+        dy = y_pt - yd * to_pt
+        ax.annotate(lab, (p["x"], p["y"]), textcoords="offset points",
+                    xytext=(4, dy), fontsize=fontsize,
+                    fontweight="bold" if p["front"] else "normal",
+                    arrowprops=dict(arrowstyle="-", color="#999999",
+                                    linewidth=0.4) if dy > 6 else None)
+
+
+def fig_pareto(exps, out):
+    (e,) = need(exps, "overprovision")
+    pts, n, _ = rover.points(exps)
+    if not pts:
+        raise Skip("no overprovision variant with balance and lookup rows")
+    front = rover.pareto(pts)
+    fig, axes = style.new_figure(figsize=(9, 6))
+    ax = axes[0][0]
+    seen = set()
+    for p in pts:
+        a = p["var"]["algorithm"]
+        kw = style.line_kw(a, linestyle="none")
+        kw["label"] = a if a not in seen else "_" + a
+        seen.add(a)
+        xr, yr = p["x_row"], p["y_row"]
+        xerr = None
+        if not pd.isna(xr.get("mean_ci_low")):
+            xerr = [[max(0, p["x"] - xr["mean_ci_low"])],
+                    [max(0, xr["mean_ci_high"] - p["x"])]]
+        yerr = None
+        if not pd.isna(yr.get("median_ci_low")):
+            yerr = [[max(0, p["y"] - yr["median_ci_low"])],
+                    [max(0, yr["median_ci_high"] - p["y"])]]
+        ax.errorbar([p["x"]], [p["y"]], xerr=xerr, yerr=yerr, capsize=2,
+                    markersize=7 if p["front"] else 5, **kw)
+        if rc.is_noisy(yr):
+            ax.plot([p["x"]], [p["y"]], linestyle="none",
+                    marker=kw["marker"], markersize=9,
+                    markerfacecolor="white", markeredgecolor=kw["color"],
+                    zorder=6)
+    fx = [p["x"] for p in front]
+    fy = [p["y"] for p in front]
+    ax.plot(fx, fy, drawstyle="steps-post", color="black", linestyle="--",
+            linewidth=1, label="Pareto front (point estimates)", zorder=1)
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    _place_labels(ax, pts)
+    ax.set_xlabel("max/mean load (mean over repetitions, 95 % CI of the "
+                  "mean); 1 = perfect")
+    ax.set_ylabel("lookup time, ns (prehashed; median, 95 % CI of the "
+                  "median)")
+    handles, labels = ax.get_legend_handles_labels()
+    handles.append(noisy_handle())
+    labels.append(handles[-1].get_label())
+    leg = style.legend_outside(fig, axes, handles=handles, labels=labels)
+    kpn = rc.keys_per_node(pts[0]["x_row"])
+    fig.suptitle(f"Lookup time against balance, N = {n:g}"
+                 + (f", {kpn}" if kpn else "")
+                 + " (bold labels: on the front; \"(default)\": balance + "
+                 "lookup experiments)")
+    metas = [e.meta] + [exps[x].meta for x in ("balance", "lookup")
+                        if x in exps and any(p["source"] != "overprovision"
+                                             for p in pts)]
+    return style.save_figure(fig, out, "pareto_lookup_balance", metas, leg)
+
+
 FIGURE_FUNCS = {
     "lookup_vs_nodes": fig_lookup,
     "lookup_latency_vs_nodes": fig_lookup_latency,
@@ -688,6 +887,9 @@ FIGURE_FUNCS = {
     "hashes_speed": fig_hashes_speed,
     "bounded_load": fig_bounded_load,
     "weights_shares": fig_weights,
+    "removal_lookup": fig_removal_lookup,
+    "removal_state": fig_removal_state,
+    "pareto_lookup_balance": fig_pareto,
     "seeds": fig_seeds,
 }
 assert list(FIGURE_FUNCS) == [s for s, _ in FIGURES]

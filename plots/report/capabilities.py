@@ -12,7 +12,17 @@ CAPS = [("arbitrary_removal", "removal from the middle"),
         ("weights", "weights"), ("replicas", "replicas"),
         ("minimal_disruption", "minimal disruption"),
         ("stateful", "stateful"),
-        ("history_dependent", "mapping depends on the order of changes")]
+        ("history_dependent", "history-dependent")]
+
+
+def caps(reg):
+    """CAPS, then any other capability registry.json declares (by name),
+    so a new capability shows up without a code change."""
+    known = {c for c, _ in CAPS}
+    extra = set()
+    for a in reg.algorithms.values():
+        extra |= set((a.get("capabilities") or {}).keys()) - known
+    return CAPS + [(c, c.replace("_", " ")) for c in sorted(extra)]
 
 
 def _yn(v):
@@ -57,16 +67,29 @@ def measured(ctx, exps=None):
     return out
 
 
+def _monotone(rem, algorithm):
+    from report import removal
+    from report.common import variants
+    d = rem.data[rem.data["algorithm"] == algorithm]
+    vs = [removal.monotone(d, v)["monotone"] for v in variants(d)]
+    vs = [v for v in vs if v is not None]
+    if not vs:
+        return "—"
+    return "yes" if all(vs) else "no"
+
+
 def section(ctx):
     meas = measured(ctx)
     algos = style.order_algorithms(set(meas) | set(ctx.reg.algorithms))
+    cap_list = caps(ctx.reg)
+    rem = ctx.exps.get("removal")
     rows = []
     disagree = []
     for a in algos:
         m = meas.get(a, {})
         r = [a, ctx.reg.algo(a).get("lookup_complexity", "—") or "—",
              ctx.reg.lookup_class(a) or "—"]
-        for cap, _ in CAPS:
+        for cap, _ in cap_list:
             d = ctx.reg.capability(a, cap)
             cell = _yn(d)
             if cap in ("arbitrary_removal", "weights", "minimal_disruption"):
@@ -79,6 +102,8 @@ def section(ctx):
                     cell += " ⚠"
                     disagree.append(f"{a} {cap}")
             r.append(cell)
+        if rem is not None:
+            r.append(_monotone(rem, a))
         rows.append(r)
     src = ("`registry.json` of this report's runs" if ctx.reg else
            "**no registry.json found: declared columns are empty**")
@@ -90,8 +115,13 @@ def section(ctx):
            "(Q4: within binomial noise of 0 or below 1 % of the optimum), "
            "with the worst measured excess/optimum ratio. ⚠ marks a "
            "declaration the data contradict." +
+           (" \"monotone on removal\" is measured only (Q7): no key on a "
+            "live node moved in any removal cell." if rem is not None
+            else "") +
            (" Disagreements: " + ", ".join(disagree) + "."
             if disagree else ""), "",
            md_table(["algorithm", "lookup (declared)", "lookup class"] +
-                    [c[1] for c in CAPS], rows), ""]
+                    [c[1] for c in cap_list] +
+                    (["monotone on removal (data)"] if rem is not None
+                     else []), rows), ""]
     return "\n".join(out)

@@ -73,8 +73,10 @@ def section(ctx):
             "the optimum. \"minimal at N\": the excess count is within "
             f"{NOISE_SIGMAS:g}σ of 0 (σ = binomial noise of the moved count, "
             f"√(m·o·(1−o))) or below {100 * REL_TOL:g} % of the optimal "
-            "count. Algorithms that can remove only the last node (jump) "
-            "show `remove_last`, marked \"(last node)\". `receivers` = "
+            "count. Algorithms that can remove only the last node"
+            + (" (" + ", ".join(_last_only(s)) + ")" if _last_only(s)
+               else "") + " show `remove_last`, marked \"(last node)\". "
+            "`receivers` = "
             "nodes that took the removed node's keys.", ""]
     if (s["algorithm"] == "bounded_load").any():
         out += [REPLAY_MODEL + " The keys-per-node column applies.", ""]
@@ -129,6 +131,15 @@ def section(ctx):
                          "remove: excess/opt.", "receivers", "data"], rows),
             ""]
     return "\n".join(out)
+
+
+def _last_only(s):
+    """Algorithms with remove_last rows and no remove_random values."""
+    import style
+    rr = s[(s["scenario"] == "remove_random") & s["median"].notna()]
+    last = s[s["scenario"] == "remove_last"]
+    return style.order_algorithms(set(last["algorithm"]) -
+                                  set(rr["algorithm"]))
 
 
 def _suffix(cell, mark):

@@ -21,6 +21,14 @@ FIGURES = [
     ("hashes_speed", "Hash cost per hash × key set"),
     ("bounded_load", "Bounded load: max/mean and disruption vs c"),
     ("weights_shares", "Weighted shares vs weight (ideal line)"),
+    ("removal_lookup", "Lookup time after node failures vs the fraction "
+     "removed, per removal order (median, 95 % CI of the median; hollow = "
+     "noisy)"),
+    ("removal_state", "Memory per node built and max/mean over the live "
+     "nodes vs the fraction removed (random order; LIFO-only algorithms in "
+     "LIFO order)"),
+    ("pareto_lookup_balance", "Lookup time against max/mean: capacity and "
+     "probes variants with the default variants, and the Pareto front"),
     ("seeds", "Seed articles' numbers vs our repetitions"),
 ]
 

@@ -16,7 +16,7 @@ import math
 
 import pandas as pd
 
-from report import capabilities, disruption
+from report import capabilities, disruption, overprovision, removal
 from report.common import (match_variant, REPLAY_MODEL, filt, fmt_med, fmt_num, fmt_pct,
                            fmt_value, join_names, keys_per_node, med, one,
                            peers_in, pick_n, rank, restrict, variant_label)
@@ -133,7 +133,9 @@ def items(ctx):
             out.append(("no_middle_removal",
                         "Cannot remove a node from the middle: "
                         + ", ".join(f"**{x}**" for x in a) +
-                        f" ({na.iloc[0]['note']}); use them only when nodes"
+                        (f" ({na.iloc[0]['note']})" if len(a) == 1 else
+                         " (their random-removal rows are `not applicable`)")
+                        + "; use them only when nodes"
                         " leave in LIFO order. " + ctx.csv_link("disruption")))
     bal = ctx.exps.get("balance")
     bs = None
@@ -170,6 +172,8 @@ def items(ctx):
     hs = hash_item(ctx)
     if hs:
         out.append(hs)
+    out += removal.guide_items(ctx, bad, ranked)
+    out += overprovision.guide_items(ctx)
     return out
 
 

@@ -19,6 +19,24 @@ timing cell (rendezvous prehashed N=1000), a words key set cell with
 "n_eff = 1", bounded_load rows with placed_keys (lookup, build, memory
 bytes per key), lookups_per_s rows (threads 1 and 2), and a single-shot
 (n = 1) timing cell (modulo build at N = 100).
+
+Wave 2 (issue 9): the eight algorithms multiprobe, anchor, memento, dx,
+jumpback, flip, power and binomial in lookup (N = 100, 1000), memory,
+balance (also N = 1000 at 1000 keys per node, uniform) and disruption
+(range hashes: remove_random not applicable; anchor: add not applicable at
+a = N), with registry entries including `history_dependent`; and the two
+new experiments in the runner's shapes (experiments/removal.toml,
+experiments/overprovision.toml):
+  * removal: kind removal (scenario oneshot at N = 100 and 1000, orders
+    random / fifo / lifo, range hashes lifo only, 10..90 % removed, 3
+    repetitions; incremental at N = 100, 90 removed, with
+    step_moved_excess) and kind lookup (prehashed, N = 1000, random and
+    lifo, 0 / 50 / 90 % removed, 10 rounds; maglev's cells overlap across
+    fractions, anchor / memento / dx slow down); modulo and maglev move keys
+    of live nodes (not monotone), the others do not;
+  * overprovision: anchor and dx with capacity 1000 / 2000 / 10000 and
+    multiprobe with probes 1, 3, 5, 11, 21, 41 at N = 1000: balance (1000
+    keys per node, 5 repetitions, analytic rows) and prehashed lookup.
 """
 
 import sys as _sys
@@ -41,6 +59,17 @@ import chdata  # noqa: E402
 from report import seeds as seeds_section  # noqa: E402  (SEED_CLAIMS)
 
 ALGOS = ["modulo", "ring", "rendezvous", "jump", "maglev", "bounded_load"]
+# Wave 2 (issue 9): in lookup (N = 100, 1000), memory, balance, disruption.
+WAVE2 = ["multiprobe", "anchor", "memento", "dx", "jumpback", "flip", "power",
+         "binomial"]
+ALL_ALGOS = ALGOS + WAVE2
+WAVE2_LOOKUP_NODES = [100, 1000]
+# Range hashes: only the last node can leave (LIFO).
+RANGE = {"jump", "jumpback", "flip", "power", "binomial"}
+# Keys on live nodes never move when others are removed (monotone).
+MONOTONE = {"ring", "rendezvous", "jump", "multiprobe", "anchor", "memento",
+            "dx", "jumpback", "flip", "power", "binomial"}
+MULTIPROBE_K = 21
 NODES = [10, 100, 1000, 10000]
 TIER = "default"
 CPU = "FAKE CPU @ 2.00GHz"
@@ -52,6 +81,8 @@ MAGLEV_M = 65537
 BL_C = 1.25
 NA = {
     "jump_remove": "not applicable: jump removes only the last node",
+    "range_remove": "not applicable: {} removes only the last node",
+    "anchor_add": "not applicable: anchor is at its capacity (a = N)",
     "weights_modulo": "not applicable: modulo has no weights",
     "weights_jump": "not applicable: jump has no weights",
     "weights_bounded_load": "not applicable: bounded_load has no weights",
@@ -71,17 +102,20 @@ class Writer:
         self.rows = []
 
     def add(self, *, algorithm="", hash="", keyset="", nodes=None,
-            vnodes=None, table_size=None, load_factor=None, keys=None,
-            placed_keys=None, seed=None, repetition=None, scenario="",
+            vnodes=None, table_size=None, load_factor=None, capacity=None,
+            probes=None, keys=None, placed_keys=None, seed=None,
+            repetition=None, scenario="", removal="", removed=None,
             threads=None, node=None, weight=None, metric, value, unit,
             note=""):
         self.rows.append({
             "run_id": self.rid, "experiment": self.exp,
             "algorithm": algorithm, "hash": hash, "keyset": keyset,
             "nodes": nodes, "vnodes": vnodes, "table_size": table_size,
-            "load_factor": load_factor, "keys": keys,
+            "load_factor": load_factor, "capacity": capacity,
+            "probes": probes, "keys": keys,
             "placed_keys": placed_keys, "seed": seed,
             "repetition": repetition, "scenario": scenario,
+            "removal": removal, "removed": removed,
             "threads": threads, "node": node,
             "weight": weight, "metric": metric, "value": value,
             "unit": unit, "note": note})
@@ -226,6 +260,8 @@ def params(a, n=None):
                            else MAGLEV_M)
     if a == "bounded_load":
         p["load_factor"] = BL_C
+    if a == "multiprobe":
+        p["probes"] = MULTIPROBE_K
     return p
 
 
@@ -233,8 +269,16 @@ def lookup_ns(a, n):
     base = {"modulo": 1.5, "jump": 2.0 + 1.1 * math.log(n),
             "ring": 4 + 2.2 * math.log2(n * RING_VNODES),
             "rendezvous": 2.5 * n, "maglev": 3.0,
-            "bounded_load": 6 + 2.2 * math.log2(n * RING_VNODES)}[a]
+            "bounded_load": 6 + 2.2 * math.log2(n * RING_VNODES),
+            "multiprobe": multiprobe_ns(n, MULTIPROBE_K),
+            "anchor": 6.0, "memento": 5.0, "dx": 8.0,
+            "jumpback": 4.0 + 0.1 * math.log(n), "flip": 3.5,
+            "power": 3.0, "binomial": 3.2 + 0.1 * math.log(n)}[a]
     return base * SCALE
+
+
+def multiprobe_ns(n, k):
+    return 5 + k * (1.2 + 0.35 * math.log2(n))
 
 
 ROUNDS = 10
@@ -251,6 +295,8 @@ THREADS = [1, 2]
 def gen_lookup(scale=1.0):
     w = Writer("lookup")
     cells = [(a, n, params(a, n)) for a in ALGOS for n in NODES]
+    cells += [(a, n, params(a, n)) for a in WAVE2
+              for n in WAVE2_LOOKUP_NODES]
     # An explicit table size at N = 1000 (the table_size axis of the spec).
     cells.append(("maglev", 1000, {"table_size": 1000003}))
     for a, n, prm in cells:
@@ -350,21 +396,44 @@ def gen_build():
     return w
 
 
+def next_pow2(n):
+    return 1 << (int(n) - 1).bit_length()
+
+
+def state_bytes(a, n, r=0):
+    """Fake self-reported bytes with n nodes built and r removed (the
+    first six algorithms as gen_memory has them; history-independent ones
+    shrink with the survivors, anchor/dx keep their capacity, memento grows
+    a replacement entry per removal, range hashes store only N)."""
+    w = n - r
+    if a == "maglev":
+        return MAGLEV_M * 4 + 40 * w
+    return {"modulo": 64 + 40 * w, "jump": 64 + 40 * w,
+            "rendezvous": 64 + 48 * w,
+            "ring": 64 + (16 * RING_VNODES + 40) * w,
+            "multiprobe": 64 + 56 * w, "anchor": 64 + 16 * n,
+            "memento": 64 + 24 * r, "dx": 64 + 2 * next_pow2(n) + 8 * n,
+            "jumpback": 64, "flip": 64, "power": 64, "binomial": 64}[a]
+
+
 def gen_memory():
     w = Writer("memory")
-    for a in ALGOS:
+    for a in ALL_ALGOS:
         vlist = [1, 10, 100, 1000] if a == "ring" else [None]
         for v in vlist:
             for n in NODES:
                 p = params(a, n)
                 if a == "ring":
                     p["vnodes"] = v
-                per = {"modulo": 40, "jump": 40, "rendezvous": 48,
-                       "ring": 16 * v + 40 if v else 0,
-                       "bounded_load": 16 * RING_VNODES + 56,
-                       "maglev": 40}[a]
-                fixed = MAGLEV_M * 4 if a == "maglev" else 64
-                mem = fixed + per * n
+                if a in WAVE2:
+                    mem = state_bytes(a, n)
+                else:
+                    per = {"modulo": 40, "jump": 40, "rendezvous": 48,
+                           "ring": 16 * v + 40 if v else 0,
+                           "bounded_load": 16 * RING_VNODES + 56,
+                           "maglev": 40}[a]
+                    fixed = MAGLEV_M * 4 if a == "maglev" else 64
+                    mem = fixed + per * n
                 common = dict(algorithm=a, hash="xxh64", nodes=n, seed=3000,
                               repetition=0, **p)
                 w.add(metric="memory_bytes", value=float(mem), unit="bytes",
@@ -392,7 +461,7 @@ DIS_SCEN = ["add", "remove_random", "remove_last", "remove_10pct_random",
 def gen_disruption():
     w = Writer("disruption")
     keys = 100000
-    for a in ALGOS:
+    for a in ALL_ALGOS:
         for n in [10, 100, 1000]:
             for sc in DIS_SCEN:
                 for rep in range(4):
@@ -407,13 +476,22 @@ def gen_disruption():
                         r = 1 if sc in ("remove_random", "remove_last") \
                             else int(n * int(sc.split("_")[1][:-3]) / 100)
                         opt = r / n
-                    if a == "jump" and ("random" in sc):
+                    if a == "anchor" and sc == "add":
                         for m, u in (("moved_fraction", "fraction"),
                                      ("moved_optimal_fraction", "fraction"),
                                      ("moved_excess_fraction", "fraction"),
                                      ("load_max", "keys")):
                             w.add(metric=m, value=None, unit=u,
-                                  note=NA["jump_remove"], **common)
+                                  note=NA["anchor_add"], **common)
+                        continue
+                    if a in RANGE and ("random" in sc):
+                        for m, u in (("moved_fraction", "fraction"),
+                                     ("moved_optimal_fraction", "fraction"),
+                                     ("moved_excess_fraction", "fraction"),
+                                     ("load_max", "keys")):
+                            w.add(metric=m, value=None, unit=u,
+                                  note=NA["range_remove"].format(a),
+                                  **common)
                         continue
                     noise = abs(rng.standard_normal())
                     if a == "modulo":
@@ -438,8 +516,7 @@ def gen_disruption():
                     if sc in ("remove_random", "remove_last"):
                         rec = {"ring": min(n - 1, RING_VNODES * 0.63),
                                "bounded_load": min(n - 1, 63),
-                               "modulo": n - 1, "rendezvous": n - 1,
-                               "maglev": n - 1, "jump": n - 1}[a]
+                               "multiprobe": min(n - 1, 40)}.get(a, n - 1)
                         w.add(metric="receivers", value=float(round(rec)),
                               unit="nodes", **common)
                     w.add(metric="load_max",
@@ -468,7 +545,11 @@ def balance_rows(w, loads, common):
               note=note, **common)
 
 
-def algo_loads(a, n, keys, r):
+def algo_loads(a, n, keys, r, probes=MULTIPROBE_K):
+    if a == "multiprobe":
+        # k probes even out the arcs: shares ~ Dirichlet(k^2) (fake)
+        share = r.gamma(float(probes) ** 2, size=n)
+        return r.multinomial(keys, share / share.sum())
     if a in ("ring", "bounded_load"):
         loads = ring_loads(n, RING_VNODES, keys, r)[0]
         if a == "bounded_load":
@@ -484,11 +565,15 @@ def algo_loads(a, n, keys, r):
 
 def gen_balance():
     w = Writer("balance")
-    keys = 100000
-    for a in ALGOS:
-        for n in [10, 100]:
+    # N = 1000 with 1000 keys per node (uniform only): the operating point
+    # of the overprovision experiment, for its default-variant points.
+    grid = [(10, 100000, ("uniform", "sequential", "words")),
+            (100, 100000, ("uniform", "sequential", "words")),
+            (1000, 1000000, ("uniform",))]
+    for a in ALL_ALGOS:
+        for n, keys, keysets in grid:
             for rep in range(5):
-                for ks in ("uniform", "sequential", "words"):
+                for ks in keysets:
                     common = dict(algorithm=a, hash="xxh64", keyset=ks,
                                   nodes=n, keys=keys, seed=5000 + rep,
                                   repetition=rep, **params(a, n))
@@ -690,6 +775,188 @@ def gen_seeds():
     return w
 
 
+REMOVAL_FRACTIONS = [0.1, 0.3, 0.5, 0.7, 0.9]
+REMOVAL_ALGOS = ["modulo", "ring", "rendezvous", "jump", "maglev",
+                 "multiprobe", "anchor", "memento", "dx", "jumpback", "flip",
+                 "power", "binomial"]
+INCREMENTAL_ALGOS = ["modulo", "ring", "rendezvous", "maglev", "multiprobe",
+                     "anchor", "memento", "dx"]
+REMOVAL_LOOKUP_ALGOS = REMOVAL_ALGOS[1:]
+REMOVAL_LOOKUP_N = 1000
+REMOVAL_LOOKUP_FRACTIONS = [0, 0.5, 0.9]
+
+
+def _orders(a, orders):
+    return ["lifo"] if a in RANGE else orders
+
+
+def removal_lookup_ns(a, n, r):
+    """Fake lookup time after r of n nodes failed: anchor/memento/dx pay
+    for the failed buckets, the others see only the live ones; maglev's
+    is flat (its cell is noisy enough that 0 % and 50 % overlap)."""
+    w = n - r
+    if a == "anchor":
+        return 6.0 * (1 + math.log(n / w)) * SCALE
+    if a == "memento":
+        return 5.0 * (1 + math.log(n / w) ** 2) * SCALE
+    if a == "dx":
+        return 8.0 * next_pow2(n) / w * SCALE
+    if a == "maglev":
+        return 3.0 * SCALE
+    return lookup_ns(a, w)
+
+
+def _removal_row_values(a, n, r, keys, r_):
+    """(moved, optimal, excess, max/mean, min/mean, rel sd) after removing r
+    of n nodes (fake)."""
+    opt = r / n
+    if a == "modulo":
+        moved = max(opt, 1 - 1 / (n - r + 1))
+    elif a == "maglev":
+        moved = opt + (1 - opt) * 0.02 * (1 + 0.1 * abs(r_.standard_normal()))
+    else:
+        moved = opt
+    excess = 0.0 if a in MONOTONE else moved - opt
+    w = n - r
+    base = 1 + 3 * math.sqrt(w / keys)
+    if a == "ring":
+        base = 1 + 1.2 * math.sqrt(math.log(w) / RING_VNODES)
+    elif a == "multiprobe":
+        base += 0.05
+    mx = base * (1 + 0.01 * r_.standard_normal())
+    mn = max(0.0, 2 - mx - 0.05)
+    sd = (mx - 1) / 3
+    return moved, opt, excess, mx, mn, sd
+
+
+def gen_removal():
+    """The removal experiment: kind removal (oneshot at N = 100, 1000 in
+    random / fifo / lifo order; incremental at N = 100) and kind lookup
+    after removals (N = 1000, random and lifo, 0 / 50 / 90 %)."""
+    w = Writer("removal")
+    keys = 100000
+    for a in REMOVAL_ALGOS:
+        for n in (100, 1000):
+            for order in _orders(a, ["random", "fifo", "lifo"]):
+                for f in REMOVAL_FRACTIONS:
+                    r = int(round(f * n))
+                    _removal_cell(w, a, params(a, n), n, r, keys, order,
+                                  "oneshot")
+    for a in INCREMENTAL_ALGOS:
+        n = 100
+        _removal_cell(w, a, params(a, n), n, 90, keys, "random",
+                      "incremental")
+    n = REMOVAL_LOOKUP_N
+    for a in REMOVAL_LOOKUP_ALGOS:
+        prm = params(a, n)
+        for order in _orders(a, ["random", "lifo"]):
+            for f in REMOVAL_LOOKUP_FRACTIONS:
+                r = int(round(f * n))
+                base = removal_lookup_ns(a, n, r)
+                jit = 0.12 if a == "maglev" else 0.02
+                k = 1048576 if a != "rendezvous" else 200000
+                note = "keys capped" if a == "rendezvous" else ""
+                common = dict(algorithm=a, hash="xxh64", keyset="uniform",
+                              nodes=n, keys=k, seed=1100,
+                              scenario="prehashed", removal=order, removed=r,
+                              **prm)
+                for rep in range(ROUNDS):
+                    t = base * (1 + jit * rng.standard_normal())
+                    c = dict(common, repetition=rep)
+                    w.add(metric="lookup_ns", value=t, unit="ns", note=note,
+                          **c)
+                    w.add(metric="lookup_latency_ns", value=t * 2.5,
+                          unit="ns", note=note, **c)
+                    w.add(metric="load_avg_1m", value=1.0 + 0.3 *
+                          rng.random(), unit="load", **c)
+                    w.add(metric="cpu_steal_fraction", value=0.01 *
+                          rng.random(), unit="fraction", **c)
+                w.add(metric="checksum", value=float(zlib.crc32(
+                    f"{a}{order}{r}".encode()) & 0xffffff), unit="id-fold",
+                    **common)
+    return w
+
+
+def _removal_cell(w, a, prm, n, r, keys, order, scenario):
+    for rep in range(3):
+        common = dict(algorithm=a, hash="xxh64", keyset="uniform", nodes=n,
+                      keys=keys, seed=1200 + rep, repetition=rep,
+                      scenario=scenario, removal=order, removed=r, **prm)
+        moved, opt, excess, mx, mn, sd = _removal_row_values(a, n, r, keys,
+                                                             rng)
+        w.add(metric="moved_fraction", value=moved, unit="fraction", **common)
+        w.add(metric="moved_optimal_fraction", value=opt, unit="fraction",
+              **common)
+        w.add(metric="moved_excess_fraction", value=excess, unit="fraction",
+              note="keys that moved although their node is still live "
+              "(0: monotone)", **common)
+        if scenario == "incremental":
+            steps = 0.0 if a in MONOTONE else float(
+                round(excess * keys * (3 + rng.random())))
+            w.add(metric="step_moved_excess", value=steps, unit="keys",
+                  note=f"summed over the {r} single removals", **common)
+        live = f"over the {n - r} live nodes"
+        for m, v in (("load_max_over_mean", mx), ("load_min_over_mean", mn),
+                     ("load_rel_stddev", sd)):
+            w.add(metric=m, value=v, unit="ratio", note=live, **common)
+        mem = dict(common, keys=None)
+        b = float(state_bytes(a, n, r))
+        w.add(metric="memory_bytes", value=b, unit="bytes",
+              note="after Build and the removals", **mem)
+        w.add(metric="memory_bytes_per_node", value=b / n, unit="bytes",
+              note=f"per node built ({n}), after the removals", **mem)
+
+
+OVERPROVISION = [1, 2, 10]
+PROBES = [1, 3, 5, 11, 21, 41]
+
+
+def overprovision_variants(n):
+    out = []
+    for a in ("anchor", "dx"):
+        for x in OVERPROVISION:
+            out.append((a, dict(capacity=int(math.ceil(x * n)))))
+    for k in PROBES:
+        out.append(("multiprobe", dict(probes=k)))
+    return out
+
+
+def overprovision_ns(a, n, prm):
+    if a == "anchor":
+        return 6.0 * (1 + math.log(prm["capacity"] / n)) * SCALE
+    if a == "dx":
+        return 8.0 * prm["capacity"] / n * SCALE
+    return multiprobe_ns(n, prm["probes"]) * SCALE
+
+
+def gen_overprovision():
+    """anchor / dx capacity = overprovision x N and multiprobe probes at
+    N = 1000: balance (1000 keys per node, 5 repetitions, analytic ideal
+    rows) and prehashed lookup time (10 rounds)."""
+    w = Writer("overprovision")
+    n, keys = 1000, 1000000
+    for a, prm in overprovision_variants(n):
+        for rep in range(5):
+            common = dict(algorithm=a, hash="xxh64", keyset="uniform",
+                          nodes=n, keys=keys, seed=1300 + rep,
+                          repetition=rep, **prm)
+            loads = algo_loads(a, n, keys, rng, prm.get("probes", 1))
+            balance_rows(w, loads, common)
+        w.add(metric="load_max_over_mean", value=1 + 3 * math.sqrt(n / keys),
+              unit="ratio", scenario="analytic", algorithm=a, hash="xxh64",
+              keyset="uniform", nodes=n, keys=keys, **prm)
+        base = overprovision_ns(a, n, prm)
+        common = dict(algorithm=a, hash="xxh64", keyset="uniform", nodes=n,
+                      keys=1048576, seed=1400, scenario="prehashed", **prm)
+        for rep in range(ROUNDS):
+            t = base * (1 + 0.02 * rng.standard_normal())
+            w.add(metric="lookup_ns", value=t, unit="ns", repetition=rep,
+                  **common)
+            w.add(metric="lookup_latency_ns", value=t * 2.5, unit="ns",
+                  repetition=rep, **common)
+    return w
+
+
 CAPS = {  # fake declarations, shaped like `chbench list --json`
     "modulo": ("O(1)", "constant", dict(arbitrary_removal=True,
                                         minimal_disruption=False,
@@ -714,7 +981,34 @@ CAPS = {  # fake declarations, shaped like `chbench list --json`
     "bounded_load": ("O(1) expected", "constant", dict(
         arbitrary_removal=True, minimal_disruption=False, weights=False,
         replicas=False, stateful=True)),
+    # wave 2 (invented for the fake registry; history_dependent is new)
+    "multiprobe": ("O(k log N)", "logarithmic", dict(
+        arbitrary_removal=True, minimal_disruption=True, weights=False,
+        replicas=False, stateful=False)),
+    "anchor": ("O(1 + ln(a/N)) expected", "constant", dict(
+        arbitrary_removal=True, minimal_disruption=True, weights=False,
+        replicas=False, stateful=False, history_dependent=True)),
+    "memento": ("O(1) expected", "constant", dict(
+        arbitrary_removal=True, minimal_disruption=True, weights=False,
+        replicas=False, stateful=False, history_dependent=True)),
+    "dx": ("O(a/N) expected", "constant", dict(
+        arbitrary_removal=True, minimal_disruption=True, weights=False,
+        replicas=False, stateful=False, history_dependent=True)),
+    "jumpback": ("O(1) expected", "constant", dict(
+        arbitrary_removal=False, minimal_disruption=True, weights=False,
+        replicas=False, stateful=False)),
+    "flip": ("O(1) expected", "constant", dict(
+        arbitrary_removal=False, minimal_disruption=True, weights=False,
+        replicas=False, stateful=False)),
+    "power": ("O(1) expected", "constant", dict(
+        arbitrary_removal=False, minimal_disruption=True, weights=False,
+        replicas=False, stateful=False)),
+    "binomial": ("O(log N)", "logarithmic", dict(
+        arbitrary_removal=False, minimal_disruption=True, weights=False,
+        replicas=False, stateful=False)),
 }
+for _c in CAPS.values():
+    _c[2].setdefault("history_dependent", False)
 
 METRICS = [  # (name, unit, better, timing, description)
     ("lookup_ns", "ns", "lower", True, "time per lookup, independent "
@@ -739,6 +1033,8 @@ METRICS = [  # (name, unit, better, timing, description)
     ("moved_fraction", "fraction", "lower", False, "keys moved / keys"),
     ("moved_optimal_fraction", "fraction", "none", False, "minimum"),
     ("moved_excess_fraction", "fraction", "lower", False, "needless moves"),
+    ("step_moved_excess", "keys", "lower", False, "keys moved at a single "
+     "removal although not on the removed node, summed over the steps"),
     ("receivers", "nodes", "higher", False, "receiving nodes"),
     ("load_max", "keys", "lower", False, "busiest node"),
     ("load_min", "keys", "higher", False, "least loaded node"),
@@ -754,7 +1050,7 @@ def registry():
     algos = [dict(name=a, description=f"fake {a}", citation="fake",
                   lookup_complexity=CAPS[a][0], lookup_class=CAPS[a][1],
                   capabilities=CAPS[a][2], parameters=["hash"],
-                  golden="0x0") for a in ALGOS]
+                  golden="0x0") for a in ALL_ALGOS]
     mets = [dict(name=m, unit=u, better=b, timing=t, description=d)
             for m, u, b, t, d in METRICS]
     for p, base, _, _ in PEERS:
@@ -784,7 +1080,7 @@ def main(argv=None):
     SCALE = args.scale
     for gen in (gen_lookup, gen_build, gen_memory, gen_disruption,
                 gen_balance, gen_vnodes, gen_hashes, gen_bounded_load,
-                gen_weights, gen_seeds):
+                gen_weights, gen_seeds, gen_removal, gen_overprovision):
         gen().write(args.out, cpu=args.cpu)
     # An older run that must NOT be selected (values 10x slower).
     gen_lookup(scale=10.0).write(args.out, date="2020-01-01T00:00:00Z",

@@ -1,0 +1,262 @@
+"""Q8: capacity and probes, lookup time against balance (experiment
+`overprovision`, plus each algorithm's default variant from `balance` and
+`lookup` at the same N and keys when both exist).
+
+A point is one variant: x = max/mean load, the MEAN over repetitions
+(balance is reported as a mean everywhere, Q5), y = prehashed lookup_ns,
+the MEDIAN over rounds. Lower is better in both. The Pareto front is
+computed from these point estimates: a point is on it when no other point is
+at least as good in both coordinates and better in one. A dominated point is
+"within noise of the front" when, for every point dominating it, both
+coordinates' 95 % intervals overlap (x: the CI of the mean; y: the CI of the
+median, common.interval), so no dominator is better beyond the noise.
+Default variants of algorithms the disruption data judge not consistent
+(worst excess/optimum > 1, as the decision guide) are left out, and named.
+"""
+
+import math
+
+from report import disruption
+from report.common import (Cell, filt, fmt_mean, fmt_med, fmt_value,
+                           interval, join_names, keys_per_node,
+                           match_variant, med, one, overlaps, pick_n,
+                           ref_note, render, restrict, var_filter,
+                           variant_label, variants)
+
+PREFERRED_N = 1000
+
+
+def inconsistent(exps):
+    """{algorithm: worst excess/optimum} for the algorithms whose measured
+    excess exceeds the optimum (disruption data), as guide._consistent."""
+    dis = (exps or {}).get("disruption")
+    if dis is None:
+        return {}
+    s = dis.summary
+    out = {}
+    for a in s["algorithm"].unique():
+        ratios = []
+        for var in variants(s[s["algorithm"] == a]):
+            j, ok = disruption.judge_minimal(s, var)
+            if ok is not None:
+                ratios.append(disruption.worst_ratio(j))
+        ratios = [r for r in ratios if not math.isnan(r)]
+        if ratios and max(ratios) > 1.0:
+            out[a] = max(ratios)
+    return out
+
+
+def _peers(exps):
+    e = (exps or {}).get("lookup")
+    if e is None:
+        return set()
+    d = e.data
+    return set(d.loc[d["note"].str.startswith("peer of"), "algorithm"])
+
+
+def points(exps):
+    """(points, N, info): points are dicts {var, label, source, x_row,
+    y_row, x, y}; info has 'excluded' {algorithm: ratio} and 'skipped'
+    (default variants without a matching key count)."""
+    info = {"excluded": {}, "skipped": [], "keys": None}
+    op = (exps or {}).get("overprovision")
+    if op is None:
+        return [], None, info
+    s = op.summary
+    bal = s[(s["metric"] == "load_max_over_mean") &
+            (s["scenario"] == "measured")]
+    lk = s[(s["metric"] == "lookup_ns") & (s["scenario"] == "prehashed")]
+    n = pick_n(bal["nodes"], PREFERRED_N)
+    if n is None:
+        return [], None, info
+    bal, lk = bal[bal["nodes"] == n], lk[lk["nodes"] == n]
+    keys = sorted(bal["keys"].dropna().unique())
+    info["keys"] = keys[0] if len(keys) == 1 else None
+    pts = []
+    for var in variants(bal):
+        xr = one(match_variant(bal, var))
+        yr = one(match_variant(lk, var))
+        if xr is None or yr is None:
+            continue
+        pts.append(dict(var=var, label=variant_label(var),
+                        source="overprovision", x_row=xr, y_row=yr))
+    # Each algorithm's default variant (the one the lookup experiment
+    # measured at the most N) from balance and lookup at the same N.
+    b, lke = (exps or {}).get("balance"), (exps or {}).get("lookup")
+    if b is not None and lke is not None:
+        from report.headline import default_variant
+        bs, _ = restrict(b.summary, "keyset", "uniform")
+        bs, _ = restrict(bs, "hash", "xxh64")
+        bs = bs[(bs["metric"] == "load_max_over_mean") &
+                (bs["scenario"] == "measured") & (bs["nodes"] == n)]
+        ls = lke.summary
+        ls = ls[(ls["metric"] == "lookup_ns") &
+                (ls["scenario"] == "prehashed") &
+                ~ls["algorithm"].isin(_peers(exps))]
+        bad = inconsistent(exps)
+        for a in sorted(set(bs["algorithm"]) & set(ls["algorithm"])):
+            var = default_variant(ls, a)
+            if var is None:
+                continue
+            xr = one(match_variant(bs, var))
+            yr = one(match_variant(ls[ls["nodes"] == n], var))
+            if xr is None or yr is None:
+                continue
+            if a in bad:
+                info["excluded"][a] = bad[a]
+                continue
+            if info["keys"] is not None and xr.get("keys") != info["keys"]:
+                info["skipped"].append(variant_label(var))
+                continue
+            pts.append(dict(var=var, label=variant_label(var),
+                            source="balance + lookup", x_row=xr, y_row=yr))
+    for p in pts:
+        p["x"] = float(p["x_row"]["mean"])
+        p["y"] = float(p["y_row"]["median"])
+    pts = [p for p in pts if not (math.isnan(p["x"]) or math.isnan(p["y"]))]
+    return pts, n, info
+
+
+def _x_interval(row):
+    lo, hi = row.get("mean_ci_low"), row.get("mean_ci_high")
+    if lo is None or hi is None or math.isnan(lo) or math.isnan(hi):
+        return None
+    return float(lo), float(hi)
+
+
+def dominates(q, p):
+    return q["x"] <= p["x"] and q["y"] <= p["y"] and \
+        (q["x"] < p["x"] or q["y"] < p["y"])
+
+
+def pareto(pts):
+    """Marks each point: p["front"] (bool), p["dominators"] (list) and
+    p["near"] (dominated only within noise). Returns the front, by x."""
+    for p in pts:
+        p["dominators"] = [q for q in pts if q is not p and dominates(q, p)]
+        p["front"] = not p["dominators"]
+        p["near"] = bool(p["dominators"]) and all(
+            overlaps(_x_interval(q["x_row"]), _x_interval(p["x_row"])) and
+            overlaps(interval(q["y_row"]), interval(p["y_row"]))
+            for q in p["dominators"])
+    return sorted((p for p in pts if p["front"]), key=lambda p: p["x"])
+
+
+def _front_cell(p):
+    if p["front"]:
+        return "**yes**"
+    best = min(p["dominators"], key=lambda q: (q["y"], q["x"]))
+    return ("no, within noise of " if p["near"] else "no, dominated by ") \
+        + best["label"]
+
+
+def section(ctx):
+    out = ["## Q8. Capacity and probes: lookup time against balance", ""]
+    if ctx.exps.get("overprovision") is None:
+        return "\n".join(out + ["_No `overprovision` results yet._", ""])
+    pts, n, info = points(ctx.exps)
+    if not pts:
+        return "\n".join(out + ["_No `overprovision` variant has both "
+                                "balance and lookup rows._", ""])
+    front = pareto(pts)
+    kpn = keys_per_node(pts[0]["x_row"])
+    out += [f"N = {n:g}" + (f", {kpn}" if kpn else "") + ". AnchorHash "
+            "and DxHash with capacity a = overprovision × N (more spare "
+            "buckets: more rehash rounds or probes per lookup), multi-probe "
+            "with k probes per lookup, beside each algorithm's default "
+            "variant from the `balance` and `lookup` experiments at the "
+            "same N (source \"balance + lookup\"; its lookups are a "
+            "different timing group from the overprovision lookups).", "",
+            "- lookup ns: prehashed, median [95 % CI of the median] over "
+            "measurement rounds.",
+            "- max/mean: MEAN over repetitions [95 % CI of the mean] beside "
+            "the model's expectation (model E).",
+            "- Pareto front: no other point has both a lower or equal "
+            "lookup time and a lower or equal max/mean (one of them "
+            "strictly), computed on the two point estimates above; "
+            "\"within noise of\" = every point that dominates it overlaps "
+            "it in both 95 % intervals.", ""]
+    if info["excluded"]:
+        out += ["Not consistent by the disruption data (excess/optimum "
+                "> 1), left out: " + ", ".join(
+                    f"{a} ({r:.3g})" for a, r in
+                    sorted(info["excluded"].items())) + ".", ""]
+    if info["skipped"]:
+        out += ["Default variants measured at another key count, left out "
+                "(max/mean depends on keys per node): "
+                + join_names(info["skipped"]) + ".", ""]
+    out += ref_note(ctx)
+    rows = []
+    for p in sorted(pts, key=lambda p: (p["source"] != "overprovision",
+                                        p["var"]["algorithm"], p["x"])):
+        f = var_filter(p["var"])
+        nx = dict(nodes=n, **f)
+        if p["source"] == "overprovision":
+            exb = exl = "overprovision"
+            links = ctx.data_links("overprovision")
+        else:
+            exb, exl = "balance", "lookup"
+            links = ctx.data_links("balance") + " " + \
+                ctx.data_links("lookup")
+        bx = dict(nx)
+        if exb == "balance":
+            for c in ("keyset", "hash"):
+                v = p["x_row"].get(c)
+                if isinstance(v, str) and v:
+                    bx[c] = v
+        rows.append([
+            p["label"], p["source"],
+            _cell(exl, "lookup_ns", "num", False, scenario="prehashed", **nx),
+            _cell(exb, "load_max_over_mean", "x", True, scenario="measured",
+                  **bx),
+            _analytic(exb, bx),
+            _front_cell(p), links])
+    out += [render(ctx, ["variant", "source", "lookup ns", "max/mean: mean",
+                         "model E", "Pareto front", "data"], rows), ""]
+    out += ["Pareto front (fastest first; lookup: median, max/mean: "
+            "mean): " + ", ".join(
+        f"**{p['label']}** ({fmt_med(p['y_row'])} ns, "
+        f"{fmt_mean(p['x_row'], 'x')})"
+        for p in sorted(front, key=lambda p: p["y"])) + ". "
+        + ctx.csv_link("overprovision"), ""]
+    return "\n".join(out)
+
+
+def _cell(exp, metric, kind, mean, **f):
+    def fn(exps):
+        e = (exps or {}).get(exp)
+        if e is None:
+            return "—"
+        row = one(filt(e.summary, metric=metric, **f))
+        return fmt_mean(row, kind) if mean else fmt_med(row, kind, True)
+    return Cell(fn)
+
+
+def _analytic(exp, f):
+    f = {k: v for k, v in f.items() if k != "scenario"}
+
+    def fn(exps):
+        e = (exps or {}).get(exp)
+        if e is None:
+            return "—"
+        return fmt_value(med(e.summary, metric="load_max_over_mean",
+                             scenario="analytic", **f), "x")
+    return Cell(fn)
+
+
+def guide_items(ctx):
+    pts, n, _ = points(ctx.exps)
+    if not pts:
+        return []
+    front = pareto(pts)
+    near = [p for p in pts if p["near"]]
+    return [("pareto_lookup_balance",
+             f"Lookup time against balance at N={n:g} (overprovision "
+             "variants and default variants; lookup: median, max/mean: "
+             "mean over repetitions): Pareto front "
+             + ", ".join(f"**{p['label']}** ({fmt_med(p['y_row'])} ns, "
+                         f"max/mean {fmt_mean(p['x_row'], 'x')})"
+                         for p in sorted(front, key=lambda p: p["y"]))
+             + (("; within noise of the front: "
+                 + join_names(p["label"] for p in near)) if near else "")
+             + ". " + ctx.csv_link("overprovision"))]

@@ -1,0 +1,316 @@
+"""Q7: node failures (experiment `removal`, results/README.md).
+
+Two row families in one run: kind `removal` (scenario `oneshot` or
+`incremental`: keys moved, balance over the live nodes, memory after the
+removals, repetitions over seeds) and kind `lookup` (scenario `prehashed`,
+lookup time after `removed` of `nodes` failed in `removal` order; timing
+rows, repetition = measurement round).
+
+Per algorithm (each at the parameters the spec measured):
+  * lookup time at 0 / 50 / 90 % removed (medians with their own CIs) in
+    random order, or in LIFO order when the data have no random-order rows
+    (range hashes: only the last node can leave), said in the order column;
+  * the slowdown at 50 % over 0 %: the ratio of the two medians, "within
+    noise" when their 95 % intervals overlap (common.interval/overlaps,
+    the rule of every other tie in the report);
+  * bytes per node built at 0 / 50 / 90 % (0 %: the memory experiment at the
+    same N, when it has the variant; the removal kind starts at 10 %);
+  * max/mean over the live nodes at 50 % (mean [CI of the mean]);
+  * monotonicity from the data rows: the largest moved_excess_fraction over
+    every removal cell of the variant and the largest step_moved_excess of
+    its incremental cells; "yes" only when every one of them is exactly 0.
+"""
+
+import math
+
+import pandas as pd
+
+from report.common import (Cell, filt, fmt_med, fmt_num, fmt_pct, interval,
+                           join_names, mcell, one, overlaps, ref_note, render,
+                           summary_of, var_filter, variant_label, variants)
+
+FRACTIONS = (0.0, 0.5, 0.9)
+REMOVAL_SCENARIOS = ("oneshot", "incremental")
+ORDER_PREFERENCE = ("random", "fifo", "lifo")
+
+
+def lookup_rows(s):
+    """Summary rows of the lookup kind (everything not a removal scenario)
+    with metric lookup_ns."""
+    if s is None:
+        return None
+    return s[~s["scenario"].isin(REMOVAL_SCENARIOS) &
+             (s["metric"] == "lookup_ns")]
+
+
+def state_rows(s):
+    """Summary rows of the removal kind."""
+    if s is None:
+        return None
+    return s[s["scenario"].isin(REMOVAL_SCENARIOS)]
+
+
+def removed_at(nodes, fraction):
+    """The removed count the runner uses for a fraction
+    (workload/removal.h RemovedCount: llround(f * N), at most N - 1)."""
+    r = math.floor(fraction * float(nodes) + 0.5)   # llround, f >= 0
+    return float(max(0, min(int(r), int(nodes) - 1)))
+
+
+def fraction_of(df):
+    """removed / nodes per row."""
+    return df["removed"] / df["nodes"]
+
+
+def order_of(df):
+    """The order to report a variant in: random when its rows have it, else
+    the first of fifo/lifo present; and whether it is a fallback."""
+    have = set(df["removal"])
+    for o in ORDER_PREFERENCE:
+        if o in have:
+            return o, o != "random"
+    return None, False
+
+
+def slowdown(r0, r1, timing=True):
+    """(ratio of medians r1 / r0, verdict) where verdict is "within noise"
+    when the two rows' 95 % intervals overlap, else "slower"/"faster";
+    (nan, None) when either row is missing."""
+    if r0 is None or r1 is None:
+        return float("nan"), None
+    m0, m1 = float(r0.get("median", float("nan"))), \
+        float(r1.get("median", float("nan")))
+    if math.isnan(m0) or math.isnan(m1) or m0 == 0:
+        return float("nan"), None
+    ratio = m1 / m0
+    if overlaps(interval(r0, timing), interval(r1, timing)):
+        return ratio, "within noise"
+    return ratio, "slower" if ratio > 1 else "faster"
+
+
+def fmt_slowdown(r0, r1, timing=True):
+    ratio, verdict = slowdown(r0, r1, timing)
+    if verdict is None:
+        return "—"
+    return f"{ratio:.3g}× ({verdict})"
+
+
+def monotone(data, var):
+    """{max_excess, max_step (None without incremental cells), cells,
+    monotone (True/False, None without data)} from a removal run's data
+    rows for one variant."""
+    d = filt(data[data["scenario"].isin(REMOVAL_SCENARIOS)],
+             **var_filter(var))
+    ex = d[d["metric"] == "moved_excess_fraction"]["value"].dropna()
+    st = d[d["metric"] == "step_moved_excess"]["value"].dropna()
+    out = {"max_excess": float(ex.max()) if not ex.empty else float("nan"),
+           "max_step": float(st.max()) if not st.empty else None,
+           "cells": int(len(d[d["metric"] == "moved_excess_fraction"]
+                            .drop_duplicates(["nodes", "removal", "removed",
+                                              "scenario"]))),
+           "monotone": None}
+    if not ex.empty:
+        out["monotone"] = bool((ex == 0).all() and (st == 0).all())
+    return out
+
+
+def _state_n(s):
+    st = state_rows(s)
+    st = st[st["scenario"] == "oneshot"] if st is not None else None
+    if st is None or st.empty:
+        return None
+    return float(st["nodes"].max())
+
+
+def _lookup_n(s):
+    lk = lookup_rows(s)
+    if lk is None or lk.empty:
+        return None
+    return float(lk["nodes"].max())
+
+
+def _lookup_cell(ctx, var, order, n, f):
+    return mcell(ctx, "removal", metric="lookup_ns", nodes=n, removal=order,
+                 removed=removed_at(n, f), **var_filter(var))
+
+
+def _slow_cell(var, order, n, f0=0.0, f1=0.5):
+    def fn(exps):
+        lk = lookup_rows(summary_of(exps, "removal"))
+        if lk is None:
+            return "—"
+        f = var_filter(var)
+        r0 = one(filt(lk, nodes=n, removal=order,
+                      removed=removed_at(n, f0), **f))
+        r1 = one(filt(lk, nodes=n, removal=order,
+                      removed=removed_at(n, f1), **f))
+        return fmt_slowdown(r0, r1)
+    return Cell(fn)
+
+
+def _mem_cell(ctx, var, order, n, f):
+    if f == 0.0:
+        return mcell(ctx, "memory", metric="memory_bytes_per_node", nodes=n,
+                     placed_keys=None, **var_filter(var))
+    return mcell(ctx, "removal", metric="memory_bytes_per_node", nodes=n,
+                 scenario="oneshot", removal=order, removed=removed_at(n, f),
+                 **var_filter(var))
+
+
+def _mono_cells(var):
+    def get(exps):
+        e = (exps or {}).get("removal")
+        return None if e is None else monotone(e.data, var)
+
+    def excess(exps):
+        m = get(exps)
+        return "—" if m is None or math.isnan(m["max_excess"]) else \
+            fmt_pct(m["max_excess"])
+
+    def step(exps):
+        m = get(exps)
+        return "—" if m is None or m["max_step"] is None else \
+            fmt_num(m["max_step"])
+
+    def verdict(exps):
+        m = get(exps)
+        if m is None or m["monotone"] is None:
+            return "—"
+        return "yes" if m["monotone"] else "**no**"
+    return Cell(excess), Cell(step), Cell(verdict)
+
+
+def section(ctx):
+    out = ["## Q7. What happens when nodes fail?", ""]
+    e = ctx.exps.get("removal")
+    if e is None:
+        return "\n".join(out + ["_No `removal` results yet._", ""])
+    s = e.summary
+    ln, sn = _lookup_n(s), _state_n(s)
+    lk = lookup_rows(s)
+    st = state_rows(s)
+    fr = sorted(set(round(x, 4) for x in fraction_of(
+        pd.concat([lk, st[st["scenario"] == "oneshot"]])).dropna()))
+    out += ["N nodes are built, then a fraction of them fail (`removal` "
+            "order: `random`, `fifo` = oldest first, `lifo` = newest first)."
+            " Order column: `random` where the data have it; algorithms "
+            "with only LIFO rows (only the last node can leave) are shown "
+            "in LIFO order and say so.", ""]
+    if ln:
+        out.append(f"- Lookup time: prehashed, ns, at N = {ln:g}; median "
+                   "[95 % CI of the median] over measurement rounds. "
+                   "50 % / 0 %: the ratio of the two medians, \"within "
+                   "noise\" when their 95 % intervals overlap.")
+    if sn:
+        out.append(f"- State after the failures at N = {sn:g}: bytes per "
+                   "node BUILT (self-reported; 0 %: the `memory` experiment "
+                   "at the same N, the removal runs start at 10 %).")
+        out.append(f"- max/mean over the live nodes at 50 % removed, N = "
+                   f"{sn:g}: MEAN over repetitions [95 % CI of the mean], as "
+                   "every balance number in this report.")
+    out.append("- Monotone: every key that moved was on a failed node. "
+               "Shown: the largest `moved_excess_fraction` over all removal "
+               "cells of the algorithm (every order, fraction and N) and "
+               "the largest `step_moved_excess` of its incremental cells "
+               "(keys moved at a single removal that were not on the node "
+               "removed at that step); \"yes\" only when all are exactly "
+               "0.")
+    if fr:
+        out.append("- Removed fractions measured: "
+                   + ", ".join(f"{100 * x:g} %" for x in fr)
+                   + "; the figures show all of them.")
+    out.append("")
+    out += ref_note(ctx)
+    vs = variants(pd.concat([lk, st]))
+    rows = []
+    for var in vs:
+        f = var_filter(var)
+        lv = filt(lk, **f)
+        sv = filt(st[st["scenario"] == "oneshot"], **f)
+        lo, lfb = order_of(lv) if not lv.empty else (None, False)
+        so, sfb = order_of(sv) if not sv.empty else (None, False)
+        order = lo or so
+        fallback = lfb if lo else sfb
+        label = order or "—"
+        if fallback:
+            label = f"{order} only (no random-order rows)"
+        if lo and so and lo != so:
+            label = f"lookup: {lo}; state: {so}"
+        r = [variant_label(var), label]
+        for fx in FRACTIONS:
+            r.append(_lookup_cell(ctx, var, lo, ln, fx) if lo and ln
+                     else "—")
+        r.append(_slow_cell(var, lo, ln) if lo and ln else "—")
+        for fx in FRACTIONS:
+            r.append(_mem_cell(ctx, var, so, sn, fx) if so and sn else "—")
+        r.append(mcell(ctx, "removal", "x", mean=True,
+                       metric="load_max_over_mean", nodes=sn,
+                       scenario="oneshot", removal=so,
+                       removed=removed_at(sn, 0.5), **f)
+                 if so and sn else "—")
+        r += list(_mono_cells(var))
+        links = ctx.data_links("removal")
+        if "memory" in ctx.exps:
+            links += " " + ctx.data_links("memory")
+        r.append(links)
+        rows.append(r)
+    head = (["algorithm", "order"] +
+            [f"lookup ns {100 * x:g} %" for x in FRACTIONS] +
+            ["50 % / 0 %"] +
+            [f"bytes/node {100 * x:g} %" for x in FRACTIONS] +
+            ["max/mean 50 %", "max excess moved", "max step excess (keys)",
+             "monotone", "data"])
+    out += [render(ctx, head, rows), ""]
+    mono = [variant_label(v) for v in vs
+            if monotone(e.data, v)["monotone"]]
+    notm = [variant_label(v) for v in vs
+            if monotone(e.data, v)["monotone"] is False]
+    if mono or notm:
+        out += [("Monotone under every measured failure: "
+                 + join_names(mono) + ". " if mono else "")
+                + ("Not monotone (some key on a live node moved): "
+                   + join_names(notm) + ". " if notm else "")
+                + ctx.csv_link("removal"), ""]
+    return "\n".join(out)
+
+
+def guide_items(ctx, exclude, ranked):
+    """Decision-guide entries from the removal data (only where they exist):
+    the fastest lookup with 50 % of the nodes failed in random order (ties
+    declared by `ranked`), with the monotonicity verdicts of the ranked."""
+    e = ctx.exps.get("removal")
+    if e is None:
+        return []
+    lk = lookup_rows(e.summary)
+    ln = _lookup_n(e.summary)
+    if lk is None or lk.empty or ln is None:
+        return []
+    d = lk[(lk["nodes"] == ln) & (lk["removal"] == "random") &
+           (lk["removed"] == removed_at(ln, 0.5)) &
+           ~lk["algorithm"].isin(exclude)]
+    rows = [r.to_dict() for _, r in d.iterrows()]
+    txt, who = ranked(ctx, rows, "lookup_ns", unit=" ns")
+    if not txt:
+        return []
+    lifo = sorted(set(lk[lk["removal"] == "lifo"]["algorithm"]) -
+                  set(lk[lk["removal"] == "random"]["algorithm"]))
+    mono = []
+    for r in who or []:
+        m = monotone(e.data, r)["monotone"]
+        if m is not None:
+            mono.append(f"{variant_label(r)} {'monotone' if m else 'NOT monotone'}")
+    ex = sorted(set(exclude) & set(lk["algorithm"]))
+    return [("failure_lookup",
+             f"Fastest lookup with 50 % of N={ln:g} nodes failed in random "
+             f"order (arbitrary failures): {txt}."
+             + (" In the removal data: " + "; ".join(mono) + "." if mono
+                else "")
+             + (" LIFO-only in the data (cannot take arbitrary failures): "
+                + ", ".join(lifo) + "." if lifo else "")
+             + (" Not consistent, excluded: " + ", ".join(ex) + "."
+                if ex else "")
+             + " " + ctx.csv_link("removal"))]
+
+
+__all__ = ["section", "guide_items", "monotone", "slowdown", "lookup_rows",
+           "state_rows", "removed_at", "fmt_med"]
