@@ -231,7 +231,8 @@ TEST_F(SpecDirTest, WritesDataSummaryMetaAndResumes) {
   const std::string summary = *ReadFile(dir + "/summary.csv");
   EXPECT_THAT(summary, ::testing::StartsWith(
                            "experiment,algorithm,hash,keyset,nodes,vnodes,"
-                           "table_size,load_factor,keys,placed_keys,scenario,"
+                           "table_size,load_factor,capacity,probes,keys,"
+                           "placed_keys,scenario,removal,removed,"
                            "threads,node,weight,metric,unit,n,n_eff,median,"
                            "median_ci_low,median_ci_high,min,max,cv,mean,"
                            "mean_ci_low,mean_ci_high,noisy\n"));

@@ -453,7 +453,8 @@ TEST(PeersRegistryTest, RowsAreWellFormed) {
   }
   EXPECT_THAT(names, ElementsAre("jump_paper", "ring_upper_bound",
                                  "ring_branchless", "rendezvous_packed",
-                                 "maglev_katran", "libmemcached_ketama"));
+                                 "maglev_katran", "libmemcached_ketama",
+                                 "anchor_table_crc", "memento_jump_crc"));
   EXPECT_EQ(FindPeer("ring"), nullptr);
   EXPECT_EQ(FindPeer("libmemcached_ketama")->max_nodes,
             LibmemcachedKetama::kMaxServers);

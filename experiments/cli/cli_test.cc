@@ -615,7 +615,8 @@ TEST(ListJsonTest, HashesKeysetsExperimentsMetricsPeers) {
   EXPECT_THAT(peers, ::testing::ElementsAre(
                          "jump_paper", "ring_upper_bound", "ring_branchless",
                          "rendezvous_packed", "maglev_katran",
-                         "libmemcached_ketama"));
+                         "libmemcached_ketama", "anchor_table_crc",
+                         "memento_jump_crc"));
 }
 
 TEST(ListJsonTest, TextListingIsUnchangedByTheFlag) {
