@@ -50,10 +50,11 @@
 // Complexity (a buckets, w working):
 //   Lookup      expected 1 + ln(a/w) rehash rounds (the paper's bound), each
 //               with a short K walk; at w = a: one CRC, one fast modulo, one
-//               8-byte slot load (A and the id share it).
+//               4-byte load (a working bucket's word is its id; a removed
+//               bucket's is A[b] with the top bit set), like a plain id table.
 //   AddNode, RemoveNode  O(1).   Build  O(a).
-//   Memory      20 bytes per anchor slot (A, K, W, L as in the reference's
-//               16, plus the 4-byte bucket -> id), 4 bytes per removed bucket
+//   Memory      16 bytes per anchor slot (A/id, K, W, L: the reference's
+//               16, with the id in A's word while A is 0), 4 bytes per removed bucket
 //               (the stack) and 4 bytes per issued id (id -> bucket), plus the
 //               NodeTable.
 //
@@ -90,9 +91,10 @@ namespace chbench {
 
 // The AnchorHashQre state machine on buckets, without node names: the
 // reference's constructor, ComputeBucket(x, 0), UpdateRemoval and
-// UpdateNewBucket. Each slot also carries a 32-bit payload (chbench keeps the
-// bucket's NodeId there, next to A[b], so a lookup at 0 % removed reads one
-// 8-byte slot). Preconditions are the reference's: Remove a working bucket,
+// UpdateNewBucket. A working bucket's A[b] is 0, so one 32-bit word per
+// bucket holds either its payload (chbench keeps the bucket's NodeId there)
+// while it works, or kRemoved | A[b] once removed: a lookup at 0 % removed
+// reads one 4-byte word, as a plain id table would. Preconditions are the reference's: Remove a working bucket,
 // Add with a non-empty stack, Bucket with at least one working bucket.
 class AnchorHashCore {
  public:
@@ -101,8 +103,11 @@ class AnchorHashCore {
   // order (stack top w). Requires w <= a.
   AnchorHashCore(uint32_t a, uint32_t w) { Init(a, w); }
 
+  // Payloads must stay below this bit.
+  static constexpr uint32_t kRemoved = uint32_t{1} << 31;
+
   void Init(uint32_t a, uint32_t w) {
-    slots_.assign(a, Slot{0, 0});
+    hot_.assign(a, 0);
     K_.resize(a);
     W_.resize(a);
     L_.resize(a);
@@ -110,7 +115,7 @@ class AnchorHashCore {
     removed_.clear();
     removed_.reserve(a - w);
     for (uint32_t b = a; b-- > w;) {  // a-1 down to w
-      slots_[b].anchor = b;
+      hot_[b] = kRemoved | b;
       removed_.push_back(b);
     }
     working_ = w;
@@ -121,18 +126,18 @@ class AnchorHashCore {
   uint32_t Bucket(uint64_t x) const {
     const uint32_t bs = Crc32c(x, 0);
     const uint32_t b = mod_a_(bs);
-    if (slots_[b].anchor == 0) [[likely]] {
+    if ((hot_[b] & kRemoved) == 0) [[likely]] {
       return b;
     }
     return Rehash(x, bs, b);
   }
 
-  // payload(Bucket(x)), reading the first bucket's slot once.
+  // payload(Bucket(x)), reading the first bucket's word once.
   uint32_t Lookup(uint64_t x) const {
     const uint32_t bs = Crc32c(x, 0);
-    const Slot slot = slots_[mod_a_(bs)];
-    if (slot.anchor == 0) [[likely]] {
-      return slot.payload;
+    const uint32_t v = hot_[mod_a_(bs)];
+    if ((v & kRemoved) == 0) [[likely]] {
+      return v;
     }
     return RehashPayload(x, bs, mod_a_(bs));
   }
@@ -145,7 +150,7 @@ class AnchorHashCore {
     W_[L_[b]] = last;
     L_[last] = L_[b];
     K_[b] = last;
-    slots_[b].anchor = working_;
+    hot_[b] = kRemoved | working_;
   }
 
   // UpdateNewBucket(): the most recently removed bucket.
@@ -155,32 +160,35 @@ class AnchorHashCore {
     L_[W_[working_]] = working_;
     W_[L_[b]] = b;
     ++working_;
-    slots_[b].anchor = 0;
+    hot_[b] = 0;  // A[b] = 0; the caller sets the payload
     K_[b] = b;
     return b;
   }
 
-  uint32_t capacity() const { return static_cast<uint32_t>(slots_.size()); }
+  uint32_t capacity() const { return static_cast<uint32_t>(hot_.size()); }
   uint32_t working() const { return working_; }
   bool stack_empty() const { return removed_.empty(); }
   // The bucket AddNode would re-activate (precondition: !stack_empty()).
   uint32_t stack_top() const { return removed_.back(); }
 
-  uint32_t payload(uint32_t b) const { return slots_[b].payload; }
-  void set_payload(uint32_t b, uint32_t v) { slots_[b].payload = v; }
+  // A working bucket's payload.
+  uint32_t payload(uint32_t b) const { return hot_[b]; }
+  // Precondition: b works and v < kRemoved.
+  void set_payload(uint32_t b, uint32_t v) { hot_[b] = v; }
 
   size_t MemoryBytes() const {
-    return slots_.capacity() * sizeof(Slot) +
+    return hot_.capacity() * sizeof(uint32_t) +
            (K_.capacity() + W_.capacity() + L_.capacity() +
             removed_.capacity()) *
                sizeof(uint32_t);
   }
 
  private:
-  struct Slot {
-    uint32_t anchor;   // A[b]
-    uint32_t payload;  // chbench: the bucket's NodeId
-  };
+  // A[b]: 0 while b works.
+  uint32_t A(uint32_t b) const {
+    const uint32_t v = hot_[b];
+    return (v & kRemoved) != 0 ? v & ~kRemoved : 0;
+  }
 
   // The rounds after the first bucket b (removed) was drawn with bs (out of
   // line: the fast path with b working stays small).
@@ -190,21 +198,22 @@ class AnchorHashCore {
   // payload(Rehash(...)), so that Lookup's slow path is a tail call.
   [[gnu::noinline]] uint32_t RehashPayload(uint64_t x, uint32_t bs,
                                            uint32_t b) const {
-    return slots_[RehashImpl(x, bs, b)].payload;
+    return hot_[RehashImpl(x, bs, b)];
   }
   uint32_t RehashImpl(uint64_t x, uint32_t bs, uint32_t b) const {
-    uint32_t ab = slots_[b].anchor;
+    uint32_t ab = A(b);
     while (ab != 0) {
       bs = Crc32c(x - bs, bs);
       uint32_t h = bs % ab;
-      while (slots_[h].anchor >= ab) h = K_[h];
+      while (A(h) >= ab) h = K_[h];
       b = h;
-      ab = slots_[b].anchor;
+      ab = A(b);
     }
     return b;
   }
 
-  std::vector<Slot> slots_;
+  // Per bucket: its payload while it works, kRemoved | A[b] once removed.
+  std::vector<uint32_t> hot_;
   std::vector<uint32_t> K_, W_, L_;
   std::vector<uint32_t> removed_;  // the stack R, top at the back
   uint32_t working_ = 0;           // N
@@ -223,8 +232,9 @@ inline constexpr Capabilities kAnchorCapabilities = {
 template <typename H>
 class Anchor final : public ConsistentHash {
  public:
-  // Bucket numbers and A values are uint32; at 20 bytes per slot the maximum
-  // is 40 GiB of arrays.
+  // Bucket numbers, A values and ids are below 2^31 (the top bit of a
+  // bucket's word marks it removed); at 16 bytes per slot the maximum is
+  // 32 GiB of arrays.
   static constexpr uint64_t kMaxCapacity = uint64_t{1} << 31;
 
   // capacity 0: a = the node count of the first non-empty Build.
@@ -271,6 +281,11 @@ class Anchor final : public ConsistentHash {
           "(AlgorithmParams::capacity, at most ",
           kMaxCapacity, ") to the most nodes the instance will hold"));
     }
+    if (bucket_of_.size() >= AnchorHashCore::kRemoved) {
+      return absl::FailedPreconditionError(absl::StrCat(
+          "anchor: cannot add node '", node.name, "': ", bucket_of_.size(),
+          " node ids handed out; anchor keeps ids below 2^31"));
+    }
     const NodeId id = *table_.Add(node);
     const uint32_t b = core_.Add();
     core_.set_payload(b, id);
@@ -281,8 +296,7 @@ class Anchor final : public ConsistentHash {
   absl::Status RemoveNode(NodeId id) override {
     if (absl::Status s = table_.Remove(id); !s.ok()) return s;
     const uint32_t b = bucket_of_[id];
-    core_.Remove(b);
-    core_.set_payload(b, kInvalidNode);
+    core_.Remove(b);  // the bucket's word now holds A[b], not the id
     return absl::OkStatus();
   }
 

@@ -275,8 +275,8 @@ TEST(AnchorTest, MemoryGrowsWithTheAnchor) {
   const double per_slot =
       static_cast<double>(large->MemoryBytes() - small->MemoryBytes()) /
       100000.0;
-  // 20 bytes per slot plus 4 per initially removed bucket on the stack.
-  EXPECT_NEAR(per_slot, 24.0, 0.5);
+  // 16 bytes per slot plus 4 per initially removed bucket on the stack.
+  EXPECT_NEAR(per_slot, 20.0, 0.5);
 }
 
 }  // namespace
