@@ -127,6 +127,17 @@ TEST(RunnerTest, RemovalMovesOnlyTheRemovedNodesKeysForMonotoneAlgorithms) {
   EXPECT_THAT(jrows.status().message(), HasSubstr("only the last"));
 }
 
+// A batch removal from a history-dependent algorithm happens on the same
+// instance: AnchorHash moves only the removed nodes' keys (a fresh instance
+// of the survivors would remap almost everything).
+TEST(RunnerTest, AnchorBatchRemovalIsMinimal) {
+  auto rows = RunCell(
+      MakeCell("disruption", "anchor", 100, 50000, "remove_30pct_random"), "r");
+  ASSERT_TRUE(rows.ok()) << rows.status();
+  EXPECT_DOUBLE_EQ(Find(*rows, "moved_excess_fraction")->value.value(), 0);
+  EXPECT_NEAR(Find(*rows, "moved_fraction")->value.value(), 0.3, 0.03);
+}
+
 TEST(RunnerTest, ModuloAddMovesAlmostEverything) {
   auto rows = RunCell(MakeCell("disruption", "modulo", 4, 20000, "add"), "r");
   ASSERT_TRUE(rows.ok()) << rows.status();

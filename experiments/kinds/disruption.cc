@@ -98,8 +98,12 @@ absl::StatusOr<std::vector<ResultRow>> RunDisruption(
   const std::vector<uint32_t> before = MapKeys(**algo, *d, {});
   std::vector<uint32_t> after;
   const bool stateful = info->capabilities.stateful;
-  if (!stateful && (added || removed.size() == 1)) {
-    // One dynamic operation on the same instance: ids are the indices.
+  const bool history = info->capabilities.history_dependent;
+  if (!stateful && (added || removed.size() == 1 || history)) {
+    // Dynamic operations on the same instance (ids are the indices): one
+    // add or removal, or every removal of a batch for an algorithm whose
+    // mapping depends on the order of changes (anchor, memento, dx), which a
+    // fresh instance of the survivors would not reproduce.
     if (added) {
       absl::StatusOr<NodeId> id = (*algo)->AddNode(nodes[n]);
       if (absl::IsFailedPrecondition(id.status())) {
@@ -120,8 +124,10 @@ absl::StatusOr<std::vector<ResultRow>> RunDisruption(
         return absl::InternalError(absl::StrCat(
             c.algorithm, ": AddNode gave id ", *id, ", expected ", n));
       }
-    } else if (absl::Status s = (*algo)->RemoveNode(removed[0]); !s.ok()) {
-      return s;
+    } else {
+      for (uint32_t r : removed) {
+        if (absl::Status s = (*algo)->RemoveNode(r); !s.ok()) return s;
+      }
     }
     after = MapKeys(**algo, *d, {});
   } else {
