@@ -16,6 +16,7 @@
 #include "algorithms/maglev/maglev.h"
 #include "algorithms/memento/memento.h"
 #include "algorithms/modulo/modulo.h"
+#include "algorithms/multiprobe/multiprobe.h"
 #include "algorithms/power/power.h"
 #include "algorithms/rendezvous/rendezvous.h"
 #include "algorithms/ring/ring.h"
@@ -30,12 +31,13 @@ constexpr std::string_view kMaglevParams[] = {"hash", "table_size"};
 constexpr std::string_view kBoundedLoadParams[] = {"hash", "vnodes",
                                                    "load_factor"};
 constexpr std::string_view kCapacityParams[] = {"hash", "capacity"};
+constexpr std::string_view kMultiProbeParams[] = {"hash", "probes"};
 
 // The golden column is MappingChecksum (algorithms/checksum.h) with default
 // parameters and xxh64; regenerate with
 //   CHBENCH_REGENERATE_GOLDEN=1 build/algorithms/algorithms_test
 //       --gtest_filter='RegistryTest.*'
-constexpr std::array<AlgorithmInfo, 13> kAlgorithms = {{
+constexpr std::array<AlgorithmInfo, 14> kAlgorithms = {{
     {"modulo", "hash mod N: the baseline; almost every key moves when N changes",
      "(folklore; see Karger et al., STOC 1997, for why it fails)",
      kModuloCapabilities, &MakeModulo,
@@ -70,6 +72,15 @@ constexpr std::array<AlgorithmInfo, 13> kAlgorithms = {{
      kBoundedLoadCapabilities, &MakeBoundedLoad,
      0xe408b9c67c0147aaULL,
      "O(1) expected + walk past full nodes", "constant", kBoundedLoadParams},
+    {"multiprobe",
+     "multi-probe consistent hashing: one point per node, k probes, closest "
+     "successor wins; bit-exact with go-mpchash@7382f34 with hash=siphash",
+     "Appleton & O'Reilly, \"Multi-probe consistent hashing\", "
+     "arXiv:1505.00062, 2015",
+     kMultiProbeCapabilities, &MakeMultiProbe,
+     0xcd30b9c949e146f6ULL, "O(1) expected (k probes), O(k log N) worst",
+     "constant",
+     kMultiProbeParams},
     {"anchor",
      "AnchorHash: fixed anchor of a buckets (capacity), arbitrary removal, "
      "LIFO re-add; bit-exact with cpp-anchorhash AnchorHashQre, key2 = 0",

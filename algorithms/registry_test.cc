@@ -40,8 +40,8 @@ TEST(RegistryTest, ListsTheAlgorithmsInOrder) {
   }
   EXPECT_THAT(names, ::testing::ElementsAre("modulo", "ring", "rendezvous",
                                             "jump", "maglev", "bounded_load",
-                                            "anchor", "memento", "dx",
-                                            "jumpback", "flip", "power",
+                                            "multiprobe", "anchor", "memento",
+                                            "dx", "jumpback", "flip", "power",
                                             "binomial"));
   EXPECT_EQ(AlgorithmNames(), absl::StrJoin(names, ", "));
 }
@@ -152,6 +152,7 @@ TEST(RegistryTest, CapabilitiesMatchTheDesign) {
       {"jump", {false, true, false, false, false}},
       {"maglev", {true, false, true, false, false}},
       {"bounded_load", {true, false, false, false, true}},
+      {"multiprobe", {true, true, false, false, false}},
       {"anchor", {true, true, false, false, false}},
       {"memento", {true, true, false, false, false}},
       // dx: growing a full array remaps keys among the old nodes.
@@ -229,6 +230,7 @@ TEST(RegistryTest, ParametersAreTheOnesTheFactoryReads) {
       {"table_size", [](AlgorithmParams* p) { p->table_size = 65537; }},
       {"load_factor", [](AlgorithmParams* p) { p->load_factor = 3.0; }},
       {"capacity", [](AlgorithmParams* p) { p->capacity = 64; }},
+      {"probes", [](AlgorithmParams* p) { p->probes = 5; }},
   };
   for (const AlgorithmInfo& info : Algorithms()) {
     SCOPED_TRACE(info.name);
@@ -238,7 +240,7 @@ TEST(RegistryTest, ParametersAreTheOnesTheFactoryReads) {
     EXPECT_EQ(listed[0], "hash");
     for (std::string_view p : listed) {
       EXPECT_TRUE(p == "hash" || p == "vnodes" || p == "table_size" ||
-                  p == "load_factor" || p == "capacity")
+                  p == "load_factor" || p == "capacity" || p == "probes")
           << p;
     }
     auto base = MakeAlgorithm(info.name, AlgorithmParams{});

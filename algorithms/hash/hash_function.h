@@ -147,6 +147,20 @@ struct Fnv1a {
   static uint64_t Hash(const void* data, size_t len, uint64_t seed);
 };
 
+// SipHash-2-4 (Aumasson and Bernstein, "SipHash: a fast short-input PRF",
+// INDOCRYPT 2012), 64-bit output, with the 128-bit key (k0, k1) = (seed, 0):
+// Hash(data, len, s) == SipHash24(s, 0, data, len). This is how
+// dgryski/go-mpchash's compat test and chbench's multiprobe oracle call it
+// (`siphash.Hash(seed, 0, b)`), so multiprobe with this policy is bit-exact
+// with go-mpchash. A keyed PRF, slower than the non-cryptographic policies
+// (2 rounds per 8-byte word plus 4 final rounds).
+struct SipHash {
+  static constexpr std::string_view kName = "siphash";
+  static constexpr int kBits = 64;
+  static constexpr bool kReproducible = true;
+  static uint64_t Hash(const void* data, size_t len, uint64_t seed);
+};
+
 // absl::HashOf(seed, absl::string_view(data, len)): absl::Hash over the seed
 // and then the bytes. Seeded per process (absl mixes in the address of a
 // global, which moves under ASLR): latency measurements only.
@@ -192,7 +206,77 @@ constexpr Crc32Tables MakeCrc32Tables() {
 
 inline constexpr Crc32Tables kCrc32Tables = MakeCrc32Tables();
 
+inline uint64_t LoadLe64(const unsigned char* p) {
+  if constexpr (std::endian::native == std::endian::little) {
+    uint64_t v;
+    std::memcpy(&v, p, 8);
+    return v;
+  } else {
+    uint64_t v = 0;
+    for (int i = 7; i >= 0; --i) v = (v << 8) | p[i];
+    return v;
+  }
+}
+
+// One SipRound (the paper's figure 2.1): two ARX half-rounds over the four
+// state words.
+inline void SipRound(uint64_t& v0, uint64_t& v1, uint64_t& v2, uint64_t& v3) {
+  v0 += v1;
+  v1 = std::rotl(v1, 13);
+  v1 ^= v0;
+  v0 = std::rotl(v0, 32);
+  v2 += v3;
+  v3 = std::rotl(v3, 16);
+  v3 ^= v2;
+  v0 += v3;
+  v3 = std::rotl(v3, 21);
+  v3 ^= v0;
+  v2 += v1;
+  v1 = std::rotl(v1, 17);
+  v1 ^= v2;
+  v2 = std::rotl(v2, 32);
+}
+
 }  // namespace hash_internal
+
+// SipHash-2-4 of `len` bytes with the key (k0, k1), where k0 and k1 are the
+// key's first and last 8 bytes read little-endian (the paper's section 2):
+// the state starts as the key xored with "somepseudorandomlygeneratedbytes";
+// each 8-byte little-endian word m is absorbed as v3 ^= m, 2 SipRounds,
+// v0 ^= m; the last word holds the 0..7 remaining bytes and len mod 256 in
+// its top byte; finalization is v2 ^= 0xff, 4 SipRounds, v0^v1^v2^v3.
+inline uint64_t SipHash24(uint64_t k0, uint64_t k1, const void* data,
+                          size_t len) {
+  using hash_internal::SipRound;
+  uint64_t v0 = k0 ^ 0x736f6d6570736575ull;  // "somepseu"
+  uint64_t v1 = k1 ^ 0x646f72616e646f6dull;  // "dorandom"
+  uint64_t v2 = k0 ^ 0x6c7967656e657261ull;  // "lygenera"
+  uint64_t v3 = k1 ^ 0x7465646279746573ull;  // "tedbytes"
+  const auto* p = static_cast<const unsigned char*>(data);
+  const size_t words = len / 8;
+  for (size_t w = 0; w < words; ++w) {
+    const uint64_t m = hash_internal::LoadLe64(p + 8 * w);
+    v3 ^= m;
+    SipRound(v0, v1, v2, v3);
+    SipRound(v0, v1, v2, v3);
+    v0 ^= m;
+  }
+  uint64_t b = static_cast<uint64_t>(len & 0xFF) << 56;
+  const unsigned char* tail = p + 8 * words;
+  for (size_t i = 0; i < (len & 7); ++i) {
+    b |= static_cast<uint64_t>(tail[i]) << (8 * i);
+  }
+  v3 ^= b;
+  SipRound(v0, v1, v2, v3);
+  SipRound(v0, v1, v2, v3);
+  v0 ^= b;
+  v2 ^= 0xFF;
+  SipRound(v0, v1, v2, v3);
+  SipRound(v0, v1, v2, v3);
+  SipRound(v0, v1, v2, v3);
+  SipRound(v0, v1, v2, v3);
+  return v0 ^ v1 ^ v2 ^ v3;
+}
 
 inline uint64_t Xxh64::Hash(const void* data, size_t len, uint64_t seed) {
   return XXH64(data, len, seed);
@@ -244,6 +328,10 @@ inline uint64_t Fnv1a::Hash(const void* data, size_t len, uint64_t seed) {
     h *= kPrime;
   }
   return h;
+}
+
+inline uint64_t SipHash::Hash(const void* data, size_t len, uint64_t seed) {
+  return SipHash24(seed, 0, data, len);
 }
 
 inline uint64_t AbslHash::Hash(const void* data, size_t len, uint64_t seed) {
@@ -304,6 +392,7 @@ bool DispatchHash(std::string_view name, F&& f) {
   if (name == Crc32::kName) return f.template operator()<Crc32>(), true;
   if (name == Fnv1a::kName) return f.template operator()<Fnv1a>(), true;
   if (name == AbslHash::kName) return f.template operator()<AbslHash>(), true;
+  if (name == SipHash::kName) return f.template operator()<SipHash>(), true;
   return false;
 }
 

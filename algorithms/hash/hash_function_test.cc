@@ -42,7 +42,7 @@ using ::testing::HasSubstr;
 
 // Every policy, in DispatchHash order.
 using AllPolicies = std::tuple<Md5, Xxh64, Xxh3, Murmur3_128, Murmur3_32, Crc32,
-                               Fnv1a, AbslHash>;
+                               Fnv1a, AbslHash, SipHash>;
 
 template <typename F>
 void ForEachPolicy(F&& f) {
@@ -109,6 +109,17 @@ void RawBitwiseCrc32(const void* data, size_t len, uint32_t seed, void* out) {
   for (int i = 0; i < 4; ++i) o[i] = static_cast<unsigned char>(h >> (8 * i));
 }
 
+// Older rurban/smhasher siphash_test (Hashes.cpp): the 32-bit seed fills the
+// first 4 key bytes (k0 = seed, k1 = 0), and an empty key hashes to 0 (only
+// 4 bytes are written; SMHasher zeroes the output buffer first).
+void RawRurbanSipHash(const void* data, size_t len, uint32_t seed, void* out) {
+  if (len == 0) {
+    std::memset(out, 0, 4);
+    return;
+  }
+  StoreLe64(SipHash24(seed, 0, data, len), out);
+}
+
 // --- SMHasher verification values ------------------------------------------
 
 // Values from SMHasher's g_hashes[] (aappleby/smhasher main.cpp: Murmur3A,
@@ -122,6 +133,9 @@ TEST(VerificationValueTest, MatchesSmhasherPublishedValues) {
   EXPECT_EQ(VerificationValue(&RawXxh64, 8), 0x024B7CF4u);
   EXPECT_EQ(VerificationValue(&RawXxh3, 8), 0x9A636405u);
   EXPECT_EQ(VerificationValue(&RawBitwiseCrc32, 4), 0x3719DB20u);
+  // Older rurban/smhasher main.cpp: siphash_test, "SipHash 2-4 - SSSE3
+  // optimized" (empty key -> 0).
+  EXPECT_EQ(VerificationValue(&RawRurbanSipHash, 8), 0xC58D7F9Cu);
 }
 
 // Where our wrapper is exactly a published function, its value must be the
@@ -133,6 +147,9 @@ TEST(VerificationValueTest, PlainWrappersMatchPublishedValues) {
   EXPECT_EQ(VerificationValue(&Murmur3_32::Hash, 32), 0xB0F57EE3u);
   EXPECT_EQ(VerificationValue(&Crc32::Hash, 32), 0x3719DB20u);
   EXPECT_EQ(VerificationValue(&Fnv1a::Hash, 64), 0x103455FCu);
+  // SipHash-2-4 with k0 = seed, k1 = 0, empty key included: rurban/smhasher
+  // main.cpp's current "SipHash" row ("SipHash 2-4").
+  EXPECT_EQ(VerificationValue(&SipHash::Hash, 64), 0x57B661EDu);
 }
 
 TEST(VerificationValueTest, GoldenValuesOfEveryReproducibleRow) {
@@ -264,6 +281,68 @@ TEST(Murmur3Test, X64_128KeepsTheFirstWordAndA32BitSeed) {
   EXPECT_EQ(HashString<Murmur3_128>("key-7", (uint64_t{1} << 32) | 3), out[0]);
   EXPECT_EQ(HashString<Murmur3_32>("key-7", (uint64_t{1} << 32) | 3),
             HashString<Murmur3_32>("key-7", 3));
+}
+
+// The SipHash reference implementation's test vectors (veorq/SipHash
+// vectors.h, vectors_sip64; also the paper's appendix A for 15 bytes): key
+// 00 01 .. 0f, message i = the i bytes 00 01 .. (i-1), i = 0..63; each
+// 8-byte output read little-endian.
+constexpr uint64_t kSipHash24Vectors[64] = {
+    0x726fdb47dd0e0e31, 0x74f839c593dc67fd, 0x0d6c8009d9a94f5a,
+    0x85676696d7fb7e2d, 0xcf2794e0277187b7, 0x18765564cd99a68d,
+    0xcbc9466e58fee3ce, 0xab0200f58b01d137, 0x93f5f5799a932462,
+    0x9e0082df0ba9e4b0, 0x7a5dbbc594ddb9f3, 0xf4b32f46226bada7,
+    0x751e8fbc860ee5fb, 0x14ea5627c0843d90, 0xf723ca908e7af2ee,
+    0xa129ca6149be45e5, 0x3f2acc7f57c29bdb, 0x699ae9f52cbe4794,
+    0x4bc1b3f0968dd39c, 0xbb6dc91da77961bd, 0xbed65cf21aa2ee98,
+    0xd0f2cbb02e3b67c7, 0x93536795e3a33e88, 0xa80c038ccd5ccec8,
+    0xb8ad50c6f649af94, 0xbce192de8a85b8ea, 0x17d835b85bbb15f3,
+    0x2f2e6163076bcfad, 0xde4daaaca71dc9a5, 0xa6a2506687956571,
+    0xad87a3535c49ef28, 0x32d892fad841c342, 0x7127512f72f27cce,
+    0xa7f32346f95978e3, 0x12e0b01abb051238, 0x15e034d40fa197ae,
+    0x314dffbe0815a3b4, 0x027990f029623981, 0xcadcd4e59ef40c4d,
+    0x9abfd8766a33735c, 0x0e3ea96b5304a7d0, 0xad0c42d6fc585992,
+    0x187306c89bc215a9, 0xd4a60abcf3792b95, 0xf935451de4f21df2,
+    0xa9538f0419755787, 0xdb9acddff56ca510, 0xd06c98cd5c0975eb,
+    0xe612a3cb9ecba951, 0xc766e62cfcadaf96, 0xee64435a9752fe72,
+    0xa192d576b245165a, 0x0a8787bf8ecb74b2, 0x81b3e73d20b49b6f,
+    0x7fa8220ba3b2ecea, 0x245731c13ca42499, 0xb78dbfaf3a8d83bd,
+    0xea1ad565322a1a0b, 0x60e61c23a3795013, 0x6606d7e446282b93,
+    0x6ca4ecb15c5f91e1, 0x9f626da15c9625f3, 0xe51b38608ef25f57,
+    0x958a324ceb064572,
+};
+
+TEST(SipHashTest, ReferenceVectors) {
+  const uint64_t k0 = 0x0706050403020100u;  // key bytes 00..07, little-endian
+  const uint64_t k1 = 0x0f0e0d0c0b0a0908u;  // key bytes 08..0f
+  unsigned char msg[64];
+  for (int i = 0; i < 64; ++i) msg[i] = static_cast<unsigned char>(i);
+  for (size_t len = 0; len < 64; ++len) {
+    EXPECT_EQ(SipHash24(k0, k1, msg, len), kSipHash24Vectors[len])
+        << "length " << len;
+  }
+  EXPECT_EQ(SipHash24(k0, k1, nullptr, 0), kSipHash24Vectors[0]);
+}
+
+// Every length and alignment agrees with the aligned copy (the word loads
+// must not depend on alignment), and the policy is SipHash24(seed, 0, ..).
+TEST(SipHashTest, PolicyIsKeySeedZeroAtEveryAlignment) {
+  Sfc64 rng(9);
+  std::vector<unsigned char> buf(100);
+  for (auto& c : buf) c = static_cast<unsigned char>(rng());
+  for (size_t offset = 0; offset < 8; ++offset) {
+    for (size_t len = 0; len + offset <= 80; ++len) {
+      std::vector<unsigned char> copy(buf.begin() + offset,
+                                      buf.begin() + offset + len);
+      const uint64_t seed = rng();
+      ASSERT_EQ(SipHash::Hash(buf.data() + offset, len, seed),
+                SipHash24(seed, 0, copy.data(), len))
+          << "offset " << offset << " len " << len;
+    }
+  }
+  // k1 matters: the policy fixes it to 0.
+  EXPECT_NE(SipHash24(1, 0, "abc", 3), SipHash24(1, 1, "abc", 3));
+  EXPECT_EQ(HashString<SipHash>("abc", 1), SipHash24(1, 0, "abc", 3));
 }
 
 // --- Properties -------------------------------------------------------------
@@ -448,14 +527,14 @@ TEST(HashRegistryTest, OnlyAbslHashIsNotReproducible) {
 TEST(HashRegistryTest, NamesAndErrors) {
   EXPECT_EQ(HashNames(),
             "md5, xxh64, xxh3, murmur3_128, murmur3_32, crc32, fnv1a, "
-            "absl_hash");
+            "absl_hash, siphash");
   ASSERT_NE(FindHash("xxh3"), nullptr);
   EXPECT_EQ(FindHash("xxh3")->name, "xxh3");
   const absl::Status s = UnknownHashError("sha1");
   EXPECT_EQ(s.code(), absl::StatusCode::kInvalidArgument);
   EXPECT_EQ(s.message(),
             "unknown hash 'sha1'; valid hashes: md5, xxh64, xxh3, "
-            "murmur3_128, murmur3_32, crc32, fnv1a, absl_hash");
+            "murmur3_128, murmur3_32, crc32, fnv1a, absl_hash, siphash");
   for (const HashInfo& info : HashFunctions()) {
     EXPECT_THAT(std::string(s.message()), HasSubstr(std::string(info.name)));
   }

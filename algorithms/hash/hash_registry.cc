@@ -34,8 +34,11 @@ constexpr HashInfo Row(std::string_view description, uint32_t verification) {
 // "xxhash3 smhasher"; rurban/smhasher's 0x39CD9E4A predates XXH3's final
 // 0.8.0 output). murmur3_128 (low 64 bits) 0x443D8C6D also matches the value
 // pinned for "MurmurHash64-X64" by independent SMHasher-style tables. md5
-// (first 8 bytes, big-endian, seed prefix) is our own definition.
-constexpr std::array<HashInfo, 8> kHashes = {
+// (first 8 bytes, big-endian, seed prefix) is our own definition. siphash
+// 0x57B661ED is rurban/smhasher's current "SipHash" (SipHash 2-4) value; its
+// older 0xC58D7F9C came from a wrapper that returned 0 for the empty key,
+// which hash_function_test.cc reproduces too.
+constexpr std::array<HashInfo, 9> kHashes = {
     Row<Md5>("MD5 (RFC 1321, OpenSSL), first 8 digest bytes big-endian; "
              "seed s != 0 prefixes its 8 little-endian bytes",
              0xA19209C5u),
@@ -53,6 +56,9 @@ constexpr std::array<HashInfo, 8> kHashes = {
     Row<AbslHash>("absl::HashOf(seed, bytes); per-process seeded, latency "
                   "only",
                   0x00000000u),
+    Row<SipHash>("SipHash-2-4 (Aumasson & Bernstein 2012), key (k0, k1) = "
+                 "(seed, 0), as go-mpchash calls it",
+                 0x57B661EDu),
 };
 
 // SMHasher's VerificationTest; `hash(key, len, seed, out)` writes `bytes`

@@ -39,7 +39,8 @@ struct HashInfo {
 std::span<const HashInfo> HashFunctions();
 // The row named exactly `name` (names are lower case), or nullptr.
 const HashInfo* FindHash(std::string_view name);
-// "md5, xxh64, xxh3, murmur3_128, murmur3_32, crc32, fnv1a, absl_hash"
+// "md5, xxh64, xxh3, murmur3_128, murmur3_32, crc32, fnv1a, absl_hash,
+// siphash"
 std::string HashNames();
 // InvalidArgument "unknown hash 'x'; valid hashes: md5, xxh64, ..."
 absl::Status UnknownHashError(std::string_view name);

@@ -814,6 +814,75 @@ class DxModel final : public ReferenceModel {
   std::map<uint32_t, NodeId> owner_;  // active slot -> id
 };
 
+// multiprobe (Appleton & O'Reilly, arXiv:1505.00062; the definition in
+// multiprobe/multiprobe.h and algorithms-wave2.md §6), brute force: node X's
+// point is H(X, seed 0); the digest's 8 little-endian bytes hashed with seeds
+// 1 and 2 give h1, h2; probe i = h1 + i h2 on the circle [0, 2^B). For each
+// probe every live node is scanned: its clockwise gap from the probe to the
+// point, (point - probe - 1) mod 2^B, is smallest for the successor (the
+// first point strictly greater, wrapping; a point equal to the probe comes
+// last). Equal points: the later node in ascending id order wins ('<=').
+// The distance is successor - probe mod 2^B; the probe with the smallest
+// distance wins, the first on ties ('<' from 2^64 - 1, as go-mpchash).
+template <typename H>
+class MultiProbeModel final : public ReferenceModel {
+ public:
+  explicit MultiProbeModel(uint32_t probes) : probes_(probes) {}
+
+  void Rebuild(std::span<const LiveNode> live) override {
+    nodes_.clear();
+    for (const LiveNode& n : live) {
+      nodes_.push_back({HashString<H>(n.spec.name, 0), n.id});
+    }
+  }
+
+  NodeId Lookup(uint64_t key_hash) const override {
+    const uint64_t mask =
+        H::kBits == 64 ? ~uint64_t{0} : (uint64_t{1} << H::kBits) - 1;
+    unsigned char bytes[8];
+    for (int i = 0; i < 8; ++i) {
+      bytes[i] = static_cast<unsigned char>(key_hash >> (8 * i));
+    }
+    const uint64_t h1 = H::Hash(bytes, 8, 1);
+    const uint64_t h2 = H::Hash(bytes, 8, 2);
+    uint64_t best_distance = ~uint64_t{0};
+    NodeId best = kInvalidNode;
+    for (uint32_t i = 0; i < probes_; ++i) {
+      const uint64_t probe = (h1 + uint64_t{i} * h2) & mask;
+      uint64_t best_gap = 0;
+      const Point* successor = nullptr;
+      for (const Point& p : nodes_) {  // ascending id: '<=' keeps the later
+        const uint64_t gap = (p.point - probe - 1) & mask;
+        if (successor == nullptr || gap <= best_gap) {
+          best_gap = gap;
+          successor = &p;
+        }
+      }
+      const uint64_t distance = (successor->point - probe) & mask;
+      if (distance < best_distance) {
+        best_distance = distance;
+        best = successor->id;
+      }
+    }
+    if (best == kInvalidNode) {  // every distance 2^64 - 1 (never in tests)
+      const Point* smallest = &nodes_.front();
+      for (const Point& p : nodes_) {
+        if (p.point <= smallest->point) smallest = &p;
+      }
+      best = smallest->id;
+    }
+    return best;
+  }
+
+ private:
+  struct Point {
+    uint64_t point;
+    NodeId id;
+  };
+  uint32_t probes_;
+  std::vector<Point> nodes_;
+};
+
 }  // namespace testing
 }  // namespace chbench
 
