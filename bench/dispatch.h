@@ -40,6 +40,7 @@
 #include "algorithms/maglev/maglev.h"
 #include "algorithms/memento/memento.h"
 #include "algorithms/modulo/modulo.h"
+#include "algorithms/multiprobe/multiprobe.h"
 #include "algorithms/power/power.h"
 #include "algorithms/rendezvous/rendezvous.h"
 #include "algorithms/ring/ring.h"
@@ -47,15 +48,16 @@
 namespace chbench {
 
 // The algorithms DispatchConcrete knows, in registry order.
-inline constexpr std::array<std::string_view, 13> kConcreteAlgorithms = {
-    "modulo",   "ring", "rendezvous", "jump",  "maglev",
-    "bounded_load",     "anchor",     "memento", "dx",
-    "jumpback", "flip", "power",      "binomial"};
+inline constexpr std::array<std::string_view, 14> kConcreteAlgorithms = {
+    "modulo",   "ring",       "rendezvous", "jump",  "maglev",
+    "bounded_load",           "multiprobe", "anchor", "memento", "dx",
+    "jumpback", "flip",       "power",      "binomial"};
 
 // The hash policies DispatchHash knows, in registry order.
-inline constexpr std::array<std::string_view, 8> kConcreteHashes = {
+inline constexpr std::array<std::string_view, 9> kConcreteHashes = {
     Md5::kName,        Xxh64::kName, Xxh3::kName,  Murmur3_128::kName,
-    Murmur3_32::kName, Crc32::kName, Fnv1a::kName, AbslHash::kName};
+    Murmur3_32::kName, Crc32::kName, Fnv1a::kName, AbslHash::kName,
+    SipHash::kName};
 
 namespace dispatch_internal {
 
@@ -84,6 +86,9 @@ bool DispatchAlgorithm(std::string_view algorithm, F& f) {
   if (algorithm == "maglev") return f.template operator()<Maglev<H>>(), true;
   if (algorithm == "bounded_load") {
     return f.template operator()<BoundedLoad<H>>(), true;
+  }
+  if (algorithm == "multiprobe") {
+    return f.template operator()<MultiProbe<H>>(), true;
   }
   if (algorithm == "anchor") return f.template operator()<Anchor<H>>(), true;
   if (algorithm == "memento") return f.template operator()<Memento<H>>(), true;
