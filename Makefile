@@ -55,7 +55,7 @@ DEB_PACKAGES := cmake g++ make pkg-config git \
   libboost-math-dev libgtest-dev libgmock-dev libssl-dev libtomlplusplus-dev \
   libcli11-dev libmemcached-dev python3-matplotlib python3-pandas wamerican
 
-.PHONY: all deps build bench test test-sanitize experiments plots report reference clean
+.PHONY: all deps build test test-sanitize experiments plots report reference clean
 
 all: build
 
@@ -83,9 +83,6 @@ $(BUILD)/CMakeCache.txt: | deps
 
 build: deps $(BUILD)/CMakeCache.txt
 	cmake --build $(BUILD) -j $(JOBS)
-
-bench: build
-	cmake --build $(BUILD) -j $(JOBS) --target chbench_bench_main
 
 test: build
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
