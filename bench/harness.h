@@ -84,14 +84,14 @@ struct Kernel {
   // seconds / (iterations * ops_per_iteration).
   double ops_per_iteration = 1;
   // Fixed iteration count (skip calibration), e.g. for expensive builds.
-  std::optional<uint64_t> fixed_iterations;
+  std::optional<uint64_t> fixed_iterations = std::nullopt;
   // Upper bound on iterations from calibration (e.g. when each iteration
   // needs an untimed rebuild that the measured time does not show).
   uint64_t max_iterations = uint64_t{1} << 40;
   // Indices of kernels compared with this one: re-measured with it.
-  std::vector<size_t> partners;
+  std::vector<size_t> partners = {};
   // Index of the latency kernel this throughput kernel must not exceed.
-  std::optional<size_t> latency_of;
+  std::optional<size_t> latency_of = std::nullopt;
 };
 
 struct HarnessOptions {
