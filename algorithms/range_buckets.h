@@ -15,8 +15,9 @@
 // Growing n by one and shrinking it back restores the previous mapping.
 //
 // The class holds the NodeTable (names, ids, validation) and the flat
-// bucket -> id array that Lookup indexes. It knows nothing about f: the
-// algorithm recomputes its per-n constants after each successful change.
+// bucket -> id array that Lookup indexes. It knows nothing about f.
+// RangeHash<P, H> (below) is the one ConsistentHash of all four: P supplies
+// f and its per-n constants, recomputed after each change.
 //
 // Example:
 //   RangeBuckets buckets("flip", /*max_nodes=*/1u << 31);
@@ -27,6 +28,8 @@
 #define CHBENCH_ALGORITHMS_RANGE_BUCKETS_H_
 
 #include <cstddef>
+#include <cstdint>
+#include <memory>
 #include <span>
 #include <string>
 #include <string_view>
@@ -37,6 +40,8 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
 #include "algorithms/consistent_hash.h"
+#include "algorithms/hash/hash_function.h"
+#include "algorithms/hash/hash_registry.h"
 #include "algorithms/node_table.h"
 
 namespace chbench {
@@ -118,6 +123,99 @@ class RangeBuckets {
   NodeTable table_;
   std::vector<NodeId> ids_;
 };
+
+
+// RangeHash<P, H>: the ConsistentHash of a range hash, a function that maps
+// a 64-bit digest to a bucket in [0, n) and supports only growing and
+// shrinking n at the top (jumpback, flip, power, binomial). Bucket b is the
+// b-th live node; only the last node can be removed (RangeBuckets). The
+// policy P supplies what differs between them:
+//
+//   struct P {
+//     static constexpr const char* kName;          // registry name
+//     static constexpr size_t kMaxNodes;           // largest n
+//     static constexpr const char* kLimitReason;   // why (for the error)
+//     static constexpr Capabilities kCapabilities;
+//     using Range = ...;                           // per-n constants
+//     static Range MakeRange(size_t n);
+//     static uint64_t Bucket(uint64_t x, const Range& r);  // in [0, n)
+//   };
+//
+// Lookup reads the bucket -> id array and the Range, both refreshed after
+// every change; it is P::Bucket plus one load, inlinable through the
+// concrete type. H is the hash policy of HashKey (keys are digests: the
+// range functions hash nothing themselves).
+template <typename P, typename H>
+class RangeHash final : public ConsistentHash {
+ public:
+  static constexpr size_t kMaxNodes = P::kMaxNodes;
+
+  RangeHash() : buckets_(P::kName, P::kMaxNodes, P::kLimitReason) {}
+
+  std::string_view name() const override { return P::kName; }
+  Capabilities capabilities() const override { return P::kCapabilities; }
+
+  absl::Status Build(std::span<const NodeSpec> nodes) override {
+    absl::Status s = buckets_.Build(nodes);
+    Refresh();
+    return s;
+  }
+  absl::StatusOr<NodeId> AddNode(const NodeSpec& node) override {
+    absl::StatusOr<NodeId> id = buckets_.Add(node);
+    Refresh();
+    return id;
+  }
+  // Only the last node (highest live id, bucket N - 1) can be removed.
+  absl::Status RemoveNode(NodeId id) override {
+    absl::Status s = buckets_.Remove(id);
+    Refresh();
+    return s;
+  }
+
+  // Precondition: size() > 0.
+  NodeId Lookup(uint64_t key_hash) const override {
+    return ids_[P::Bucket(key_hash, range_)];
+  }
+
+  uint64_t HashKey(std::string_view key) const override {
+    return HashString<H>(key, 0);
+  }
+
+  // Heap bytes including the object itself (as allocated by MakeRangeHash).
+  size_t MemoryBytes() const override {
+    return sizeof(*this) + buckets_.MemoryBytes();
+  }
+  size_t size() const override { return buckets_.size(); }
+  std::vector<NodeId> LiveNodes() const override { return buckets_.live(); }
+  const std::string& NodeName(NodeId id) const override {
+    return buckets_.name(id);
+  }
+
+ private:
+  // The per-n constants Lookup reads, recomputed after every change.
+  void Refresh() {
+    ids_ = buckets_.ids();
+    range_ = P::MakeRange(buckets_.size());
+  }
+
+  // Hot fields first: one cache line with the vtable pointer.
+  const NodeId* ids_ = nullptr;  // bucket -> id (RangeBuckets' array)
+  typename P::Range range_ = P::MakeRange(0);
+  RangeBuckets buckets_;
+};
+
+// Factory for the registry rows of range hashes: validates `params.hash`
+// (the only parameter that applies) and returns an empty instance.
+template <typename P>
+absl::StatusOr<std::unique_ptr<ConsistentHash>> MakeRangeHash(
+    const AlgorithmParams& params) {
+  std::unique_ptr<ConsistentHash> algo;
+  const bool known = DispatchHash(params.hash, [&]<typename H>() {
+    algo = std::make_unique<RangeHash<P, H>>();
+  });
+  if (!known) return UnknownHashError(params.hash);
+  return algo;
+}
 
 }  // namespace chbench
 

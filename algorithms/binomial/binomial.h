@@ -146,78 +146,29 @@ inline constexpr Capabilities kBinomialCapabilities = {
     .stateful = false,
 };
 
-template <typename H>
-class Binomial final : public ConsistentHash {
- public:
-  // The engine takes a Java int size.
+// The RangeHash policy (algorithms/range_buckets.h).
+struct BinomialPolicy {
+  static constexpr const char* kName = "binomial";
   static constexpr size_t kMaxNodes = std::numeric_limits<int32_t>::max();
-
-  Binomial() : buckets_("binomial", kMaxNodes, "Java int cluster size") {}
-
-  std::string_view name() const override { return "binomial"; }
-  Capabilities capabilities() const override { return kBinomialCapabilities; }
-
-  absl::Status Build(std::span<const NodeSpec> nodes) override {
-    absl::Status s = buckets_.Build(nodes);
-    Refresh();
-    return s;
+  static constexpr const char* kLimitReason = "Java int cluster size";
+  static constexpr Capabilities kCapabilities = kBinomialCapabilities;
+  using Range = binomial_internal::Range;
+  static Range MakeRange(size_t n) { return binomial_internal::MakeRange(static_cast<uint32_t>(n)); }
+  static uint64_t Bucket(uint64_t x, const Range& r) {
+    return binomial_internal::Bucket(x, r);
   }
-  absl::StatusOr<NodeId> AddNode(const NodeSpec& node) override {
-    absl::StatusOr<NodeId> id = buckets_.Add(node);
-    Refresh();
-    return id;
-  }
-  // Only the last node (highest live id, bucket N - 1) can be removed.
-  absl::Status RemoveNode(NodeId id) override {
-    absl::Status s = buckets_.Remove(id);
-    Refresh();
-    return s;
-  }
-
-  // Precondition: size() > 0. For N = 1 the filters are 0, so the first
-  // relocation returns bucket 0 without a separate test.
-  NodeId Lookup(uint64_t key_hash) const override {
-    return ids_[binomial_internal::Bucket(key_hash, range_)];
-  }
-
-  uint64_t HashKey(std::string_view key) const override {
-    return HashString<H>(key, 0);
-  }
-
-  // Heap bytes including the object itself (as allocated by MakeBinomial).
-  size_t MemoryBytes() const override {
-    return sizeof(*this) + buckets_.MemoryBytes();
-  }
-  size_t size() const override { return buckets_.size(); }
-  std::vector<NodeId> LiveNodes() const override { return buckets_.live(); }
-  const std::string& NodeName(NodeId id) const override {
-    return buckets_.name(id);
-  }
-
- private:
-  // The per-n constants Lookup reads, recomputed after every change.
-  void Refresh() {
-    ids_ = buckets_.ids();
-    range_ =
-        binomial_internal::MakeRange(static_cast<uint32_t>(buckets_.size()));
-  }
-
-  // Hot fields first: one cache line with the vtable pointer.
-  const NodeId* ids_ = nullptr;  // bucket -> id (RangeBuckets' array)
-  binomial_internal::Range range_ = binomial_internal::MakeRange(0);
-  RangeBuckets buckets_;
 };
+
+// The registry's "binomial": bucket b is the b-th live node; only the last
+// node can be removed (RangeHash, algorithms/range_buckets.h).
+template <typename H>
+using Binomial = RangeHash<BinomialPolicy, H>;
 
 // Factory for the registry: validates `params.hash` (the only parameter that
 // applies) and returns an empty instance.
 inline absl::StatusOr<std::unique_ptr<ConsistentHash>> MakeBinomial(
     const AlgorithmParams& params) {
-  std::unique_ptr<ConsistentHash> algo;
-  const bool known = DispatchHash(params.hash, [&]<typename H>() {
-    algo = std::make_unique<Binomial<H>>();
-  });
-  if (!known) return UnknownHashError(params.hash);
-  return algo;
+  return MakeRangeHash<BinomialPolicy>(params);
 }
 
 }  // namespace chbench

@@ -182,39 +182,5 @@ TEST(BinomialTest, OnlyTheLastNodeCanBeRemoved) {
   testing::CheckOnlyLastNodeRemovable(binomial);
 }
 
-TEST(BinomialTest, RejectsWeightsAndReplicas) {
-  Binomial<Xxh64> binomial;
-  const absl::StatusOr<NodeId> w = binomial.AddNode(Node("a", 2));
-  EXPECT_EQ(w.status().code(), absl::StatusCode::kInvalidArgument);
-  EXPECT_THAT(w.status().message(),
-              HasSubstr("binomial does not support weights"));
-  ASSERT_TRUE(binomial.AddNode(Node("a")).ok());
-  EXPECT_FALSE(binomial.AddNode(Node("a")).ok());  // duplicate
-  std::vector<NodeSpec> dup = {Node("b"), Node("b")};
-  EXPECT_FALSE(binomial.Build(dup).ok());
-  EXPECT_EQ(binomial.size(), 1u);  // a failed Build leaves it unchanged
-  EXPECT_EQ(binomial.Lookup(12345), 0u);
-  EXPECT_EQ(binomial.HashKey("abc"), HashString<Xxh64>("abc", 0));
-  std::vector<NodeId> out;
-  EXPECT_EQ(binomial.LookupReplicas(1, 1, false, &out).code(),
-            absl::StatusCode::kUnimplemented);
-}
-
-TEST(MakeBinomialTest, ValidatesHash) {
-  AlgorithmParams params;
-  params.hash = "md5";
-  absl::StatusOr<std::unique_ptr<ConsistentHash>> algo = MakeBinomial(params);
-  ASSERT_TRUE(algo.ok());
-  EXPECT_EQ((*algo)->name(), "binomial");
-  EXPECT_FALSE((*algo)->capabilities().arbitrary_removal);
-  EXPECT_TRUE((*algo)->capabilities().minimal_disruption);
-  EXPECT_EQ((*algo)->HashKey("k"), HashString<Md5>("k", 0));
-  params.hash = "sha1";
-  algo = MakeBinomial(params);
-  EXPECT_EQ(algo.status().code(), absl::StatusCode::kInvalidArgument);
-  EXPECT_THAT(algo.status().message(),
-              AllOf(HasSubstr("'sha1'"), HasSubstr("xxh64")));
-}
-
 }  // namespace
 }  // namespace chbench

@@ -143,75 +143,29 @@ inline constexpr Capabilities kFlipCapabilities = {
     .stateful = false,
 };
 
-template <typename H>
-class Flip final : public ConsistentHash {
- public:
-  // Node ids are 32-bit; the same bound as jump.
+// The RangeHash policy (algorithms/range_buckets.h).
+struct FlipPolicy {
+  static constexpr const char* kName = "flip";
   static constexpr size_t kMaxNodes = std::numeric_limits<int32_t>::max();
-
-  Flip() : buckets_("flip", kMaxNodes, "32-bit node ids") {}
-
-  std::string_view name() const override { return "flip"; }
-  Capabilities capabilities() const override { return kFlipCapabilities; }
-
-  absl::Status Build(std::span<const NodeSpec> nodes) override {
-    absl::Status s = buckets_.Build(nodes);
-    Refresh();
-    return s;
+  static constexpr const char* kLimitReason = "32-bit node ids";
+  static constexpr Capabilities kCapabilities = kFlipCapabilities;
+  using Range = flip_internal::Range;
+  static Range MakeRange(size_t n) { return flip_internal::MakeRange(n); }
+  static uint64_t Bucket(uint64_t x, const Range& r) {
+    return flip_internal::Bucket(x, r);
   }
-  absl::StatusOr<NodeId> AddNode(const NodeSpec& node) override {
-    absl::StatusOr<NodeId> id = buckets_.Add(node);
-    Refresh();
-    return id;
-  }
-  // Only the last node (highest live id, bucket N - 1) can be removed.
-  absl::Status RemoveNode(NodeId id) override {
-    absl::Status s = buckets_.Remove(id);
-    Refresh();
-    return s;
-  }
-
-  // Precondition: size() > 0.
-  NodeId Lookup(uint64_t key_hash) const override {
-    return ids_[flip_internal::Bucket(key_hash, range_)];
-  }
-
-  uint64_t HashKey(std::string_view key) const override {
-    return HashString<H>(key, 0);
-  }
-
-  // Heap bytes including the object itself (as allocated by MakeFlip).
-  size_t MemoryBytes() const override {
-    return sizeof(*this) + buckets_.MemoryBytes();
-  }
-  size_t size() const override { return buckets_.size(); }
-  std::vector<NodeId> LiveNodes() const override { return buckets_.live(); }
-  const std::string& NodeName(NodeId id) const override {
-    return buckets_.name(id);
-  }
-
- private:
-  // The per-n constants Lookup reads, recomputed after every change.
-  void Refresh() {
-    ids_ = buckets_.ids();
-    range_ = flip_internal::MakeRange(buckets_.size());
-  }
-
-  // Hot fields first: one cache line with the vtable pointer.
-  const NodeId* ids_ = nullptr;  // bucket -> id (RangeBuckets' array)
-  flip_internal::Range range_ = flip_internal::MakeRange(0);
-  RangeBuckets buckets_;
 };
+
+// The registry's "flip": bucket b is the b-th live node; only the last
+// node can be removed (RangeHash, algorithms/range_buckets.h).
+template <typename H>
+using Flip = RangeHash<FlipPolicy, H>;
 
 // Factory for the registry: validates `params.hash` (the only parameter that
 // applies) and returns an empty instance.
 inline absl::StatusOr<std::unique_ptr<ConsistentHash>> MakeFlip(
     const AlgorithmParams& params) {
-  std::unique_ptr<ConsistentHash> algo;
-  const bool known = DispatchHash(
-      params.hash, [&]<typename H>() { algo = std::make_unique<Flip<H>>(); });
-  if (!known) return UnknownHashError(params.hash);
-  return algo;
+  return MakeRangeHash<FlipPolicy>(params);
 }
 
 }  // namespace chbench

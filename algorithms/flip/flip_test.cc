@@ -124,38 +124,5 @@ TEST(FlipTest, GrowAndShrinkMatchFreshInstances) {
       [](uint64_t key, size_t n) { return FlipHash(key, n); }, 70);
 }
 
-TEST(FlipTest, RejectsWeightsAndReplicas) {
-  Flip<Xxh64> flip;
-  const absl::StatusOr<NodeId> w = flip.AddNode(Node("a", 2));
-  EXPECT_EQ(w.status().code(), absl::StatusCode::kInvalidArgument);
-  EXPECT_THAT(w.status().message(), HasSubstr("flip does not support weights"));
-  ASSERT_TRUE(flip.AddNode(Node("a")).ok());
-  EXPECT_FALSE(flip.AddNode(Node("a")).ok());  // duplicate
-  std::vector<NodeSpec> dup = {Node("b"), Node("b")};
-  EXPECT_FALSE(flip.Build(dup).ok());
-  EXPECT_EQ(flip.size(), 1u);  // a failed Build leaves the instance unchanged
-  EXPECT_EQ(flip.Lookup(12345), 0u);
-  EXPECT_EQ(flip.HashKey("abc"), HashString<Xxh64>("abc", 0));
-  std::vector<NodeId> out;
-  EXPECT_EQ(flip.LookupReplicas(1, 1, false, &out).code(),
-            absl::StatusCode::kUnimplemented);
-}
-
-TEST(MakeFlipTest, ValidatesHash) {
-  AlgorithmParams params;
-  params.hash = "md5";
-  absl::StatusOr<std::unique_ptr<ConsistentHash>> algo = MakeFlip(params);
-  ASSERT_TRUE(algo.ok());
-  EXPECT_EQ((*algo)->name(), "flip");
-  EXPECT_FALSE((*algo)->capabilities().arbitrary_removal);
-  EXPECT_TRUE((*algo)->capabilities().minimal_disruption);
-  EXPECT_EQ((*algo)->HashKey("k"), HashString<Md5>("k", 0));
-  params.hash = "sha1";
-  algo = MakeFlip(params);
-  EXPECT_EQ(algo.status().code(), absl::StatusCode::kInvalidArgument);
-  EXPECT_THAT(algo.status().message(),
-              AllOf(HasSubstr("'sha1'"), HasSubstr("xxh64")));
-}
-
 }  // namespace
 }  // namespace chbench

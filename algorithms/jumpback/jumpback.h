@@ -125,6 +125,17 @@ inline uint32_t RangeMask(uint32_t n) {
   return n <= 1 ? 0 : ~uint32_t{0} >> std::countl_zero(n - 1);
 }
 
+// The per-n constants of a lookup.
+struct Range {
+  uint32_t n;
+  uint32_t mask;  // RangeMask(n)
+};
+
+inline Range MakeRange(size_t n) {
+  const uint32_t n32 = static_cast<uint32_t>(n);
+  return Range{n32, RangeMask(n32)};
+}
+
 // The backward walk. Preconditions: n <= 2^31 - 1, mask == RangeMask(n).
 template <typename Stream>
 inline uint32_t Walk(uint64_t x, uint32_t n, uint32_t mask) {
@@ -179,79 +190,29 @@ inline constexpr Capabilities kJumpBackCapabilities = {
     .stateful = false,
 };
 
-template <typename H>
-class JumpBack final : public ConsistentHash {
- public:
-  // hash4j takes a Java int bucket count.
+// The RangeHash policy (algorithms/range_buckets.h).
+struct JumpBackPolicy {
+  static constexpr const char* kName = "jumpback";
   static constexpr size_t kMaxNodes = std::numeric_limits<int32_t>::max();
-
-  JumpBack() : buckets_("jumpback", kMaxNodes, "Java int bucket count") {}
-
-  std::string_view name() const override { return "jumpback"; }
-  Capabilities capabilities() const override { return kJumpBackCapabilities; }
-
-  absl::Status Build(std::span<const NodeSpec> nodes) override {
-    absl::Status s = buckets_.Build(nodes);
-    Refresh();
-    return s;
+  static constexpr const char* kLimitReason = "Java int bucket count";
+  static constexpr Capabilities kCapabilities = kJumpBackCapabilities;
+  using Range = jumpback_internal::Range;
+  static Range MakeRange(size_t n) { return jumpback_internal::MakeRange(n); }
+  static uint64_t Bucket(uint64_t x, const Range& r) {
+    return jumpback_internal::Walk<jumpback_internal::SplitMix64Stream>(x, r.n, r.mask);
   }
-  absl::StatusOr<NodeId> AddNode(const NodeSpec& node) override {
-    absl::StatusOr<NodeId> id = buckets_.Add(node);
-    Refresh();
-    return id;
-  }
-  // Only the last node (highest live id, bucket N - 1) can be removed.
-  absl::Status RemoveNode(NodeId id) override {
-    absl::Status s = buckets_.Remove(id);
-    Refresh();
-    return s;
-  }
-
-  // Precondition: size() > 0.
-  NodeId Lookup(uint64_t key_hash) const override {
-    return ids_[jumpback_internal::Walk<jumpback_internal::SplitMix64Stream>(
-        key_hash, n_, mask_)];
-  }
-
-  uint64_t HashKey(std::string_view key) const override {
-    return HashString<H>(key, 0);
-  }
-
-  // Heap bytes including the object itself (as allocated by MakeJumpBack).
-  size_t MemoryBytes() const override {
-    return sizeof(*this) + buckets_.MemoryBytes();
-  }
-  size_t size() const override { return buckets_.size(); }
-  std::vector<NodeId> LiveNodes() const override { return buckets_.live(); }
-  const std::string& NodeName(NodeId id) const override {
-    return buckets_.name(id);
-  }
-
- private:
-  // The per-n constants Lookup reads, recomputed after every change.
-  void Refresh() {
-    ids_ = buckets_.ids();
-    n_ = static_cast<uint32_t>(buckets_.size());
-    mask_ = jumpback_internal::RangeMask(n_);
-  }
-
-  // Hot fields first: one cache line with the vtable pointer.
-  const NodeId* ids_ = nullptr;  // bucket -> id (RangeBuckets' array)
-  uint32_t n_ = 0;
-  uint32_t mask_ = 0;
-  RangeBuckets buckets_;
 };
+
+// The registry's "jumpback": bucket b is the b-th live node; only the last
+// node can be removed (RangeHash, algorithms/range_buckets.h).
+template <typename H>
+using JumpBack = RangeHash<JumpBackPolicy, H>;
 
 // Factory for the registry: validates `params.hash` (the only parameter that
 // applies) and returns an empty instance.
 inline absl::StatusOr<std::unique_ptr<ConsistentHash>> MakeJumpBack(
     const AlgorithmParams& params) {
-  std::unique_ptr<ConsistentHash> algo;
-  const bool known = DispatchHash(params.hash, [&]<typename H>() {
-    algo = std::make_unique<JumpBack<H>>();
-  });
-  if (!known) return UnknownHashError(params.hash);
-  return algo;
+  return MakeRangeHash<JumpBackPolicy>(params);
 }
 
 }  // namespace chbench

@@ -153,39 +153,5 @@ TEST(JumpBackTest, GrowAndShrinkMatchFreshInstances) {
                               70);
 }
 
-TEST(JumpBackTest, RejectsWeightsAndReplicas) {
-  JumpBack<Xxh64> jb;
-  const absl::StatusOr<NodeId> w = jb.AddNode(Node("a", 2));
-  EXPECT_EQ(w.status().code(), absl::StatusCode::kInvalidArgument);
-  EXPECT_THAT(w.status().message(),
-              HasSubstr("jumpback does not support weights"));
-  ASSERT_TRUE(jb.AddNode(Node("a")).ok());
-  EXPECT_FALSE(jb.AddNode(Node("a")).ok());  // duplicate
-  std::vector<NodeSpec> dup = {Node("b"), Node("b")};
-  EXPECT_FALSE(jb.Build(dup).ok());
-  EXPECT_EQ(jb.size(), 1u);  // a failed Build leaves the instance unchanged
-  EXPECT_EQ(jb.Lookup(12345), 0u);
-  EXPECT_EQ(jb.HashKey("abc"), HashString<Xxh64>("abc", 0));
-  std::vector<NodeId> out;
-  EXPECT_EQ(jb.LookupReplicas(1, 1, false, &out).code(),
-            absl::StatusCode::kUnimplemented);
-}
-
-TEST(MakeJumpBackTest, ValidatesHash) {
-  AlgorithmParams params;
-  params.hash = "md5";
-  absl::StatusOr<std::unique_ptr<ConsistentHash>> algo = MakeJumpBack(params);
-  ASSERT_TRUE(algo.ok());
-  EXPECT_EQ((*algo)->name(), "jumpback");
-  EXPECT_FALSE((*algo)->capabilities().arbitrary_removal);
-  EXPECT_TRUE((*algo)->capabilities().minimal_disruption);
-  EXPECT_EQ((*algo)->HashKey("k"), HashString<Md5>("k", 0));
-  params.hash = "sha1";
-  algo = MakeJumpBack(params);
-  EXPECT_EQ(algo.status().code(), absl::StatusCode::kInvalidArgument);
-  EXPECT_THAT(algo.status().message(),
-              AllOf(HasSubstr("'sha1'"), HasSubstr("xxh64")));
-}
-
 }  // namespace
 }  // namespace chbench

@@ -173,77 +173,29 @@ inline constexpr Capabilities kPowerCapabilities = {
     .stateful = false,
 };
 
-template <typename H>
-class Power final : public ConsistentHash {
- public:
-  // The engine's m (a Java int power of two >= n) overflows beyond 2^30.
+// The RangeHash policy (algorithms/range_buckets.h).
+struct PowerPolicy {
+  static constexpr const char* kName = "power";
   static constexpr size_t kMaxNodes = size_t{1} << 30;
-
-  Power()
-      : buckets_("power", kMaxNodes,
-                 "its m, the power of two >= n, is a Java int") {}
-
-  std::string_view name() const override { return "power"; }
-  Capabilities capabilities() const override { return kPowerCapabilities; }
-
-  absl::Status Build(std::span<const NodeSpec> nodes) override {
-    absl::Status s = buckets_.Build(nodes);
-    Refresh();
-    return s;
+  static constexpr const char* kLimitReason = "its m, the power of two >= n, is a Java int";
+  static constexpr Capabilities kCapabilities = kPowerCapabilities;
+  using Range = power_internal::Range;
+  static Range MakeRange(size_t n) { return power_internal::MakeRange(static_cast<uint32_t>(n)); }
+  static uint64_t Bucket(uint64_t x, const Range& r) {
+    return power_internal::Bucket(x, r);
   }
-  absl::StatusOr<NodeId> AddNode(const NodeSpec& node) override {
-    absl::StatusOr<NodeId> id = buckets_.Add(node);
-    Refresh();
-    return id;
-  }
-  // Only the last node (highest live id, bucket N - 1) can be removed.
-  absl::Status RemoveNode(NodeId id) override {
-    absl::Status s = buckets_.Remove(id);
-    Refresh();
-    return s;
-  }
-
-  // Precondition: size() > 0.
-  NodeId Lookup(uint64_t key_hash) const override {
-    return ids_[power_internal::Bucket(key_hash, range_)];
-  }
-
-  uint64_t HashKey(std::string_view key) const override {
-    return HashString<H>(key, 0);
-  }
-
-  // Heap bytes including the object itself (as allocated by MakePower).
-  size_t MemoryBytes() const override {
-    return sizeof(*this) + buckets_.MemoryBytes();
-  }
-  size_t size() const override { return buckets_.size(); }
-  std::vector<NodeId> LiveNodes() const override { return buckets_.live(); }
-  const std::string& NodeName(NodeId id) const override {
-    return buckets_.name(id);
-  }
-
- private:
-  // The per-n constants Lookup reads, recomputed after every change.
-  void Refresh() {
-    ids_ = buckets_.ids();
-    range_ = power_internal::MakeRange(static_cast<uint32_t>(buckets_.size()));
-  }
-
-  // Hot fields first: one cache line with the vtable pointer.
-  const NodeId* ids_ = nullptr;  // bucket -> id (RangeBuckets' array)
-  power_internal::Range range_ = power_internal::MakeRange(0);
-  RangeBuckets buckets_;
 };
+
+// The registry's "power": bucket b is the b-th live node; only the last
+// node can be removed (RangeHash, algorithms/range_buckets.h).
+template <typename H>
+using Power = RangeHash<PowerPolicy, H>;
 
 // Factory for the registry: validates `params.hash` (the only parameter that
 // applies) and returns an empty instance.
 inline absl::StatusOr<std::unique_ptr<ConsistentHash>> MakePower(
     const AlgorithmParams& params) {
-  std::unique_ptr<ConsistentHash> algo;
-  const bool known = DispatchHash(
-      params.hash, [&]<typename H>() { algo = std::make_unique<Power<H>>(); });
-  if (!known) return UnknownHashError(params.hash);
-  return algo;
+  return MakeRangeHash<PowerPolicy>(params);
 }
 
 }  // namespace chbench

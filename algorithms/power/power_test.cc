@@ -211,39 +211,5 @@ TEST(PowerTest, OnlyTheLastNodeCanBeRemoved) {
   testing::CheckOnlyLastNodeRemovable(power);
 }
 
-TEST(PowerTest, RejectsWeightsAndReplicas) {
-  Power<Xxh64> power;
-  const absl::StatusOr<NodeId> w = power.AddNode(Node("a", 2));
-  EXPECT_EQ(w.status().code(), absl::StatusCode::kInvalidArgument);
-  EXPECT_THAT(w.status().message(),
-              HasSubstr("power does not support weights"));
-  ASSERT_TRUE(power.AddNode(Node("a")).ok());
-  EXPECT_FALSE(power.AddNode(Node("a")).ok());  // duplicate
-  std::vector<NodeSpec> dup = {Node("b"), Node("b")};
-  EXPECT_FALSE(power.Build(dup).ok());
-  EXPECT_EQ(power.size(), 1u);  // a failed Build leaves the instance unchanged
-  EXPECT_EQ(power.Lookup(12345), 0u);
-  EXPECT_EQ(power.HashKey("abc"), HashString<Xxh64>("abc", 0));
-  std::vector<NodeId> out;
-  EXPECT_EQ(power.LookupReplicas(1, 1, false, &out).code(),
-            absl::StatusCode::kUnimplemented);
-}
-
-TEST(MakePowerTest, ValidatesHash) {
-  AlgorithmParams params;
-  params.hash = "md5";
-  absl::StatusOr<std::unique_ptr<ConsistentHash>> algo = MakePower(params);
-  ASSERT_TRUE(algo.ok());
-  EXPECT_EQ((*algo)->name(), "power");
-  EXPECT_FALSE((*algo)->capabilities().arbitrary_removal);
-  EXPECT_TRUE((*algo)->capabilities().minimal_disruption);
-  EXPECT_EQ((*algo)->HashKey("k"), HashString<Md5>("k", 0));
-  params.hash = "sha1";
-  algo = MakePower(params);
-  EXPECT_EQ(algo.status().code(), absl::StatusCode::kInvalidArgument);
-  EXPECT_THAT(algo.status().message(),
-              AllOf(HasSubstr("'sha1'"), HasSubstr("xxh64")));
-}
-
 }  // namespace
 }  // namespace chbench
