@@ -11,6 +11,10 @@
 #   make reference [TIER=...]  regenerate the committed reference run of this
 #                        machine: results/reference/<machine>/, plots/figures*/,
 #                        results/REPORT*.md and the README headline
+#   make verify-presets  install the real systems (libmemcached, nutcracker,
+#                        uhashring, nginx, HAProxy, groupcache, Guava, the
+#                        pinned npm packages), run them on 6,300 keys and
+#                        require chbench's presets to map every key the same
 #   make deps            install missing Debian packages (root) or say how
 #
 # FLAVOR=portable (default) builds with -O2; FLAVOR=native with -O3
@@ -55,7 +59,15 @@ DEB_PACKAGES := cmake g++ make pkg-config git \
   libboost-math-dev libgtest-dev libgmock-dev libssl-dev libtomlplusplus-dev \
   libcli11-dev libmemcached-dev python3-matplotlib python3-pandas wamerican
 
-.PHONY: all deps build test test-sanitize experiments plots report reference clean
+# The real systems `make verify-presets` runs (Debian 12 packages). node and
+# npm come from Debian unless they are already on PATH.
+VERIFY_DEB_PACKAGES := gcc libmemcached-dev nutcracker python3-uhashring \
+  nginx-light haproxy golang-go golang-github-golang-groupcache-dev \
+  libguava-java openjdk-17-jdk-headless \
+  $(if $(shell command -v node && command -v npm),,nodejs npm)
+VERIFY_OUT := $(BUILD)/verify-presets/out
+
+.PHONY: all deps build test test-sanitize experiments plots report reference clean verify-presets
 
 all: build
 
@@ -68,7 +80,12 @@ deps:
 	  if [ "$$(id -u)" = 0 ]; then \
 	    echo "chbench: installing missing packages: $$missing"; \
 	    export DEBIAN_FRONTEND=noninteractive; \
-	    apt-get update -qq && apt-get install -y -qq --no-install-recommends $$missing || exit 1; \
+	    made_policy=; if [ ! -e /usr/sbin/policy-rc.d ]; then \
+	      printf '#!/bin/sh\nexit 101\n' > /usr/sbin/policy-rc.d && chmod +x /usr/sbin/policy-rc.d && made_policy=1; \
+	    fi; \
+	    apt-get update -qq && apt-get install -y -qq --no-install-recommends $$missing; rc=$$?; \
+	    [ -z "$$made_policy" ] || rm -f /usr/sbin/policy-rc.d; \
+	    [ $$rc = 0 ] || exit 1; \
 	  else \
 	    echo "chbench: missing Debian packages: $$missing"; \
 	    echo "chbench: install them with:"; \
@@ -118,6 +135,18 @@ reference: build
 	$(PYTHON) plots/make_report.py --results results/reference/$(MACHINE) \
 	  --figures plots/figures$(TIER_SUFFIX) --out results/REPORT$(TIER_SUFFIX).md --tier $(TIER) \
 	  $(if $(TIER_SUFFIX),,--readme README.md)
+
+# Runs the real systems (servers on 127.0.0.1 only, stopped by PID) and
+# compares chbench's presets with them key by key; fails on any difference,
+# and when a real system's output changed from the committed test data.
+# Package installs never start system services (policy-rc.d, above).
+verify-presets: build
+	@$(MAKE) --no-print-directory deps DEB_PACKAGES="$(VERIFY_DEB_PACKAGES)"
+	algorithms/presets/verify/npm/install.sh $(BUILD)/verify-presets/npm
+	rm -rf $(VERIFY_OUT)
+	CHBENCH_VERIFY_NPM_DIR=$(abspath $(BUILD))/verify-presets/npm \
+	  algorithms/presets/verify/run_all.sh $(VERIFY_OUT)
+	algorithms/presets/verify/compare.sh $(CHBENCH) $(VERIFY_OUT)
 
 clean:
 	rm -rf $(BUILD) $(BUILD_SAN)

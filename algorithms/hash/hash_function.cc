@@ -4,6 +4,7 @@
 // OpenSSL headers and deprecation switches stay out of every other unit.
 
 #include "algorithms/hash/hash_function.h"
+#include "algorithms/hash/preset_hashes.h"
 
 #include <cstddef>
 #include <cstdint>
@@ -33,6 +34,23 @@ uint64_t Md5::Hash(const void* data, size_t len, uint64_t seed) {
   uint64_t h = 0;
   for (int i = 0; i < 8; ++i) h = (h << 8) | digest[i];
   return h;
+}
+
+std::array<unsigned char, 16> Md5Digest(const void* data, size_t len,
+                                        uint64_t seed) {
+  MD5_CTX ctx;
+  MD5_Init(&ctx);
+  if (seed != 0) {
+    unsigned char prefix[8];
+    for (int i = 0; i < 8; ++i) {
+      prefix[i] = static_cast<unsigned char>(seed >> (8 * i));
+    }
+    MD5_Update(&ctx, prefix, sizeof(prefix));
+  }
+  if (len > 0) MD5_Update(&ctx, data, len);
+  std::array<unsigned char, 16> digest;
+  MD5_Final(digest.data(), &ctx);
+  return digest;
 }
 
 }  // namespace chbench

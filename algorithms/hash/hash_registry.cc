@@ -14,6 +14,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/string_view.h"
 #include "algorithms/hash/hash_function.h"
+#include "algorithms/hash/preset_hashes.h"
 
 namespace chbench {
 namespace {
@@ -63,6 +64,30 @@ constexpr std::array<HashInfo, 9> kHashes = {
 
 // SMHasher's VerificationTest; `hash(key, len, seed, out)` writes `bytes`
 // bytes to out.
+// The presets' key hashes (hash/preset_hashes.h). Verification values are
+// computed by VerificationValue(fn, bits) and pinned here; none of these
+// functions has a published SMHasher value except crc32 (above).
+constexpr std::array<HashInfo, 7> kPresetHashes = {
+    Row<OaatLibhashkit>("Jenkins one-at-a-time as libmemcached 1.1.4's "
+                        "libhashkit computes it (signed char input)",
+                        0xB26A3C24u),
+    Row<Md5Le32>("MD5 digest bytes 0..3 little-endian: the ketama key hash "
+                 "(libmemcached, twemproxy md5, hashring, uhashring ketama)",
+                 0xCE6800D4u),
+    Row<Fnv1a64Twemproxy>("twemproxy 0.5.0 fnv1a_64: 32-bit FNV-1a with basis "
+                          "0x84222325 and prime 0x1b3, signed chars",
+                          0x150BD765u),
+    Row<Sdbm>("sdbm as HAProxy 2.6 computes it (unsigned bytes)", 0x582AF769u),
+    Row<Djb2>("djb2 as HAProxy 2.6 computes it (unsigned bytes)", 0x07B1631Fu),
+    Row<SdbmAvalanche>("HAProxy 2.6 plain `hash-type consistent`: full_hash "
+                       "(Jenkins 32-bit integer hash x 3221225473) of sdbm",
+                       0x588AA946u),
+    Row<Murmur3Cassandra>("Cassandra Murmur3Partitioner token: h1 of "
+                          "MurmurHash3_x64_128, seed 0, sign-extended tail "
+                          "bytes",
+                          0x1D90FA4Cu),
+};
+
 template <typename HashBytes>
 uint32_t Verify(HashBytes&& hash, size_t bytes) {
   unsigned char key[256] = {};
@@ -84,6 +109,8 @@ uint32_t Verify(HashBytes&& hash, size_t bytes) {
 }  // namespace
 
 std::span<const HashInfo> HashFunctions() { return kHashes; }
+
+std::span<const HashInfo> PresetHashFunctions() { return kPresetHashes; }
 
 const HashInfo* FindHash(std::string_view name) {
   for (const HashInfo& info : kHashes) {

@@ -37,6 +37,10 @@ struct HashInfo {
 
 // Every row, in the order of DispatchHash (hash_function.h).
 std::span<const HashInfo> HashFunctions();
+// The key hashes of the production presets (hash/preset_hashes.h), with
+// their own pinned verification values. They are not in HashFunctions(): the
+// generic algorithms do not offer them; each preset uses its system's.
+std::span<const HashInfo> PresetHashFunctions();
 // The row named exactly `name` (names are lower case), or nullptr.
 const HashInfo* FindHash(std::string_view name);
 // "md5, xxh64, xxh3, murmur3_128, murmur3_32, crc32, fnv1a, absl_hash,

@@ -297,10 +297,11 @@ class Ring final : public ConsistentHash {
     return {owners_.data(), num_points_};
   }
 
-  // Test hook: like Build, but node i gets exactly the points
-  // `points[i]` (its vnode i = points[i][i']) instead of hashed ones, so that
-  // tests can place points by hand (ties, wrap-around). Not for benchmarks.
-  absl::Status BuildFromPointsForTesting(
+  // Like Build, but node i gets exactly the points `points[i]` (its vnode
+  // v = points[i][v]) instead of hashed ones: for tests that place points by
+  // hand (ties, wrap-around) and for the production presets
+  // (presets/preset.h), whose systems define their own points.
+  absl::Status BuildFromPoints(
       std::span<const NodeSpec> nodes,
       std::span<const std::vector<uint64_t>> points) {
     if (nodes.size() != points.size()) {

@@ -73,7 +73,7 @@ TEST(RingSemanticsTest, StrictlyGreaterAndWrapAround) {
   Ring<Xxh64> ring(1);
   const std::vector<NodeSpec> nodes = {Node("a"), Node("b")};
   const std::vector<std::vector<uint64_t>> points = {{100}, {200, 300}};
-  ASSERT_TRUE(ring.BuildFromPointsForTesting(nodes, points).ok());
+  ASSERT_TRUE(ring.BuildFromPoints(nodes, points).ok());
   EXPECT_THAT(ring.points(), ElementsAre(100, 200, 300));
   EXPECT_THAT(ring.owners(), ElementsAre(0, 1, 1));
   EXPECT_EQ(ring.Lookup(0), 0u);
@@ -90,7 +90,7 @@ TEST(RingSemanticsTest, PointAtTopOfCircle) {
   Ring<Xxh64> ring(1);
   const std::vector<NodeSpec> nodes = {Node("a"), Node("b")};
   const std::vector<std::vector<uint64_t>> points = {{kMax}, {0}};
-  ASSERT_TRUE(ring.BuildFromPointsForTesting(nodes, points).ok());
+  ASSERT_TRUE(ring.BuildFromPoints(nodes, points).ok());
   EXPECT_EQ(ring.Lookup(0), 0u);  // next point > 0 is kMax (a)
   EXPECT_EQ(ring.Lookup(kMax - 1), 0u);
   EXPECT_EQ(ring.Lookup(kMax), 1u);  // nothing > kMax: wrap to 0 (b)
@@ -106,7 +106,7 @@ TEST(RingSemanticsTest, TiesGoToSmallestNameRegardlessOfOrder) {
                                      : std::vector<uint64_t>{500});
     }
     Ring<Xxh64> ring(1);
-    ASSERT_TRUE(ring.BuildFromPointsForTesting(nodes, points).ok());
+    ASSERT_TRUE(ring.BuildFromPoints(nodes, points).ok());
     EXPECT_EQ(ring.NodeName(ring.Lookup(499)), "a");
     EXPECT_EQ(ring.NodeName(ring.Lookup(500)), "c");
     EXPECT_EQ(ring.NodeName(ring.Lookup(700)), "a");
@@ -125,7 +125,7 @@ TEST(RingSemanticsTest, ReplicasWalkClockwiseWithZones) {
                                        Node("c", 1, "z2"), Node("d", 1, "z3")};
   const std::vector<std::vector<uint64_t>> points = {
       {100, 250}, {200}, {300}, {400}};
-  ASSERT_TRUE(ring.BuildFromPointsForTesting(nodes, points).ok());
+  ASSERT_TRUE(ring.BuildFromPoints(nodes, points).ok());
   std::vector<NodeId> out;
   ASSERT_TRUE(ring.LookupReplicas(50, 3, false, &out).ok());
   EXPECT_THAT(out, ElementsAre(0, 1, 2));  // a(100) b(200) [a(250)] c(300)
@@ -187,7 +187,7 @@ TEST(RingSearchTest, LookupEqualsUpperBoundOnClusteredPoints) {
       }
     }
     Ring<Xxh64> ring(1);
-    ASSERT_TRUE(ring.BuildFromPointsForTesting(nodes, points).ok());
+    ASSERT_TRUE(ring.BuildFromPoints(nodes, points).ok());
     ExpectLookupMatchesUpperBound(ring, kMax, trial);
   }
 }
@@ -209,7 +209,7 @@ TEST(RingSearchTest, LookupEqualsUpperBoundWhenFingerprintsCollide) {
       points[i].push_back(rng());
     }
     Ring<Xxh64> ring(1);
-    ASSERT_TRUE(ring.BuildFromPointsForTesting(nodes, points).ok());
+    ASSERT_TRUE(ring.BuildFromPoints(nodes, points).ok());
     ExpectLookupMatchesUpperBound(ring, kMax, trial);
     const auto pts = ring.points();
     std::vector<uint64_t> keys;

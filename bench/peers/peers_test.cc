@@ -181,7 +181,7 @@ TEST(RingPeersTest, EqualRingOnHandPlacedPoints) {
   const std::vector<std::vector<uint64_t>> points = {
       {0, 100, 200, 300}, {100, 250, kMax}, {200, 200, 5}};
   Ring<Xxh64> ring(1);
-  ASSERT_TRUE(ring.BuildFromPointsForTesting(nodes, points).ok());
+  ASSERT_TRUE(ring.BuildFromPoints(nodes, points).ok());
   const RingUpperBound<Xxh64> upper(ring);
   const RingBranchless<Xxh64> branchless(ring);
   std::vector<uint64_t> keys;
@@ -201,8 +201,8 @@ TEST(RingPeersTest, EqualRingOnHandPlacedPoints) {
     std::vector<std::vector<uint64_t>> split(2);
     for (size_t i = 0; i < count; ++i) split[i % 2].push_back(1000 * (i + 1));
     Ring<Xxh64> r1(1), r2(1);
-    ASSERT_TRUE(r1.BuildFromPointsForTesting(Nodes(1), one).ok());
-    ASSERT_TRUE(r2.BuildFromPointsForTesting(Nodes(2), split).ok());
+    ASSERT_TRUE(r1.BuildFromPoints(Nodes(1), one).ok());
+    ASSERT_TRUE(r2.BuildFromPoints(Nodes(2), split).ok());
     std::vector<uint64_t> ks = {0, kMax};
     for (uint64_t k = 0; k <= 1000 * (count + 1); k += 250) {
       ks.push_back(k);

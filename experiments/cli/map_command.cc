@@ -38,6 +38,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstddef>
 #include <cstdint>
@@ -54,8 +55,10 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "absl/strings/str_split.h"
 #include "algorithms/consistent_hash.h"
 #include "algorithms/hash/hash_registry.h"
+#include "algorithms/presets/registry.h"
 #include "algorithms/registry.h"
 #include "experiments/cli/cli_util.h"
 #include "experiments/cli/commands.h"
@@ -86,7 +89,18 @@ struct MapFlags {
   std::string capacity;
   std::string probes = "21";
   std::string remove;
+  std::string preset;
+  std::string preset_options;
+  std::string servers;
   // Which optional flags were given (CLI11 Option pointers, set at setup).
+  CLI::Option* algorithm_opt = nullptr;
+  CLI::Option* preset_opt = nullptr;
+  CLI::Option* preset_options_opt = nullptr;
+  CLI::Option* servers_opt = nullptr;
+  CLI::Option* vnodes_opt = nullptr;
+  CLI::Option* hash_opt = nullptr;
+  CLI::Option* load_factor_opt = nullptr;
+  CLI::Option* replicas_opt = nullptr;
   CLI::Option* capacity_opt = nullptr;
   CLI::Option* probes_opt = nullptr;
   CLI::Option* remove_opt = nullptr;
@@ -100,6 +114,8 @@ struct MapFlags {
 // The validated configuration.
 struct MapConfig {
   std::string algorithm;
+  std::string preset;          // --preset: a production preset instead
+  std::string preset_options;  // its --preset-options
   AlgorithmParams params;
   std::vector<NodeSpec> nodes;
   size_t replicas = 1;
@@ -141,7 +157,107 @@ bool Reads(const AlgorithmInfo& info, std::string_view param) {
 
 // Checks every flag and fills `config`. Order: algorithm, hash, key format,
 // node count and names, then the parameters that depend on the node count.
+// "10.0.0.1:11211:2" -> name "10.0.0.1:11211", weight 2. A weight suffix is
+// recognized only in the form host:port:weight (host without ':', port and
+// weight decimal); any other item is a whole server name of weight 1 (e.g.
+// groupcache's "http://10.0.0.1:8000").
+absl::Status ParseServers(std::string_view text, std::vector<NodeSpec>* out) {
+  if (text.empty()) return Invalid("--servers is empty; e.g. --servers 10.0.0.1:11211,10.0.0.2:11211");
+  for (const std::string& item :
+       std::vector<std::string>(absl::StrSplit(std::string(text), ','))) {
+    if (item.empty()) {
+      return Invalid(absl::StrCat("--servers '", cli::Excerpt(text),
+                                  "' has an empty item; valid: "
+                                  "host:port[:weight],..."));
+    }
+    const std::vector<std::string> f = absl::StrSplit(item, ':');
+    auto digits = [](const std::string& s) {
+      return !s.empty() && s.size() <= 10 &&
+             std::all_of(s.begin(), s.end(),
+                         [](char c) { return c >= '0' && c <= '9'; });
+    };
+    NodeSpec spec;
+    if (f.size() == 3 && !f[0].empty() && digits(f[1]) && digits(f[2])) {
+      spec.name = f[0] + ":" + f[1];
+      spec.weight = static_cast<double>(std::stoull(f[2]));
+      if (spec.weight < 1) {
+        return Invalid(absl::StrCat("--servers item '", cli::Excerpt(item),
+                                    "' has weight 0; weights are >= 1"));
+      }
+    } else {
+      spec.name = item;
+    }
+    out->push_back(std::move(spec));
+  }
+  if (out->size() > kMaxNodes) {
+    return Invalid(absl::StrCat("--servers lists ", out->size(),
+                                " servers; at most ", kMaxNodes));
+  }
+  return absl::OkStatus();
+}
+
+absl::Status ConfigurePreset(const MapFlags& flags, MapConfig* config) {
+  if (FindPreset(flags.preset) == nullptr) {
+    return Invalid(absl::StrCat("unknown preset '", cli::Excerpt(flags.preset),
+                                "'; valid presets: ", PresetNames()));
+  }
+  const std::pair<CLI::Option*, const char*> conflicts[] = {
+      {flags.algorithm_opt, "--algorithm"}, {flags.nodes_opt, "--nodes"},
+      {flags.node_names_opt, "--node-names"}, {flags.vnodes_opt, "--vnodes"},
+      {flags.hash_opt, "--hash"}, {flags.table_size_opt, "--table-size"},
+      {flags.load_factor_opt, "--load-factor"}, {flags.weights_opt, "--weights"},
+      {flags.zones_opt, "--zones"}, {flags.capacity_opt, "--capacity"},
+      {flags.probes_opt, "--probes"}, {flags.replicas_opt, "--replicas"}};
+  for (const auto& [opt, name] : conflicts) {
+    if (opt != nullptr && opt->count() > 0) {
+      return Invalid(absl::StrCat(
+          name, " does not apply to --preset (a preset fixes its system's "
+          "configuration); give servers with --servers host:port[:weight],... "
+          "and system options with --preset-options"));
+    }
+  }
+  if (flags.servers_opt->count() == 0) {
+    return Invalid(absl::StrCat("--preset ", flags.preset,
+                                " needs --servers host:port[:weight],..."));
+  }
+  if (absl::Status s = ParseServers(flags.servers, &config->nodes); !s.ok()) {
+    return s;
+  }
+  // Options are validated by the factory (unknown names, bad values).
+  absl::StatusOr<std::unique_ptr<ConsistentHash>> probe =
+      MakePreset(flags.preset, flags.preset_options);
+  if (!probe.ok()) return Invalid(std::string(probe.status().message()));
+  config->preset = flags.preset;
+  config->preset_options = flags.preset_options;
+  config->algorithm = flags.preset;
+  if (flags.key_format == "string") {
+    config->u64_keys = false;
+  } else if (flags.key_format == "u64") {
+    config->u64_keys = true;
+  } else {
+    return Invalid(absl::StrCat("invalid --key-format '",
+                                cli::Excerpt(flags.key_format),
+                                "'; valid formats: string, u64"));
+  }
+  if (flags.remove_opt->count() > 0) {
+    for (const std::string& name :
+         std::vector<std::string>(absl::StrSplit(flags.remove, ','))) {
+      config->remove.push_back(name);
+    }
+  }
+  return absl::OkStatus();
+}
+
 absl::Status Configure(const MapFlags& flags, MapConfig* config) {
+  if (flags.preset_opt->count() > 0) return ConfigurePreset(flags, config);
+  if (flags.algorithm_opt->count() == 0) {
+    return Invalid("one of --algorithm NAME or --preset NAME is required");
+  }
+  if (flags.servers_opt->count() > 0 || flags.preset_options_opt->count() > 0) {
+    return Invalid(
+        "--servers and --preset-options apply to --preset only; algorithms "
+        "take --nodes or --node-names");
+  }
   const AlgorithmInfo* info = FindAlgorithm(flags.algorithm);
   if (info == nullptr) {
     return Invalid(absl::StrCat("unknown algorithm '",
@@ -444,7 +560,9 @@ int RunMap(const MapFlags& flags) {
     return Fail(2, s.message());
   }
   absl::StatusOr<std::unique_ptr<ConsistentHash>> made =
-      MakeAlgorithm(config.algorithm, config.params);
+      config.preset.empty()
+          ? MakeAlgorithm(config.algorithm, config.params)
+          : MakePreset(config.preset, config.preset_options);
   if (!made.ok()) return Fail(2, made.status().message());
   ConsistentHash& algo = **made;
   if (absl::Status s = algo.Build(config.nodes); !s.ok()) {
@@ -560,10 +678,31 @@ void AddMapCommand(CLI::App& app, int* exit_code) {
       "map",
       "Map keys read from stdin (one per line) to their owner nodes: prints "
       "key<TAB>owner per key, in input order.");
-  map->add_option("-a,--algorithm", flags->algorithm,
-                  "Algorithm, one of: " + AlgorithmNames())
-      ->required()
-      ->type_name("NAME");
+  flags->algorithm_opt =
+      map->add_option("-a,--algorithm", flags->algorithm,
+                      "Algorithm, one of: " + AlgorithmNames() +
+                          " (or --preset)")
+          ->type_name("NAME");
+  flags->preset_opt =
+      map->add_option("--preset", flags->preset,
+                      "A production system's exact mapping instead of an "
+                      "algorithm, one of: " + PresetNames() +
+                          " (chbench list shows each system and version)")
+          ->type_name("NAME");
+  flags->servers_opt =
+      map->add_option("--servers", flags->servers,
+                      "--preset: the servers as the system is configured, "
+                      "in order: host:port[:weight],... (an item not of that "
+                      "form is a whole name, e.g. http://10.0.0.1:8000); the "
+                      "owner printed is the server without its weight")
+          ->type_name("S1,S2,...");
+  flags->preset_options_opt =
+      map->add_option("--preset-options", flags->preset_options,
+                      "--preset: the system's options, e.g. hash=md5 "
+                      "(twemproxy), hash=crc32,avalanche=0 (haproxy), "
+                      "replicas=50 (groupcache), tokens=splitmix64:16 "
+                      "(cassandra)")
+          ->type_name("K=V,...");
   flags->nodes_opt =
       map->add_option("-n,--nodes", flags->nodes,
                       "Number of nodes N (1.." + std::to_string(kMaxNodes) +
@@ -576,11 +715,11 @@ void AddMapCommand(CLI::App& app, int* exit_code) {
                       "i-th name; jump's bucket i); N defaults to their count "
                       "and must agree with --nodes if both are given")
           ->type_name("A,B,...");
-  map->add_option("--vnodes", flags->vnodes,
+  flags->vnodes_opt = map->add_option("--vnodes", flags->vnodes,
                   "ring, bounded_load: points per unit weight (>= 1)")
       ->type_name("V")
       ->default_str(flags->vnodes);
-  map->add_option("--hash", flags->hash, "Hash function, one of: " + HashNames())
+  flags->hash_opt = map->add_option("--hash", flags->hash, "Hash function, one of: " + HashNames())
       ->type_name("H")
       ->default_str(flags->hash);
   flags->table_size_opt =
@@ -588,7 +727,7 @@ void AddMapCommand(CLI::App& app, int* exit_code) {
                       "maglev: prime table size M >= N")
           ->type_name("M")
           ->default_str("smallest prime >= 100*N");
-  map->add_option("--load-factor", flags->load_factor,
+  flags->load_factor_opt = map->add_option("--load-factor", flags->load_factor,
                   "bounded_load: capacity factor c > 1 (each node holds at "
                   "most ceil(c*m/n) keys)")
       ->type_name("C")
@@ -600,7 +739,7 @@ void AddMapCommand(CLI::App& app, int* exit_code) {
                           AlgorithmsWith(&Capabilities::weights))
           ->type_name("W1,W2,...")
           ->default_str("1 per node");
-  map->add_option("-r,--replicas", flags->replicas,
+  flags->replicas_opt = map->add_option("-r,--replicas", flags->replicas,
                   "Owners per key, 1..N, printed tab-separated in preference "
                   "order; R > 1 needs an algorithm with replicas: " +
                       AlgorithmsWith(&Capabilities::replicas))

@@ -1,0 +1,162 @@
+// Copyright 2026 The chbench Authors.
+//
+// -----------------------------------------------------------------------------
+// File: presets/cassandra/cassandra.h
+// -----------------------------------------------------------------------------
+//
+// Apache Cassandra's Murmur3Partitioner with explicit tokens: the primary
+// replica of a partition key (facts from ../shared/design/presets.md section
+// 10; verified through npm cassandra-driver 4.10.0, whose tokenizer and ring
+// are ports of Cassandra's):
+//
+//   * Key token: h1 of MurmurHash3_x64_128, seed 0, over the key's UTF-8
+//     bytes (a single text column), with Cassandra's sign-extended tail bytes
+//     (`murmur3_cassandra`), as a signed int64; the server maps -2^63 to
+//     2^63 - 1 (Murmur3Partitioner.normalize).
+//   * Ownership: the node with the first ring token >= the key token in
+//     signed order, wrapping to the smallest.
+//   * Tokens, option `tokens` (random or allocator-chosen tokens are not
+//     reproducible, so a preset takes a deterministic rule):
+//       even           (default) Build gives node i of N the single token
+//                      i * floor(2^64 / N) - 2^63 (the classic initial_token
+//                      list); a node added later takes the midpoint of the
+//                      largest range, as an operator would assign it; tokens
+//                      never move (history dependent).
+//       splitmix64:T   node with id i owns T tokens signed64(splitmix64(1000
+//                      * (i + 1) + j)), j = 0..T-1: a fixed stand-in for
+//                      random allocation (num_tokens = T).
+//   `HashKey` returns the token's bits xor 2^63, so that unsigned order is
+//   the signed token order.
+
+#ifndef CHBENCH_ALGORITHMS_PRESETS_CASSANDRA_CASSANDRA_H_
+#define CHBENCH_ALGORITHMS_PRESETS_CASSANDRA_CASSANDRA_H_
+
+#include <algorithm>
+#include <cstdint>
+#include <limits>
+#include <string_view>
+#include <vector>
+
+#include "algorithms/hash/preset_hashes.h"
+#include "algorithms/presets/preset.h"
+
+namespace chbench {
+
+// The first output of SplitMix64 with state x (Steele et al., 2014).
+inline uint64_t SplitMix64First(uint64_t x) {
+  uint64_t z = x + 0x9E3779B97F4A7C15ull;
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+  return z ^ (z >> 31);
+}
+
+class CassandraPreset final : public Preset {
+ public:
+  static constexpr uint64_t kBias = uint64_t{1} << 63;
+
+  // tokens_per_node 0 = `even`.
+  explicit CassandraPreset(uint32_t tokens_per_node)
+      : Preset("cassandra", /*max_weight=*/1, /*needs_port=*/false),
+        per_node_(tokens_per_node) {}
+
+  Capabilities capabilities() const override {
+    return {.arbitrary_removal = true,
+            .minimal_disruption = true,
+            .history_dependent = per_node_ == 0};
+  }
+  // The signed token, bits xor 2^63.
+  uint64_t HashKey(std::string_view key) const override {
+    uint64_t t = Murmur3Cassandra::Hash(key.data(), key.size(), 0);
+    if (t == kBias) t = kBias - 1;  // normalize: -2^63 -> 2^63 - 1
+    return t ^ kBias;
+  }
+  NodeId Lookup(uint64_t h) const override { return ring_.Lookup(h); }
+  size_t MemoryBytes() const override {
+    return ring_.MemoryBytes() + tokens_.capacity() * sizeof(tokens_[0]);
+  }
+  // Signed tokens of node `id`.
+  const std::vector<int64_t>& tokens(NodeId id) const { return tokens_[id]; }
+
+  absl::Status Build(std::span<const NodeSpec> nodes) override {
+    std::vector<std::vector<int64_t>> saved = std::move(tokens_);
+    tokens_.clear();
+    absl::Status s = Preset::Build(nodes);
+    if (!s.ok()) tokens_ = std::move(saved);
+    return s;
+  }
+
+ private:
+  void AssignTokens() {
+    if (tokens_.size() > servers_.size()) tokens_.resize(servers_.size());
+    const size_t first_new = tokens_.size();
+    if (per_node_ > 0) {
+      for (size_t id = first_new; id < servers_.size(); ++id) {
+        std::vector<int64_t> t(per_node_);
+        for (uint32_t j = 0; j < per_node_; ++j) {
+          t[j] = static_cast<int64_t>(SplitMix64First(1000 * (id + 1) + j));
+        }
+        tokens_.push_back(std::move(t));
+      }
+      return;
+    }
+    if (first_new == 0) {  // a fresh Build: the even initial_token list
+      const uint64_t n = servers_.size();
+      for (uint64_t i = 0; i < n; ++i) {
+        tokens_.push_back({static_cast<int64_t>(i * FloorTwo64Div(n) - kBias)});
+      }
+      return;
+    }
+    for (size_t id = first_new; id < servers_.size(); ++id) {
+      // The midpoint of the largest range between live tokens.
+      std::vector<uint64_t> sorted;
+      for (size_t k = 0; k < tokens_.size(); ++k) {
+        if (!servers_[k].live) continue;
+        for (int64_t t : tokens_[k]) sorted.push_back(uint64_t(t) ^ kBias);
+      }
+      std::sort(sorted.begin(), sorted.end());
+      uint64_t best_start = 0;
+      uint64_t best_len = 0;
+      for (size_t k = 0; k < sorted.size(); ++k) {
+        const uint64_t a = sorted[k];
+        const uint64_t b = sorted[(k + 1) % sorted.size()];
+        const uint64_t len = b - a;  // wraps for the last range
+        if (len > best_len || (sorted.size() == 1)) {
+          best_len = sorted.size() == 1 ? ~uint64_t{0} : len;
+          best_start = a;
+        }
+      }
+      const uint64_t mid = best_start + best_len / 2 + (best_len & 1);
+      tokens_.push_back({static_cast<int64_t>(mid ^ kBias)});
+    }
+  }
+
+  // floor(2^64 / n) for n >= 1 (2^64 - 1 stands for 2^64 when n = 1).
+  static uint64_t FloorTwo64Div(uint64_t n) {
+    if (n == 1) return ~uint64_t{0};
+    const uint64_t q = ~uint64_t{0} / n;
+    // 2^64 = (2^64 - 1) + 1: one more when n divides 2^64.
+    return (~uint64_t{0} % n == n - 1) ? q + 1 : q;
+  }
+
+  absl::Status Rebuild() override {
+    AssignTokens();
+    std::vector<PresetPoint> points;
+    for (size_t id = 0; id < servers_.size(); ++id) {
+      if (!servers_[id].live) continue;
+      for (size_t j = 0; j < tokens_[id].size(); ++j) {
+        points.push_back({uint64_t(tokens_[id][j]) ^ kBias,
+                          static_cast<NodeId>(id), (uint64_t(id) << 32) + j});
+      }
+    }
+    return ring_.Assign(std::move(points), servers_.size(),
+                        SearchRule::kAtLeast);
+  }
+
+  uint32_t per_node_;
+  std::vector<std::vector<int64_t>> tokens_;
+  PointRing<64> ring_;
+};
+
+}  // namespace chbench
+
+#endif  // CHBENCH_ALGORITHMS_PRESETS_CASSANDRA_CASSANDRA_H_

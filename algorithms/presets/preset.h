@@ -1,0 +1,220 @@
+// Copyright 2026 The chbench Authors.
+//
+// -----------------------------------------------------------------------------
+// File: presets/preset.h
+// -----------------------------------------------------------------------------
+//
+// A preset is a named, exact re-creation of one production system's
+// key-to-server mapping (libmemcached ketama, nginx `hash ... consistent`,
+// HAProxy `hash-type consistent`, ...). Every preset is a `ConsistentHash`,
+// so it runs wherever an algorithm runs; the registry (presets/registry.h)
+// lists them with the system, version and source each reproduces.
+//
+// Servers. A node's name is the server as the system is configured with it:
+// `host:port` for most (libmemcached derives `host-k` point names from it and
+// drops port 11211; nginx splits it at the last ':'), a literal peer name for
+// groupcache and uhashring. Weights are the systems' integer weights (a
+// preset without weights rejects any weight other than 1).
+//
+// Membership changes. Every system here recomputes its whole continuum or
+// table when a server joins or leaves (the point counts of libmemcached,
+// twemproxy, hashring and Envoy depend on N), so `AddNode` and `RemoveNode`
+// rebuild the lookup structure from the live servers in order of addition:
+// an instance after any sequence of changes maps exactly like the system
+// configured with its live servers in that order. (Exception, stated by the
+// preset: Cassandra's `tokens=even`, where a joining node takes the midpoint
+// of the largest range, as an operator assigns `initial_token`.)
+//
+// Lookup structure. Ring presets generate their system's points and hand
+// them, ties already resolved the system's way, to the project's `Ring`
+// (ring/ring.h) through `Ring::BuildFromPoints`, so a preset lookup is the
+// ring's one-cache-line bucket lookup plus the system's search rule
+// (PointRing below). Envoy Maglev uses a Maglev table with the exact
+// `FastMod32` reduction; Guava is a loop like jump's.
+//
+// Complexity: Build/AddNode/RemoveNode O(P log P) for P points (a full
+// rebuild); Lookup as the structure it uses (O(1) expected for rings and
+// tables, O(log N) for Guava).
+
+#ifndef CHBENCH_ALGORITHMS_PRESETS_PRESET_H_
+#define CHBENCH_ALGORITHMS_PRESETS_PRESET_H_
+
+#include <algorithm>
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <map>
+#include <span>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/strings/str_cat.h"
+#include "algorithms/consistent_hash.h"
+#include "algorithms/hash/hash_function.h"
+#include "algorithms/ring/ring.h"
+
+namespace chbench {
+
+// Options of a preset as given on the command line or in a spec
+// ("hash=md5,avalanche=0"): name -> value.
+using PresetOptions = std::map<std::string, std::string, std::less<>>;
+
+// Parses "k=v,k=v" (empty = no options). Error on a malformed item.
+absl::StatusOr<PresetOptions> ParsePresetOptions(std::string_view text);
+
+// A server of a preset: its spec and the host/port split of its name.
+struct PresetServer {
+  std::string name;  // as configured, e.g. "10.0.0.1:11211"
+  std::string host;  // name before the last ':' when a port follows
+  std::string port;  // the digits after the last ':', or ""
+  uint32_t weight = 1;
+  bool live = true;
+};
+
+// The base of every preset: server bookkeeping and full rebuilds.
+class Preset : public ConsistentHash {
+ public:
+  absl::Status Build(std::span<const NodeSpec> nodes) override;
+  absl::StatusOr<NodeId> AddNode(const NodeSpec& node) override;
+  absl::Status RemoveNode(NodeId id) override;
+  size_t size() const override { return live_count_; }
+  std::vector<NodeId> LiveNodes() const override;
+  const std::string& NodeName(NodeId id) const override {
+    return servers_[id].name;
+  }
+  std::string_view name() const override { return name_; }
+
+  // The live servers in order of addition (what the system is configured
+  // with), and their ids.
+  const std::vector<PresetServer>& servers() const { return servers_; }
+
+ protected:
+  // `max_weight` 1 = no weights.
+  Preset(std::string_view name, uint32_t max_weight, bool needs_port)
+      : name_(name), max_weight_(max_weight), needs_port_(needs_port) {}
+
+  // Recomputes the lookup structure from the live servers.
+  virtual absl::Status Rebuild() = 0;
+  // Extra checks of a removal (Guava: only the last bucket).
+  virtual absl::Status CheckRemovable(NodeId) const {
+    return absl::OkStatus();
+  }
+  // The live servers' ids in order of addition.
+  std::vector<NodeId> LiveIds() const { return LiveNodes(); }
+
+  absl::StatusOr<PresetServer> ParseServer(const NodeSpec& spec) const;
+
+  std::string name_;
+  std::vector<PresetServer> servers_;
+  size_t live_count_ = 0;
+
+ private:
+  uint32_t max_weight_;
+  bool needs_port_;
+};
+
+// Which point owns a key hash h on a sorted circle of points.
+enum class SearchRule {
+  kAtLeast,  // the first point >= h, wrapping (libketama and most others)
+  kGreater,  // the first point > h, wrapping (Python bisect_right)
+  kClosest,  // the nearest point before or after h; a tie goes to the point
+             // before (HAProxy chash)
+};
+
+// One generated point: its position on the circle, its owner, and its place
+// in the system's tie order (lower wins among equal positions).
+struct PresetPoint {
+  uint64_t position;
+  NodeId owner;
+  uint64_t tie_rank;
+};
+
+// A circle of 2^Bits positions with explicit points and a search rule, on
+// the project's Ring lookup structure. Equal positions are resolved before
+// the ring sees them: the point with the lowest tie_rank is kept (under
+// every rule only one point of a run of equal positions can own keys).
+template <int Bits>
+class PointRing {
+ public:
+  // A hash policy that only fixes the ring's circle width; the ring never
+  // hashes here because its points are given.
+  struct Circle {
+    static constexpr std::string_view kName = "circle";
+    static constexpr int kBits = Bits;
+    static constexpr bool kReproducible = true;
+    static uint64_t Hash(const void* d, size_t n, uint64_t s) {
+      return Xxh64::Hash(d, n, s);
+    }
+  };
+
+  // `node_count` = ids 0..node_count-1 (removed ones simply have no points).
+  absl::Status Assign(std::vector<PresetPoint> points, size_t node_count,
+                      SearchRule rule);
+
+  NodeId Lookup(uint64_t h) const {
+    constexpr uint64_t kMask =
+        Bits == 64 ? ~uint64_t{0} : (uint64_t{1} << Bits) - 1;
+    h &= kMask;
+    switch (rule_) {
+      case SearchRule::kGreater:
+        return ring_.Lookup(h);
+      case SearchRule::kAtLeast:
+        // The first point >= h is the first point > h - 1 (mod 2^Bits);
+        // h = 0 wraps to the largest value, whose successor is the first
+        // point, as it should be.
+        return ring_.Lookup((h - 1) & kMask);
+      case SearchRule::kClosest:
+        return Closest(h);
+    }
+    return kInvalidNode;
+  }
+
+  size_t MemoryBytes() const { return ring_.MemoryBytes(); }
+  size_t point_count() const { return ring_.points().size(); }
+  const Ring<Circle>& ring() const { return ring_; }
+
+ private:
+  NodeId Closest(uint64_t h) const {
+    constexpr uint64_t kMask =
+        Bits == 64 ? ~uint64_t{0} : (uint64_t{1} << Bits) - 1;
+    const std::span<const uint64_t> pts = ring_.points();
+    const std::span<const NodeId> own = ring_.owners();
+    const uint32_t n = static_cast<uint32_t>(pts.size());
+    uint32_t next = ring_.SuccessorPosition((h - 1) & kMask);
+    if (next == n) next = 0;
+    const uint32_t prev = next == 0 ? n - 1 : next - 1;
+    const uint64_t dprev = (h - pts[prev]) & kMask;
+    const uint64_t dnext = (pts[next] - h) & kMask;
+    return dprev <= dnext ? own[prev] : own[next];
+  }
+
+  Ring<Circle> ring_{1};
+  SearchRule rule_ = SearchRule::kAtLeast;
+};
+
+template <int Bits>
+absl::Status PointRing<Bits>::Assign(std::vector<PresetPoint> points,
+                                     size_t node_count, SearchRule rule) {
+  rule_ = rule;
+  std::sort(points.begin(), points.end(),
+            [](const PresetPoint& a, const PresetPoint& b) {
+              return a.position != b.position ? a.position < b.position
+                                              : a.tie_rank < b.tie_rank;
+            });
+  std::vector<std::vector<uint64_t>> per_node(node_count);
+  for (size_t i = 0; i < points.size(); ++i) {
+    if (i > 0 && points[i].position == points[i - 1].position) continue;
+    per_node[points[i].owner].push_back(points[i].position);
+  }
+  std::vector<NodeSpec> specs(node_count);
+  for (size_t i = 0; i < node_count; ++i) specs[i].name = absl::StrCat("#", i);
+  return ring_.BuildFromPoints(specs, per_node);
+}
+
+}  // namespace chbench
+
+#endif  // CHBENCH_ALGORITHMS_PRESETS_PRESET_H_

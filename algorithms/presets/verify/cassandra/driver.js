@@ -1,0 +1,126 @@
+'use strict';
+// chbench verify-presets driver for "cassandra": the REAL npm cassandra-driver 4.10.0, offline.
+// Murmur3Tokenizer + Metadata.buildTokens() with fake hosts (no Client, no connection) +
+// Metadata.getReplicas(null, keyBytes)[0] = the primary replica of the key's token.
+//
+// usage: node driver.js NODE_PKG_DIR CONFIGS_TSV KEYS_TXT OUT_DIR
+// configs.tsv options:
+//   tokens=even           one token per server: initial_token_i = i*floor(2^64/N) - 2^63
+//   tokens=splitmix64:T   T tokens per server: token_(i,j) = signed64(splitmix64(1000*(i+1)+j))
+//                          (splitmix64(x) = first output of SplitMix64 seeded with state x)
+// Exit codes: 0 ok, 2 missing/wrong package, 1 any other failure.
+
+const fs = require('fs');
+const path = require('path');
+const { createRequire } = require('module');
+
+function die(code, msg) {
+  process.stderr.write('cassandra/driver.js: ' + msg + '\n');
+  process.exit(code);
+}
+
+const [pkgDir, configsPath, keysPath, outDir] = process.argv.slice(2);
+if (!outDir) die(1, 'usage: node driver.js NODE_PKG_DIR CONFIGS_TSV KEYS_TXT OUT_DIR');
+
+const req = createRequire(path.join(path.resolve(pkgDir), 'package.json'));
+const PINNED = '4.10.0';
+let version;
+try {
+  version = JSON.parse(fs.readFileSync(req.resolve('cassandra-driver/package.json'), 'utf8')).version;
+} catch (e) {
+  die(2, `missing npm package cassandra-driver@${PINNED} under ${pkgDir}/node_modules`);
+}
+if (version !== PINNED) die(2, `npm package cassandra-driver is ${version}, expected pinned ${PINNED}`);
+const Metadata = req('cassandra-driver/lib/metadata');
+const clientOptions = req('cassandra-driver/lib/client-options');
+
+const M64 = (1n << 64n) - 1n;
+function splitmix64(x) {
+  let z = (BigInt(x) + 0x9e3779b97f4a7c15n) & M64;
+  z = ((z ^ (z >> 30n)) * 0xbf58476d1ce4e5b9n) & M64;
+  z = ((z ^ (z >> 27n)) * 0x94d049bb133111ebn) & M64;
+  return z ^ (z >> 31n);
+}
+if (splitmix64(0) !== 0xe220a8397b1dcdafn) die(1, 'splitmix64 self-test failed');
+const signed64 = (u) => BigInt.asIntN(64, u);
+
+function tokensFor(option, n) {
+  if (option === 'tokens=even') {
+    const step = (1n << 64n) / BigInt(n);
+    return {
+      perServer: Array.from({ length: n }, (_, i) => [BigInt(i) * step - (1n << 63n)]),
+      desc: 'num_tokens=1, initial_token_i = i*floor(2^64/N) - 2^63 for i = 0..N-1 in server order',
+    };
+  }
+  const m = /^tokens=splitmix64:(\d+)$/.exec(option);
+  if (m) {
+    const t = Number(m[1]);
+    return {
+      perServer: Array.from({ length: n }, (_, i) =>
+        Array.from({ length: t }, (_, j) => signed64(splitmix64(1000 * (i + 1) + j)))),
+      desc: `num_tokens=${t}, token_(i,j) = signed64(splitmix64(1000*(i+1)+j)), ` +
+        `i = 0-based server index, j = 0..${t - 1} (a fixed stand-in for random allocation)`,
+    };
+  }
+  die(1, `unknown options "${option}"`);
+}
+
+function readKeys(p) {
+  const lines = fs.readFileSync(p, 'utf8').split('\n');
+  if (lines.length && lines[lines.length - 1] === '') lines.pop();
+  return lines;
+}
+
+function readConfigs(p, system) {
+  const rows = [];
+  let header = null;
+  for (const line of fs.readFileSync(p, 'utf8').split('\n')) {
+    if (line === '' || line.startsWith('#')) continue;
+    const f = line.split('\t');
+    if (!header) { header = f; continue; }
+    const r = {};
+    header.forEach((h, i) => { r[h] = f[i] === undefined ? '' : f[i]; });
+    if (r.system === system) rows.push(r);
+  }
+  return rows;
+}
+
+const keys = readKeys(keysPath);
+const rows = readConfigs(configsPath, 'cassandra');
+if (rows.length === 0) die(1, 'no configs.tsv rows with system "cassandra"');
+
+for (const row of rows) {
+  const names = row.servers.split(',');
+  for (const s of names) {
+    if (/^.+:\d+:\d+$/.test(s)) die(1, `${row.stem}: weights are not supported (${s})`);
+  }
+  const { perServer, desc } = tokensFor(row.options, names.length);
+  const fakeHosts = names.map((name, i) => ({
+    address: name,
+    datacenter: 'dc1',
+    rack: 'rack1',
+    tokens: perServer[i].map((t) => t.toString()),
+  }));
+  const hostMap = { values: () => fakeHosts };
+
+  const meta = new Metadata(clientOptions.defaultOptions(), null);
+  meta.setPartitioner('org.apache.cassandra.dht.Murmur3Partitioner');
+  if (meta.tokenizer.constructor.name !== 'Murmur3Tokenizer') die(1, 'not a Murmur3Tokenizer');
+  meta.buildTokens(hostMap);
+  const total = perServer.reduce((a, t) => a + t.length, 0);
+  if (!meta.ring || meta.ring.length !== total) {
+    die(1, `${row.stem}: ring has ${meta.ring && meta.ring.length} tokens, expected ${total} (duplicate token?)`);
+  }
+
+  const serverDesc = names.map((n, i) => `${n} tokens=${perServer[i].join('|')}`).join(', ');
+  const out = [`# cassandra-driver ${version} (npm) Murmur3Tokenizer + Metadata.buildTokens/` +
+    `getReplicas(null, key bytes) = primary replica; Murmur3Partitioner; partition key = UTF-8 ` +
+    `bytes of the key (single text column); ${desc}; servers [${serverDesc}]; ` +
+    `ring tokens=${meta.ring.length}; node ${process.version}; key<TAB>server`];
+  for (const k of keys) {
+    const replicas = meta.getReplicas(null, Buffer.from(k, 'utf8'));
+    if (!replicas || replicas.length !== 1 || !replicas[0]) die(1, `${row.stem}: no replica for ${JSON.stringify(k)}`);
+    out.push(`${k}\t${replicas[0].address}`);
+  }
+  fs.writeFileSync(path.join(outDir, row.stem + '.tsv'), out.join('\n') + '\n');
+}
