@@ -10,6 +10,7 @@
 
 #include "absl/strings/str_format.h"
 #include "algorithms/hash/hash_registry.h"
+#include "algorithms/presets/registry.h"
 #include "algorithms/registry.h"
 #include "bench/peers/peers.h"
 #include "experiments/metric_registry.h"
@@ -114,6 +115,35 @@ std::string RegistryJson(const std::string& spec_dir) {
         Bool(h.reproducible)));
   }
   out += Array("hashes", els, false);
+
+  els.clear();
+  for (const HashInfo& h : PresetHashFunctions()) {
+    els.push_back(absl::StrFormat(
+        "{\"name\": %s, \"description\": %s, \"bits\": %d, "
+        "\"verification\": \"0x%08X\"}",
+        JsonQuote(h.name), JsonQuote(h.description), h.bits, h.verification));
+  }
+  out += Array("preset_hashes", els, false);
+
+  els.clear();
+  for (const PresetInfo& p : Presets()) {
+    auto made = p.make({});
+    const Capabilities c =
+        made.ok() ? (*made)->capabilities() : Capabilities{};
+    els.push_back(absl::StrFormat(
+        "{\"name\": %s, \"system\": %s, \"version\": %s, \"source\": %s, "
+        "\"description\": %s, \"verified\": %s, \"key_hash\": %s, "
+        "\"search\": %s, \"max_servers\": %d, \"capabilities\": "
+        "{\"arbitrary_removal\": %s, \"minimal_disruption\": %s, "
+        "\"weights\": %s, \"history_dependent\": %s}, "
+        "\"golden\": \"0x%016x\"}",
+        JsonQuote(p.name), JsonQuote(p.system), JsonQuote(p.version),
+        JsonQuote(p.source), JsonQuote(p.description), JsonQuote(p.verified),
+        JsonQuote(p.key_hash), JsonQuote(p.search), p.max_servers,
+        Bool(c.arbitrary_removal), Bool(c.minimal_disruption),
+        Bool(c.weights), Bool(c.history_dependent), p.golden));
+  }
+  out += Array("presets", els, false);
 
   els.clear();
   for (const KeySetInfo& k : KeySets()) {

@@ -15,6 +15,7 @@
 #include "algorithms/bounded_load/bounded_load.h"
 #include "algorithms/hash/hash_registry.h"
 #include "algorithms/maglev/maglev.h"
+#include "algorithms/presets/registry.h"
 #include "algorithms/registry.h"
 #include "algorithms/ring/ring.h"
 #include "experiments/csv.h"
@@ -298,9 +299,12 @@ class Parser {
       } else if (key == "algorithm") {
         s = Strings(key, node, &b->algorithm);
         for (const std::string& a : b->algorithm) {
-          if (s.ok() && FindAlgorithm(a) == nullptr) {
+          if (s.ok() && FindAlgorithm(a) == nullptr &&
+              FindPreset(a) == nullptr) {
             return Error(key, absl::StrCat("unknown value '", a,
-                                           "'; valid: ", AlgorithmNames()));
+                                           "'; valid: ", AlgorithmNames(),
+                                           " (kind presets also: ",
+                                           PresetNames(), ")"));
           }
         }
       } else if (key == "hash") {
@@ -470,6 +474,13 @@ class Parser {
     if (!hs && b.algorithm.empty()) return Error("algorithm", "missing");
     if (hs && b.set_keys.count("algorithm")) {
       return Error("algorithm", "not used by kind 'hash_speed'");
+    }
+    for (const std::string& a : b.algorithm) {
+      if (b.kind != "presets" && FindAlgorithm(a) == nullptr) {
+        return Error("algorithm",
+                     absl::StrCat("'", a, "' is a production preset; presets "
+                                          "run in kind 'presets' only"));
+      }
     }
     if (!hs && b.kind != "weights" && b.nodes.empty()) {
       return Error("nodes", "missing");

@@ -92,15 +92,15 @@
 
 namespace chbench {
 
-inline constexpr std::array<std::string_view, 12> kExperimentNames = {
+inline constexpr std::array<std::string_view, 13> kExperimentNames = {
     "lookup",  "build",  "memory",       "disruption", "balance",
     "vnodes",  "hashes", "bounded_load", "weights",    "seeds",
-    "removal", "overprovision"};
+    "removal", "overprovision", "presets"};
 inline constexpr std::array<std::string_view, 3> kTierNames = {
     "smoke", "default", "full"};
-inline constexpr std::array<std::string_view, 8> kCellKinds = {
+inline constexpr std::array<std::string_view, 9> kCellKinds = {
     "lookup", "build", "memory", "disruption", "balance", "hash_speed",
-    "weights", "removal"};
+    "weights", "removal", "presets"};
 // Scenarios of the removal kind: the removal done in one go and measured at
 // the end, or one node at a time with the keys moved checked after every
 // step.

@@ -26,6 +26,7 @@
 
 #include "algorithms/consistent_hash.h"
 #include "algorithms/hash/hash_registry.h"
+#include "algorithms/presets/registry.h"
 #include "algorithms/registry.h"
 #include "experiments/cli/cli_util.h"
 #include "experiments/spec.h"
@@ -498,8 +499,69 @@ TEST(ListJsonTest, IsValidJsonWithTheSchemaSections) {
     EXPECT_EQ(v.type, Json::kArray) << k;
     EXPECT_FALSE(v.array.empty()) << k;
   }
-  EXPECT_THAT(keys, ::testing::ElementsAre("algorithms", "hashes", "keysets",
-                                           "experiments", "metrics", "peers"));
+  EXPECT_THAT(keys, ::testing::ElementsAre("algorithms", "hashes",
+                                           "preset_hashes", "presets",
+                                           "keysets", "experiments", "metrics",
+                                           "peers"));
+}
+
+TEST(ListJsonTest, EveryPresetWithItsSystemAndVerification) {
+  const Json j = ListJson();
+  ASSERT_NE(j.Get("presets"), nullptr);
+  const Json& presets = *j.Get("presets");
+  ASSERT_EQ(presets.array.size(), Presets().size());
+  for (size_t i = 0; i < Presets().size(); ++i) {
+    const Json& p = presets.array[i];
+    EXPECT_EQ(p.Get("name")->string, Presets()[i].name);
+    EXPECT_EQ(p.Get("system")->string, Presets()[i].system);
+    EXPECT_EQ(p.Get("verified")->string, Presets()[i].verified);
+  }
+}
+
+// `chbench map --preset` maps the committed real-system output exactly
+// (libmemcached 1.1.4, HASH=MD5 + CONSISTENT_KETAMA, 3 servers, 6,300 keys).
+TEST(MapPresetTest, MatchesTheRealSystemsOutput) {
+  std::ifstream in(std::string(CHBENCH_SOURCE_DIR) +
+                   "/algorithms/presets/testdata/libmemcached_ketama-n3.tsv");
+  ASSERT_TRUE(in.good());
+  std::string line, keys, want;
+  while (std::getline(in, line)) {
+    if (line.empty() || line[0] == '#') continue;
+    keys += line.substr(0, line.rfind('\t')) + "\n";
+    want += line + "\n";
+  }
+  const RunResult r = RunChbench(
+      {"map", "--preset", "libmemcached_ketama", "--servers",
+       "10.0.0.1:11211,10.0.0.2:11211,10.0.0.3:11211"},
+      keys);
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out, want);
+}
+
+TEST(MapPresetTest, ErrorsAreOneLineWithExit2) {
+  const std::vector<std::pair<std::vector<std::string>, std::string>> cases = {
+      {{"map", "--preset", "nope", "--servers", "a:1"}, "valid presets:"},
+      {{"map", "--preset", "nginx"}, "needs --servers"},
+      {{"map", "--preset", "nginx", "--servers", "a:1", "--nodes", "3"},
+       "--nodes does not apply to --preset"},
+      {{"map", "--preset", "haproxy", "--servers", "a:1", "--preset-options",
+        "hash=md9"},
+       "valid: sdbm, djb2, crc32"},
+      {{"map", "--preset", "libmemcached_ketama", "--servers", "10.0.0.1"},
+       "not host:port"},
+      {{"map", "--preset", "guava", "--servers", "a,b,c", "--remove", "a"},
+       "only the last bucket"},
+      {{"map", "--algorithm", "ring", "--nodes", "3", "--servers", "a:1"},
+       "apply to --preset only"},
+      {{"map", "--nodes", "3"}, "one of --algorithm NAME or --preset NAME"},
+  };
+  for (const auto& [args, want] : cases) {
+    const RunResult r = RunChbench(args, "k\n");
+    EXPECT_EQ(r.exit_code, 2) << want;
+    EXPECT_EQ(r.out, "") << want;
+    EXPECT_NE(r.err.find(want), std::string::npos) << r.err;
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+  }
 }
 
 TEST(ListJsonTest, EveryAlgorithmWithItsRegistryFields) {

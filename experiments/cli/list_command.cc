@@ -31,6 +31,7 @@
 #include "CLI/CLI.hpp"
 #include "algorithms/consistent_hash.h"
 #include "algorithms/hash/hash_registry.h"
+#include "algorithms/presets/registry.h"
 #include "algorithms/registry.h"
 #include "experiments/cli/cli_util.h"
 #include "experiments/cli/commands.h"
@@ -79,6 +80,34 @@ std::string ListingText() {
                     std::string(info.description)});
   }
   out += "\nHash functions (" + std::to_string(rows.size() - 1) + ")\n";
+  out += cli::FormatColumns(rows);
+
+  rows.clear();
+  rows.push_back({"NAME", "SYSTEM", "REPRODUCES", "VERIFIED", "OPTIONS"});
+  for (const PresetInfo& info : Presets()) {
+    std::string options;
+    for (const PresetOptionInfo& o : info.options) {
+      if (!options.empty()) options += "; ";
+      options += std::string(o.name) + "=" + std::string(o.valid) +
+                 " (default " + std::string(o.default_value) + ")";
+    }
+    rows.push_back({std::string(info.name), std::string(info.system),
+                    std::string(info.version), std::string(info.verified),
+                    options.empty() ? "-" : options});
+  }
+  out += "\nProduction presets (" + std::to_string(rows.size() - 1) +
+         "; chbench map --preset NAME --servers host:port[:weight],...)\n";
+  out += cli::FormatColumns(rows);
+
+  rows.clear();
+  rows.push_back({"NAME", "BITS", "VERIFICATION", "DESCRIPTION"});
+  for (const HashInfo& info : PresetHashFunctions()) {
+    char v[16];
+    std::snprintf(v, sizeof(v), "0x%08X", info.verification);
+    rows.push_back({std::string(info.name), std::to_string(info.bits), v,
+                    std::string(info.description)});
+  }
+  out += "\nPreset key hashes (" + std::to_string(rows.size() - 1) + ")\n";
   out += cli::FormatColumns(rows);
 
   rows.clear();

@@ -24,6 +24,8 @@ absl::StatusOr<std::vector<ResultRow>> RunWeights(const Cell&,
                                                   const std::string&);
 absl::StatusOr<std::vector<ResultRow>> RunRemoval(const Cell&,
                                                   const std::string&);
+absl::StatusOr<std::vector<ResultRow>> RunPresets(const Cell&,
+                                                  const std::string&);
 
 namespace {
 
@@ -42,7 +44,7 @@ absl::StatusOr<std::vector<std::vector<ResultRow>>> RunTiming(
 
 namespace {
 
-constexpr std::array<KindInfo, 8> kKinds = {{
+constexpr std::array<KindInfo, 9> kKinds = {{
     {"balance", "keys per node: max/mean, min/mean, rel. stddev, chi-squared",
      false, &kinds::RunBalance, nullptr},
     {"disruption", "keys moved when nodes join or leave, against the optimum",
@@ -55,6 +57,10 @@ constexpr std::array<KindInfo, 8> kKinds = {{
      "nodes failing in random, FIFO or LIFO order: keys moved, balance over "
      "the live nodes, memory",
      false, &kinds::RunRemoval, nullptr},
+    {"presets",
+     "production presets beside the algorithms: balance, keys moved when a "
+     "server joins or leaves against the optimum, memory",
+     false, &kinds::RunPresets, nullptr},
     {"lookup",
      "lookup throughput, latency and multi-thread rate, with the peers",
      true, nullptr, &kinds::RunTiming},
