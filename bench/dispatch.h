@@ -43,6 +43,17 @@
 #include "algorithms/multiprobe/multiprobe.h"
 #include "algorithms/power/power.h"
 #include "algorithms/rendezvous/rendezvous.h"
+#include "algorithms/presets/cassandra/cassandra.h"
+#include "algorithms/presets/envoy/envoy.h"
+#include "algorithms/presets/groupcache/groupcache.h"
+#include "algorithms/presets/guava/guava.h"
+#include "algorithms/presets/haproxy/haproxy.h"
+#include "algorithms/presets/libmemcached/libmemcached.h"
+#include "algorithms/presets/nginx/nginx.h"
+#include "algorithms/presets/npm/npm_hashring.h"
+#include "algorithms/presets/registry.h"
+#include "algorithms/presets/twemproxy/twemproxy.h"
+#include "algorithms/presets/uhashring/uhashring.h"
 #include "algorithms/ring/ring.h"
 
 namespace chbench {
@@ -104,16 +115,51 @@ bool DispatchAlgorithm(std::string_view algorithm, F& f) {
   return false;
 }
 
+// Calls f.template operator()<P>() for the preset named `preset` (P its
+// final class; the preset's options select behaviour at run time, not the
+// type); false when `preset` is not a preset.
+template <typename F>
+bool DispatchPreset(std::string_view preset, F& f) {
+  if (FindPreset(preset) == nullptr) return false;
+  if (preset.substr(0, 13) == "libmemcached_") {
+    return f.template operator()<LibmemcachedPreset>(), true;
+  }
+  if (preset == "twemproxy") return f.template operator()<TwemproxyPreset>(), true;
+  if (preset.substr(0, 9) == "uhashring") {
+    return f.template operator()<UhashringPreset>(), true;
+  }
+  if (preset.substr(0, 4) == "npm_") {
+    return f.template operator()<NpmHashringPreset>(), true;
+  }
+  if (preset == "nginx") return f.template operator()<NginxPreset>(), true;
+  if (preset == "haproxy") return f.template operator()<HaproxyPreset>(), true;
+  if (preset == "groupcache") {
+    return f.template operator()<GroupcachePreset>(), true;
+  }
+  if (preset == "envoy_ring_hash") {
+    return f.template operator()<EnvoyRingHashPreset>(), true;
+  }
+  if (preset == "envoy_maglev") {
+    return f.template operator()<EnvoyMaglevPreset>(), true;
+  }
+  if (preset == "cassandra") return f.template operator()<CassandraPreset>(), true;
+  if (preset == "guava") return f.template operator()<GuavaPreset>(), true;
+  return false;
+}
+
 }  // namespace dispatch_internal
 
 // Calls `f.template operator()<A>()` once, where A is the concrete final type
 // of algorithm `algorithm` with hash policy `hash` (e.g. Ring<Xxh64>).
 // Returns InvalidArgument naming the valid algorithms (or hashes) when a name
-// is unknown; f is not called then. f's return value is ignored: capture
+// is unknown; f is not called then. A preset name (algorithms/presets/)
+// dispatches to the preset's final class whatever `hash` is. f's return value is ignored: capture
 // results by reference.
 template <typename F>
 absl::Status DispatchConcrete(std::string_view algorithm,
                               std::string_view hash, F&& f) {
+  // A production preset (algorithms/presets/): its type fixes its hashes.
+  if (dispatch_internal::DispatchPreset(algorithm, f)) return absl::OkStatus();
   if (std::find(kConcreteAlgorithms.begin(), kConcreteAlgorithms.end(),
                 algorithm) == kConcreteAlgorithms.end()) {
     return absl::InvalidArgumentError(

@@ -19,6 +19,7 @@
 #include "absl/strings/str_join.h"
 #include "algorithms/checksum.h"
 #include "algorithms/hash/hash_function.h"
+#include "algorithms/presets/registry.h"
 #include "algorithms/registry.h"
 #include "algorithms/util/random.h"
 #include "bench/dispatch.h"
@@ -56,7 +57,8 @@ std::vector<NodeSpec> NodeSpecs(uint32_t n, uint32_t first = 0) {
 template <typename A>
 absl::StatusOr<std::unique_ptr<A>> MakeConcrete(const TimingMember& m) {
   absl::StatusOr<std::unique_ptr<ConsistentHash>> made =
-      MakeAlgorithm(m.algorithm, m.params);
+      FindPreset(m.algorithm) != nullptr ? MakePreset(m.algorithm, "")
+                                         : MakeAlgorithm(m.algorithm, m.params);
   if (!made.ok()) return made.status();
   A* concrete = dynamic_cast<A*>(made->get());
   if (concrete == nullptr) {
@@ -76,7 +78,11 @@ absl::StatusOr<std::unique_ptr<A>> MakeReady(
     const std::vector<uint64_t>& placed, uint64_t seed = 0) {
   absl::StatusOr<std::unique_ptr<A>> a = MakeConcrete<A>(m);
   if (!a.ok()) return a.status();
-  const std::vector<NodeSpec> specs = NodeSpecs(nodes);
+  // Presets are configured with servers "10.0.0.<i>:11211" (their point
+  // names derive from host and port).
+  const std::vector<NodeSpec> specs = FindPreset(m.algorithm) != nullptr
+                                          ? PresetServers(nodes)
+                                          : NodeSpecs(nodes);
   if (absl::Status s = (*a)->Build(specs); !s.ok()) return s;
   if (!m.removal.empty()) {
     absl::StatusOr<std::vector<uint32_t>> order =

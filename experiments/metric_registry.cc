@@ -10,7 +10,7 @@ namespace {
 
 constexpr std::string_view kPeerPlaceholder = "<peer>";
 
-constexpr std::array<MetricInfo, 28> kMetrics = {{
+constexpr std::array<MetricInfo, 30> kMetrics = {{
     // Timing (vary run to run).
     {"lookup_ns", "ns", "lower", true,
      "time per lookup, independent lookups over a key array (throughput); "
@@ -59,6 +59,12 @@ constexpr std::array<MetricInfo, 28> kMetrics = {{
      "the minimum moved fraction: 1/(N+1) on add, r/N on removing r nodes"},
     {"moved_excess_fraction", "fraction", "lower", false,
      "keys that moved although they did not have to / keys (0 is minimal)"},
+    {"moved_over_optimum", "ratio", "none", false,
+     "presets: moved_fraction / its optimum (1/(N+1) on add, 1/N on "
+     "remove); below 1 when the joining or leaving server owns less than "
+     "its share"},
+    {"moved_excess_over_optimum", "ratio", "lower", false,
+     "presets: moved_excess_fraction / the optimum; 0 = minimal disruption"},
     {"step_moved_excess", "keys", "lower", false,
      "removal, incremental: keys that moved at a single removal although they "
      "were not on the node removed at that step, summed over the steps (0: "

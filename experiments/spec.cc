@@ -476,10 +476,16 @@ class Parser {
       return Error("algorithm", "not used by kind 'hash_speed'");
     }
     for (const std::string& a : b.algorithm) {
-      if (b.kind != "presets" && FindAlgorithm(a) == nullptr) {
+      if (FindAlgorithm(a) != nullptr) continue;
+      const bool string_lookup =
+          b.kind == "lookup" && b.scenario.size() == 1 &&
+          b.scenario[0] == "string";
+      if (b.kind != "presets" && !string_lookup) {
         return Error("algorithm",
                      absl::StrCat("'", a, "' is a production preset; presets "
-                                          "run in kind 'presets' only"));
+                                          "run in kind 'presets' and in kind "
+                                          "'lookup' with scenario = "
+                                          "[\"string\"] only"));
       }
     }
     if (!hs && b.kind != "weights" && b.nodes.empty()) {

@@ -314,7 +314,7 @@ def load_experiment(results_dir, name, tier=None, run_id=None):
 
 EXPERIMENTS = ["lookup", "build", "memory", "disruption", "balance", "vnodes",
                "hashes", "bounded_load", "weights", "seeds", "removal",
-               "overprovision"]
+               "overprovision", "presets"]
 
 
 # The hash every comparison of algorithms uses; other hashes in the lookup

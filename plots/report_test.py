@@ -532,6 +532,33 @@ class ReportTest(unittest.TestCase):
         self.assertIn("multiprobe (k=1)", dict(guide.items(ctx))[
             "pareto_lookup_balance"])
 
+    def test_presets_section(self):
+        """Q9: the preset table and the computed statements (fake data:
+        envoy_ring_hash moves 1.68x the optimum on add, an excess; jump has the best
+        max/mean, haproxy is above it beyond the intervals)."""
+        self.need_fake()
+        q9 = _section(self.text, "## Q9.")
+        row = _row(q9, "`envoy_ring_hash`")
+        self.assertIsNotNone(row)
+        self.assertEqual(row[1], "Envoy")
+        self.assertTrue(row[9].startswith("1.68×"), row)
+        self.assertIsNotNone(_row(q9, "`jump`"))
+        self.assertIn("When an 11th server joins, keys also move between "
+                      "servers that stay (excess > 0: not minimal "
+                      "disruption) in **haproxy** (0.455 %", q9)
+        self.assertIn("and **envoy_ring_hash** (6.18 %", q9)
+        self.assertIn("the other 1 of 3 presets move only the keys that "
+                      "must move", q9)
+        self.assertIn("best plain algorithm at N = 10 is **jump**", q9)
+        above = q9.split("Presets above it beyond the intervals:")[1]
+        self.assertIn("haproxy (1.36×", above.split(". ")[0])
+        self.assertIn("max_servers = 100", q9)
+        self.assertIn("not against a running Envoy", q9)
+        line = self._guide("presets")
+        self.assertIn("envoy_ring_hash", line)
+        self.assertNotIn("libmemcached_ketama** (", line.split(";")[0])
+
+
     def test_failure_guide_item(self):
         self.need_fake()
         line = self._guide("failure_lookup")

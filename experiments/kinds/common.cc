@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
+#include "algorithms/presets/registry.h"
 #include "algorithms/registry.h"
 #include "experiments/runner.h"
 #include "workload/keyset.h"
@@ -32,6 +33,16 @@ ResultRow BaseRow(const Cell& c, const std::string& run_id) {
   if (!c.removal.empty()) r.removed = c.removed;
   r.seed = c.seed;
   r.repetition = c.repetition;
+  // A production preset: the hash column names its key hash, and no
+  // algorithm parameter applies.
+  if (const PresetInfo* p = FindPreset(c.algorithm); p != nullptr) {
+    r.hash = std::string(p->key_hash);
+    r.vnodes.reset();
+    r.table_size.reset();
+    r.load_factor.reset();
+    r.capacity.reset();
+    r.probes.reset();
+  }
   return r;
 }
 

@@ -5,7 +5,8 @@
 // string keys: balance (max/mean keys per server), the keys moved when one
 // server joins (an (N+1)-th) or leaves (the middle one; the last for
 // LIFO-only ones), each against its optimum (1/(N+1) and 1/N of the keys),
-// and memory. Presets get the servers "10.0.0.<i>:11211" (their point names
+// the excess among them (keys that moved between servers that stayed: 0 for
+// a minimal-disruption mapping), and memory. Presets get the servers "10.0.0.<i>:11211" (their point names
 // derive from them); algorithms the usual node names. Every number is a
 // deterministic function of the cell.
 
@@ -94,13 +95,22 @@ absl::StatusOr<std::vector<ResultRow>> RunPresets(const Cell& c,
   } else {
     const std::vector<NodeId> after = Owners(a, digests);
     uint64_t moved = 0;
-    for (size_t i = 0; i < m; ++i) moved += after[i] != before[i];
+    uint64_t excess = 0;  // moved, but not to the new server
+    for (size_t i = 0; i < m; ++i) {
+      moved += after[i] != before[i];
+      excess += after[i] != before[i] && after[i] != *added;
+    }
     const double f = static_cast<double>(moved) / m;
     const double opt = 1.0 / static_cast<double>(n + 1);
     Add(&rows, base, "moved_fraction", f, "fraction", note);
     Add(&rows, base, "moved_over_optimum", f / opt, "ratio",
         absl::StrCat("optimum 1/(N+1) = ", FormatNumber(opt),
                      note.empty() ? "" : "; ", note));
+    Add(&rows, base, "moved_excess_fraction", static_cast<double>(excess) / m,
+        "fraction", "keys that moved between old servers (0 = minimal)");
+    Add(&rows, base, "moved_excess_over_optimum",
+        static_cast<double>(excess) / m / opt, "ratio",
+        "moved_excess_fraction / (1/(N+1)); 0 = minimal disruption");
     if (absl::Status s = a.RemoveNode(*added); !s.ok()) return s;
   }
 
@@ -121,7 +131,11 @@ absl::StatusOr<std::vector<ResultRow>> RunPresets(const Cell& c,
   }
   const std::vector<NodeId> after = Owners(a, digests);
   uint64_t moved = 0;
-  for (size_t i = 0; i < m; ++i) moved += after[i] != base_owners[i];
+  uint64_t excess = 0;  // moved, but not from the leaving server
+  for (size_t i = 0; i < m; ++i) {
+    moved += after[i] != base_owners[i];
+    excess += after[i] != base_owners[i] && base_owners[i] != victim;
+  }
   const double f = static_cast<double>(moved) / m;
   const double opt = 1.0 / static_cast<double>(n);
   const std::string which = a.capabilities().arbitrary_removal
@@ -131,6 +145,12 @@ absl::StatusOr<std::vector<ResultRow>> RunPresets(const Cell& c,
   Add(&rows, base, "moved_over_optimum", f / opt, "ratio",
       absl::StrCat("optimum 1/N = ", FormatNumber(opt), "; ", which,
                    note.empty() ? "" : "; ", note));
+  Add(&rows, base, "moved_excess_fraction", static_cast<double>(excess) / m,
+      "fraction",
+      absl::StrCat("keys that moved between the staying servers (0 = "
+                   "minimal); ", which));
+  Add(&rows, base, "moved_excess_over_optimum", static_cast<double>(excess) / m / opt,
+      "ratio", "moved_excess_fraction / (1/N); 0 = minimal disruption");
   return rows;
 }
 

@@ -3,14 +3,15 @@
 Modules: common (formatting, statistics labels, context, ranking), header,
 guide (decision guide), lookup (Q1), build (Q2), memory (Q3), disruption
 (Q4), balance (Q5), capabilities (Q6), removal (Q7: node failures),
-overprovision (Q8: capacity and probes, lookup time against balance), seeds,
+overprovision (Q8: capacity and probes, lookup time against balance),
+presets (Q9: production presets vs the plain algorithms), seeds,
 figures, headline (README block). build_report() assembles them in report order.
 """
 
 import chdata
 from report import (balance, build, capabilities, disruption, figures,
-                    guide, header, lookup, memory, overprovision, removal,
-                    seeds)
+                    guide, header, lookup, memory, overprovision, presets,
+                    removal, seeds)
 from report.common import Ctx
 
 
@@ -33,7 +34,8 @@ def build_report(args):
              lookup.section(ctx), build.section(ctx), memory.section(ctx),
              disruption.section(ctx), balance.section(ctx),
              capabilities.section(ctx), removal.section(ctx),
-             overprovision.section(ctx), seeds.section(ctx),
+             overprovision.section(ctx), presets.section(ctx),
+             seeds.section(ctx),
              figures.section(ctx)]
     missing = [n for n in chdata.EXPERIMENTS if n not in ctx.exps]
     if missing:

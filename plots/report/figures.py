@@ -29,6 +29,9 @@ FIGURES = [
      "LIFO order)"),
     ("pareto_lookup_balance", "Lookup time against max/mean: capacity and "
      "probes variants with the default variants, and the Pareto front"),
+    ("presets_balance_moved", "Production presets and plain algorithms: "
+     "max/mean load against keys moved on add over the optimum at N = 10 "
+     "(mean over key-set seeds), and max/mean vs N"),
     ("seeds", "Seed articles' numbers vs our repetitions"),
 ]
 

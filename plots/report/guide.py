@@ -16,7 +16,8 @@ import math
 
 import pandas as pd
 
-from report import capabilities, disruption, overprovision, removal
+from report import (capabilities, disruption, overprovision, presets,
+                    removal)
 from report.common import (match_variant, REPLAY_MODEL, filt, fmt_med, fmt_num, fmt_pct,
                            fmt_value, join_names, keys_per_node, med, one,
                            peers_in, pick_n, rank, restrict, variant_label)
@@ -174,6 +175,7 @@ def items(ctx):
         out.append(hs)
     out += removal.guide_items(ctx, bad, ranked)
     out += overprovision.guide_items(ctx)
+    out += presets.guide_items(ctx)
     return out
 
 

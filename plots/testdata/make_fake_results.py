@@ -1046,6 +1046,51 @@ METRICS = [  # (name, unit, better, timing, description)
 ]
 
 
+FAKE_PRESETS = [
+    # name, system, verified, max_servers, max/mean, add/opt, remove/opt
+    ("libmemcached_ketama", "libmemcached",
+     "make verify-presets against Debian libmemcached", 100, 1.14, 1.0, 1.0),
+    ("haproxy", "HAProxy", "make verify-presets against a live haproxy",
+     0, 1.36, 1.05, 1.2),
+    ("envoy_ring_hash", "Envoy", "Envoy's unit-test expectations", 0,
+     1.12, 1.68, 1.85),
+]
+PRESET_ALGOS = [("ring", 1.15, 1.0, 1.0), ("jump", 1.02, 1.0, 1.0)]
+
+
+def gen_presets():
+    """Presets at N = 3 and 10, 3 key-set seeds; envoy_ring_hash moves
+    1.68x the optimum on add (an excess of 0.68/(N+1)), jump has the best
+    max/mean."""
+    w = Writer("presets")
+    rows = [(p, mm, a, r) for p, _, _, _, mm, a, r in FAKE_PRESETS] + \
+        PRESET_ALGOS
+    for name, mm, ad, rm in rows:
+        for n in (3, 10):
+            for s in range(3):
+                j = 0.005 * (s - 1)
+                c = dict(algorithm=name, hash="xxh64", keyset="url",
+                         nodes=n, keys=200 * n, seed=s, repetition=s)
+                w.add(**c, scenario="static", metric="load_max_over_mean",
+                      value=mm + j, unit="ratio")
+                w.add(**c, scenario="static", metric="load_min_over_mean",
+                      value=2 - mm - j, unit="ratio")
+                w.add(**c, scenario="static", metric="memory_bytes",
+                      value=1000 * n, unit="bytes")
+                for sc, ratio, opt in (("add", ad, 1 / (n + 1)),
+                                       ("remove", rm, 1 / n)):
+                    w.add(**c, scenario=sc, metric="moved_fraction",
+                          value=ratio * opt + j / 10, unit="fraction")
+                    w.add(**c, scenario=sc, metric="moved_over_optimum",
+                          value=ratio + j, unit="ratio")
+                    # The excess: what moved beyond the optimum, for the
+                    # fake presets that move more than they must.
+                    w.add(**c, scenario=sc, metric="moved_excess_fraction",
+                          value=max(0.0, (ratio - 1.0) * opt),
+                          unit="fraction")
+    return w
+
+
 def registry():
     algos = [dict(name=a, description=f"fake {a}", citation="fake",
                   lookup_complexity=CAPS[a][0], lookup_class=CAPS[a][1],
@@ -1058,7 +1103,11 @@ def registry():
             mets.append(dict(name=f"{m}_ratio_to_{p}", unit="ratio",
                              better="lower", timing=True,
                              description=f"{m} ours / {p}, same round"))
-    return {"algorithms": algos,
+    presets = [dict(name=p, system=sy, version=f"{sy} 1.0 (fake)",
+                    verified=v, key_hash="xxh64", search=">=",
+                    max_servers=ms, capabilities={})
+               for p, sy, v, ms, _, _, _ in FAKE_PRESETS]
+    return {"algorithms": algos, "presets": presets,
             "hashes": [dict(name=h, description=h, bits=64,
                             reproducible=h != "absl_hash") for h in HASHES],
             "keysets": [dict(name=k, description=k) for k in KEYSETS],
@@ -1080,7 +1129,8 @@ def main(argv=None):
     SCALE = args.scale
     for gen in (gen_lookup, gen_build, gen_memory, gen_disruption,
                 gen_balance, gen_vnodes, gen_hashes, gen_bounded_load,
-                gen_weights, gen_seeds, gen_removal, gen_overprovision):
+                gen_weights, gen_seeds, gen_removal, gen_overprovision,
+                gen_presets):
         gen().write(args.out, cpu=args.cpu)
     # An older run that must NOT be selected (values 10x slower).
     gen_lookup(scale=10.0).write(args.out, date="2020-01-01T00:00:00Z",
