@@ -623,3 +623,50 @@ TEST(SpecTest, Primes) {
 
 }  // namespace
 }  // namespace chbench
+
+namespace chbench {
+namespace {
+
+// Production presets run in kind presets, and in kind lookup with string
+// keys only (their key hash is part of what they are).
+TEST(SpecTest, PresetNamesOnlyWherePresetsRun) {
+  EXPECT_THAT(Error(R"([[sweep]]
+kind = "balance"
+algorithm = ["ring", "nginx"]
+nodes = 10
+keys = 10
+)"),
+              HasSubstr("'nginx' is a production preset; presets run in kind "
+                        "'presets' and in kind 'lookup' with scenario = "
+                        "[\"string\"] only"));
+  EXPECT_THAT(Error(R"([[sweep]]
+kind = "lookup"
+algorithm = ["haproxy"]
+scenario = ["prehashed"]
+nodes = 10
+keys = 10
+)"),
+              HasSubstr("'haproxy' is a production preset"));
+  absl::StatusOr<Spec> ok = Parse(R"([[sweep]]
+kind = "presets"
+algorithm = ["nginx", "ring"]
+keyset = ["url"]
+nodes = [3, 10]
+keys_per_node = [100]
+repetitions = 2
+)");
+  ASSERT_TRUE(ok.ok()) << ok.status();
+  EXPECT_EQ(ok->cells.size(), 2u * 2u * 2u);
+  absl::StatusOr<Spec> timing = Parse(R"([[sweep]]
+kind = "lookup"
+algorithm = ["nginx", "jump"]
+scenario = ["string"]
+keyset = ["url"]
+nodes = [10]
+keys = [1000]
+)");
+  EXPECT_TRUE(timing.ok()) << timing.status();
+}
+
+}  // namespace
+}  // namespace chbench
