@@ -18,9 +18,7 @@ set -uo pipefail
 if [ $# -ne 2 ]; then echo "usage: $0 CHBENCH OUT_DIR" >&2; exit 2; fi
 CHBENCH=$1
 OUT=$2
-HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-TESTDATA=$(cd "$HERE/../testdata" && pwd)
-KEYS="$TESTDATA/keys.txt"
+. "$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/lib.sh"   # TESTDATA, KEYS, vl_rows
 [ -x "$CHBENCH" ] || command -v "$CHBENCH" >/dev/null 2>&1 || { echo "compare: $CHBENCH is not executable" >&2; exit 2; }
 [ -d "$OUT" ] || { echo "compare: no directory $OUT" >&2; exit 2; }
 export LC_ALL=C
@@ -90,7 +88,7 @@ while IFS=$'\x1f' read -r stem _system preset options servers; do
       echo "NOTE $stem: header differs from testdata/$stem.tsv: $(head -n 1 "$file" | cut -c1-160)..."
     fi
   fi
-done < <(grep -v '^#' "$HERE/configs.tsv" | tail -n +2 | tr '\t' '\037')
+done < <(vl_rows)
 
 if [ "$count" -eq 0 ]; then echo "compare: no configs.tsv stem has a file in $OUT" >&2; exit 2; fi
 exit "$status"

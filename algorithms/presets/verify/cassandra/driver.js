@@ -10,27 +10,10 @@
 //                          (splitmix64(x) = first output of SplitMix64 seeded with state x)
 // Exit codes: 0 ok, 2 missing/wrong package, 1 any other failure.
 
-const fs = require('fs');
-const path = require('path');
-const { createRequire } = require('module');
-
-function die(code, msg) {
-  process.stderr.write('cassandra/driver.js: ' + msg + '\n');
-  process.exit(code);
-}
-
-const [pkgDir, configsPath, keysPath, outDir] = process.argv.slice(2);
-if (!outDir) die(1, 'usage: node driver.js NODE_PKG_DIR CONFIGS_TSV KEYS_TXT OUT_DIR');
-
-const req = createRequire(path.join(path.resolve(pkgDir), 'package.json'));
+const { die, req, version: pinned, keys, rows, writeTsv } =
+  require('../verifylib.js').start('cassandra/driver.js', 'cassandra');
 const PINNED = '4.10.0';
-let version;
-try {
-  version = JSON.parse(fs.readFileSync(req.resolve('cassandra-driver/package.json'), 'utf8')).version;
-} catch (e) {
-  die(2, `missing npm package cassandra-driver@${PINNED} under ${pkgDir}/node_modules`);
-}
-if (version !== PINNED) die(2, `npm package cassandra-driver is ${version}, expected pinned ${PINNED}`);
+const version = pinned('cassandra-driver', PINNED);
 const Metadata = req('cassandra-driver/lib/metadata');
 const clientOptions = req('cassandra-driver/lib/client-options');
 
@@ -65,30 +48,6 @@ function tokensFor(option, n) {
   die(1, `unknown options "${option}"`);
 }
 
-function readKeys(p) {
-  const lines = fs.readFileSync(p, 'utf8').split('\n');
-  if (lines.length && lines[lines.length - 1] === '') lines.pop();
-  return lines;
-}
-
-function readConfigs(p, system) {
-  const rows = [];
-  let header = null;
-  for (const line of fs.readFileSync(p, 'utf8').split('\n')) {
-    if (line === '' || line.startsWith('#')) continue;
-    const f = line.split('\t');
-    if (!header) { header = f; continue; }
-    const r = {};
-    header.forEach((h, i) => { r[h] = f[i] === undefined ? '' : f[i]; });
-    if (r.system === system) rows.push(r);
-  }
-  return rows;
-}
-
-const keys = readKeys(keysPath);
-const rows = readConfigs(configsPath, 'cassandra');
-if (rows.length === 0) die(1, 'no configs.tsv rows with system "cassandra"');
-
 for (const row of rows) {
   const names = row.servers.split(',');
   for (const s of names) {
@@ -113,14 +72,15 @@ for (const row of rows) {
   }
 
   const serverDesc = names.map((n, i) => `${n} tokens=${perServer[i].join('|')}`).join(', ');
-  const out = [`# cassandra-driver ${version} (npm) Murmur3Tokenizer + Metadata.buildTokens/` +
+  const header = `cassandra-driver ${version} (npm) Murmur3Tokenizer + Metadata.buildTokens/` +
     `getReplicas(null, key bytes) = primary replica; Murmur3Partitioner; partition key = UTF-8 ` +
     `bytes of the key (single text column); ${desc}; servers [${serverDesc}]; ` +
-    `ring tokens=${meta.ring.length}; node ${process.version}; key<TAB>server`];
+    `ring tokens=${meta.ring.length}; node ${process.version}; key<TAB>server`;
+  const out = [];
   for (const k of keys) {
     const replicas = meta.getReplicas(null, Buffer.from(k, 'utf8'));
     if (!replicas || replicas.length !== 1 || !replicas[0]) die(1, `${row.stem}: no replica for ${JSON.stringify(k)}`);
     out.push(`${k}\t${replicas[0].address}`);
   }
-  fs.writeFileSync(path.join(outDir, row.stem + '.tsv'), out.join('\n') + '\n');
+  writeTsv(row.stem, header, out);
 }

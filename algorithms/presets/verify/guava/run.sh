@@ -3,22 +3,19 @@
 # (Debian openjdk-17-jdk-headless: javac + java).
 # usage: run.sh OUT_DIR  -> OUT_DIR/<stem>.tsv for each configs.tsv row with system "guava".
 set -euo pipefail
-here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-repo=$(cd "$here/../../../.." && pwd)
-out=${1:?usage: run.sh OUT_DIR}
+HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+. "$HERE/../lib.sh"
+vl_start guava "usage: $0 OUT_DIR" 1 1 "$@"
 
-for p in javac java; do
-  command -v "$p" >/dev/null 2>&1 || { echo "guava/run.sh: missing program '$p' (apt package openjdk-17-jdk-headless)" >&2; exit 2; }
-done
+vl_need_prog javac openjdk-17-jdk-headless
+vl_need_prog java openjdk-17-jdk-headless
+vl_need_prog timeout coreutils
 jar=/usr/share/java/guava.jar
-[ -f "$jar" ] || { echo "guava/run.sh: missing $jar (apt package libguava-java)" >&2; exit 2; }
-ver=$(dpkg-query -W -f='${Version}' libguava-java 2>/dev/null) || ver=unknown
+vl_need_file "$jar" libguava-java
+ver=$(vl_pkg_version libguava-java unknown)
 
-mkdir -p "$out"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-trap 'exit 130' INT TERM
-javac -nowarn -d "$tmp/classes" -cp "$jar" "$here/GuavaDriver.java" || { echo "guava/run.sh: javac failed" >&2; exit 1; }
-mkdir "$tmp/out"
-timeout 120 java -Xshare:auto -cp "$jar:$tmp/classes" GuavaDriver "$ver" "$here/../configs.tsv" "$repo/algorithms/presets/testdata/keys.txt" "$tmp/out"
-mv "$tmp"/out/*.tsv "$out"/
+vl_scratch
+javac -nowarn -d "$SCRATCH/classes" -cp "$jar" "$HERE/GuavaDriver.java" || vl_die 1 "javac failed"
+mkdir "$SCRATCH/out"
+vl_run_driver timeout 120 java -Xshare:auto -cp "$jar:$SCRATCH/classes" GuavaDriver "$ver" "$CONFIGS" "$KEYS" "$SCRATCH/out"
+vl_publish "$SCRATCH/out"

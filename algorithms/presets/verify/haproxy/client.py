@@ -27,10 +27,13 @@ import socket
 import sys
 import time
 
-HOST = "127.0.0.1"
+sys.dont_write_bytecode = True
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+import verifylib as vl  # noqa: E402
+from verifylib import HOST  # noqa: E402
+
 FRONT_PORT = 21000
 SERVER_PORTS = range(21001, 21051)
-TIMEOUT = 5.0
 
 HASH_TYPES = {
     "": "consistent",
@@ -42,23 +45,6 @@ HASH_TYPES = {
 def die(code, msg):
     sys.stderr.write("haproxy/client.py: %s\n" % msg)
     sys.exit(code)
-
-
-def read_configs(path):
-    rows, header = [], None
-    with open(path, encoding="utf-8") as f:
-        for line in f:
-            line = line.rstrip("\n")
-            if not line or line.startswith("#"):
-                continue
-            fields = line.split("\t")
-            if header is None:
-                header = fields
-                continue
-            r = dict(zip(header, fields + [""] * (len(header) - len(fields))))
-            if r["system"] == "haproxy":
-                rows.append(r)
-    return rows
 
 
 def parse_servers(col):
@@ -76,7 +62,7 @@ def parse_servers(col):
 
 
 def cmd_gen(configs, cfg_path, plan_path, strict):
-    rows = read_configs(configs)
+    rows = vl.read_rows(configs, "haproxy")
     if not rows:
         die(1, 'no configs.tsv rows with system "haproxy"')
     accept = "" if strict else "    option accept-invalid-http-request\n"
@@ -126,15 +112,7 @@ def cmd_gen(configs, cfg_path, plan_path, strict):
 
 
 def cmd_portcheck():
-    for port in [FRONT_PORT] + list(SERVER_PORTS):
-        s = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-        s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        try:
-            s.bind((HOST, port))
-        except OSError as e:
-            die(2, "cannot bind %s:%d (%s); is another HAProxy running?" % (HOST, port, e.strerror))
-        finally:
-            s.close()
+    vl.require_free("haproxy/client.py", [FRONT_PORT] + list(SERVER_PORTS))
 
 
 def cmd_wait(pid):
@@ -152,75 +130,25 @@ def cmd_wait(pid):
     die(2, "haproxy front %s:%d not reachable after 10 s" % (HOST, FRONT_PORT))
 
 
-class Conn:
-    def __init__(self):
-        self.sock = None
-        self.buf = b""
-
-    def close(self):
-        if self.sock is not None:
-            self.sock.close()
-        self.sock, self.buf = None, b""
-
-    def _read_until(self, marker):
-        while marker not in self.buf:
-            chunk = self.sock.recv(65536)
-            if not chunk:
-                raise ConnectionError("connection closed by HAProxy")
-            self.buf += chunk
-        i = self.buf.index(marker) + len(marker)
-        out, self.buf = self.buf[:i], self.buf[i:]
-        return out
-
-    def _read_n(self, n):
-        while len(self.buf) < n:
-            chunk = self.sock.recv(65536)
-            if not chunk:
-                raise ConnectionError("connection closed by HAProxy")
-            self.buf += chunk
-        out, self.buf = self.buf[:n], self.buf[n:]
-        return out
-
-    def get(self, target):
-        """One request (no retry: a failure is reported, never resent). Returns
-        (status, headers dict with lower-case names, body bytes)."""
-        if self.sock is None:
-            self.sock = socket.create_connection((HOST, FRONT_PORT), timeout=TIMEOUT)
-        self.sock.sendall(b"GET " + target + b" HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
-        head = self._read_until(b"\r\n\r\n").decode("latin-1").split("\r\n")
-        status = int(head[0].split(" ")[1])
-        headers = {}
-        for h in head[1:]:
-            if h:
-                k, _, v = h.partition(":")
-                headers[k.strip().lower()] = v.strip()
-        body = self._read_n(int(headers.get("content-length", "0")))
-        if headers.get("connection", "").lower() == "close":
-            self.close()
-        return status, headers, body
-
-
 def cmd_run(plan_path, keys_path, out_dir, version):
     with open(plan_path, encoding="utf-8") as f:
         plan = json.load(f)
-    with open(keys_path, "rb") as f:
-        keys = f.read().split(b"\n")
-    if keys and keys[-1] == b"":
-        keys.pop()
+    keys = vl.read_keys(keys_path)
     strict = plan["strict"]
-    conn = Conn()
+    conn = vl.HttpClient(FRONT_PORT, "HAProxy")
     rejected = []
     for c in plan["configs"]:
         valid = set(c["servers"])
         ht = c["hash_type"]
-        lines = ["# %s, backend { balance url_param key; hash-type %s; servers (puid 1..N in this "
+        header = ("%s, backend { balance url_param key; hash-type %s; servers (puid 1..N in this "
                  "order): %s } (plain 'hash-type consistent' = sdbm + avalanche; 16 x weight points "
                  "per server at full_hash(puid*4096+j); closest point wins, tie to the lower point); "
                  "over 127.0.0.1, one GET /%s?key=<key> per key with the key as raw UTF-8 bytes "
                  "(no percent-encoding; the frontends set 'option accept-invalid-http-request', "
                  "without which HAProxy answers 400 to a request line holding bytes >= 0x80); "
                  "server = X-Upstream (%%si:%%sp) = backend body; key<TAB>server"
-                 % (version, ht, c["desc"], c["backend"])]
+                  % (version, ht, c["desc"], c["backend"]))
+        lines = []
         for k in keys:
             target = b"/" + c["backend"].encode() + b"?key=" + k
             try:
@@ -237,10 +165,10 @@ def cmd_run(plan_path, keys_path, out_dir, version):
             got = body.decode("ascii", "replace")
             if up != got or up not in valid:
                 die(1, "%s: key %r: X-Upstream %r, body %r, not one server" % (c["stem"], k, up, got))
-            lines.append(k.decode("utf-8") + "\t" + up)
+            k.decode("utf-8")  # keys.txt is UTF-8
+            lines.append(k + b"\t" + up.encode("ascii") + b"\n")
         if not strict:
-            with open(os.path.join(out_dir, c["stem"] + ".tsv"), "w", encoding="utf-8") as f:
-                f.write("\n".join(lines) + "\n")
+            vl.write_tsv(os.path.join(out_dir, c["stem"] + ".tsv"), header, lines)
     conn.close()
     if strict:
         sys.stdout.write("%d requests rejected in strict mode\n" % len(rejected))

@@ -10,53 +10,38 @@
 # config, 5 s timeout each. HAProxy is stopped by PID on every exit path; scratch files live in
 # a mktemp -d folder.
 set -euo pipefail
-here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-repo=$(cd "$here/../../../.." && pwd)
-out=${1:?usage: run.sh OUT_DIR [--strict]}
+HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+. "$HERE/../lib.sh"
+vl_start haproxy "usage: $0 OUT_DIR [--strict]" 1 2 "$@"
 strict=${2:-}
-py=/usr/bin/python3
+[ -z "$strict" ] || [ "$strict" = --strict ] || vl_die 2 "usage: run.sh OUT_DIR [--strict]"
 
-command -v haproxy >/dev/null 2>&1 || { echo "haproxy/run.sh: missing program 'haproxy' (apt package haproxy)" >&2; exit 2; }
-[ -x "$py" ] || { echo "haproxy/run.sh: missing $py (apt package python3)" >&2; exit 2; }
-command -v timeout >/dev/null 2>&1 || { echo "haproxy/run.sh: missing program 'timeout' (coreutils)" >&2; exit 2; }
+vl_need_prog haproxy haproxy
+vl_need_prog "$PY" python3
+vl_need_prog timeout coreutils
 hv=$(haproxy -v | sed -n '1s/^HAProxy version \([^ ]*\).*/\1/p')
-dv=$(dpkg-query -W -f='${Version}' haproxy 2>/dev/null) || dv=unknown
+dv=$(vl_pkg_version haproxy unknown)
 version="HAProxy $hv (Debian haproxy $dv)"
 
-tmp=$(mktemp -d)
-hpid=""
-stop_haproxy() {
-  if [ -n "$hpid" ]; then
-    kill -TERM "$hpid" 2>/dev/null || true
-    for _ in $(seq 50); do kill -0 "$hpid" 2>/dev/null || break; sleep 0.1; done
-    if kill -0 "$hpid" 2>/dev/null; then kill -KILL "$hpid" 2>/dev/null || true; fi
-    wait "$hpid" 2>/dev/null || true
-    if kill -0 "$hpid" 2>/dev/null; then echo "haproxy/run.sh: haproxy pid $hpid still running" >&2; fi
-    hpid=""
-  fi
-}
-cleanup() { stop_haproxy; rm -rf "$tmp"; }
-trap cleanup EXIT
-trap 'exit 130' INT TERM
-
+vl_scratch
+client() { "$PY" -I -B "$HERE/client.py" "$@"; }
 gen_args=()
 [ "$strict" = "--strict" ] && gen_args=(--strict)
-"$py" "$here/client.py" gen "$here/../configs.tsv" "$tmp/haproxy.cfg" "$tmp/plan.json" "${gen_args[@]}"
-haproxy -c -q -f "$tmp/haproxy.cfg" || { echo "haproxy/run.sh: generated configuration rejected by haproxy -c" >&2; exit 1; }
-"$py" "$here/client.py" portcheck
+client gen "$CONFIGS" "$SCRATCH/haproxy.cfg" "$SCRATCH/plan.json" "${gen_args[@]}"
+haproxy -c -q -f "$SCRATCH/haproxy.cfg" || vl_die 1 "generated configuration rejected by haproxy -c"
+client portcheck
 
-haproxy -db -f "$tmp/haproxy.cfg" >"$tmp/haproxy.log" 2>&1 </dev/null &
-hpid=$!
+haproxy -db -f "$SCRATCH/haproxy.cfg" >"$SCRATCH/haproxy.log" 2>&1 </dev/null &
+vl_track_pid $!
 rc=0
-"$py" "$here/client.py" wait "$hpid" || rc=$?
+client wait "${VL_PIDS[0]}" || rc=$?
 if [ "$rc" -ne 0 ]; then
-  grep -m1 -i 'alert' "$tmp/haproxy.log" >&2 || true
+  grep -m1 -i 'alert' "$SCRATCH/haproxy.log" >&2 || true
   exit "$rc"
 fi
 
-mkdir "$tmp/out"
-timeout 300 "$py" "$here/client.py" run "$tmp/plan.json" "$repo/algorithms/presets/testdata/keys.txt" "$tmp/out" "$version"
-stop_haproxy
+mkdir "$SCRATCH/out"
+vl_run_driver timeout 300 "$PY" -I -B "$HERE/client.py" run "$SCRATCH/plan.json" "$KEYS" "$SCRATCH/out" "$version"
+vl_untrack_pids
 [ "$strict" = "--strict" ] && exit 0
-mkdir -p "$out"
-mv "$tmp"/out/*.tsv "$out"/
+vl_publish "$SCRATCH/out"

@@ -15,34 +15,27 @@ and writes SCRATCH/out/<stem>.tsv. nginx is stopped by PID on every exit path.
 Exit status 2: a port is busy or nginx is missing; 1: any other failure.
 """
 import os
-import signal
-import socket
 import subprocess
 import sys
 import time
 
-HOST = "127.0.0.1"
+sys.dont_write_bytecode = True
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+import verifylib as vl  # noqa: E402
+from verifylib import HOST  # noqa: E402
+
 FRONT_PORT = 20000
 BACKEND_PORTS = range(20001, 20051)
-TIMEOUT = 5.0
-
-
-class PortBusy(Exception):
-    pass
 
 
 def read_rows(path):
     rows = []
-    with open(path, encoding="utf-8") as f:
-        lines = [l.rstrip("\n") for l in f if not l.startswith("#")]
-    for line in lines[1:]:
-        stem, system, preset, options, servers = line.split("\t")
-        if system != "nginx":
-            continue
+    for r in vl.read_rows(path, "nginx"):
+        stem, preset, options = r["stem"], r["preset"], r["options"]
         if preset != "nginx" or options:
             raise SystemExit(f"nginx: {stem}: unexpected preset/options {preset!r} {options!r}")
         entries = []
-        for item in servers.split(","):
+        for item in r["servers"].split(","):
             parts = item.split(":")
             if len(parts) not in (2, 3) or parts[0] != HOST:
                 raise SystemExit(f"nginx: {stem}: server {item!r} is not 127.0.0.1:port[:weight]")
@@ -53,19 +46,6 @@ def read_rows(path):
             entries.append((f"{HOST}:{port}", port, weight))
         rows.append((stem, entries))
     return rows
-
-
-def check_free(ports):
-    for port in ports:
-        s = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-        # like the servers themselves: TIME_WAIT leftovers of a previous run do not count
-        s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        try:
-            s.bind((HOST, port))
-        except OSError as e:
-            raise PortBusy(f"nginx: cannot bind {HOST}:{port}: {e.strerror}")
-        finally:
-            s.close()
 
 
 def server_line(label, weight):
@@ -110,142 +90,64 @@ def write_conf(scratch, rows, ports):
     return path
 
 
-class Client:
-    """A keep-alive HTTP/1.1 client over one socket; never resends a request."""
-
-    def __init__(self):
-        self.sock = None
-        self.buf = b""
-
-    def connect(self):
-        self.close()
-        self.sock = socket.create_connection((HOST, FRONT_PORT), timeout=TIMEOUT)
-        self.sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-        self.buf = b""
-
-    def close(self):
-        if self.sock:
-            self.sock.close()
-        self.sock = None
-
-    def _fill(self):
-        chunk = self.sock.recv(65536)
-        if not chunk:
-            raise IOError("connection closed by nginx before a full response")
-        self.buf += chunk
-
-    def get(self, path_bytes):
-        if self.sock is None:
-            self.connect()
-        self.sock.sendall(b"GET " + path_bytes + b" HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
-        while b"\r\n\r\n" not in self.buf:
-            self._fill()
-        head, self.buf = self.buf.split(b"\r\n\r\n", 1)
-        lines = head.split(b"\r\n")
-        status = lines[0].split(b" ")[1]
-        headers = {}
-        for l in lines[1:]:
-            k, _, v = l.partition(b":")
-            headers[k.strip().lower()] = v.strip()
-        n = int(headers.get(b"content-length", b"-1"))
-        if n < 0:
-            raise IOError("response without Content-Length")
-        while len(self.buf) < n:
-            self._fill()
-        body, self.buf = self.buf[:n], self.buf[n:]
-        if headers.get(b"connection", b"").lower() == b"close":
-            self.close()
-        return status, headers, body
-
-
 def main():
-    if len(sys.argv) != 5:
-        sys.stderr.write(__doc__)
-        return 2
-    configs, keys_path, scratch, version_text = sys.argv[1:]
+    configs, keys, scratch, version_text = vl.driver_args(__doc__)
     rows = read_rows(configs)
-    with open(keys_path, "rb") as f:
-        keys = [l.rstrip(b"\n") for l in f]
-    for k in keys:
-        bad = set(k) & set(b"&% #\r\n\t\0")
-        if bad or not k:
-            raise SystemExit(f"nginx: key {k!r} cannot be sent verbatim in a query string "
-                             f"(contains {bytes(sorted(bad))!r})")
+    vl.check_keys("nginx", keys, b"&% #\r\n\t\0", "cannot be sent verbatim in a query string")
     ports = sorted({p for _, entries in rows for _, p, _ in entries})
-    try:
-        check_free([FRONT_PORT] + ports)
-    except PortBusy as e:
-        print(e, file=sys.stderr)
-        return 2
+    vl.require_free("nginx", [FRONT_PORT] + ports)
     conf = write_conf(scratch, rows, ports)
     pidfile = os.path.join(scratch, "nginx.pid")
     errlog = os.path.join(scratch, "error.log")
     proc = None
-
-    def on_signal(signum, frame):
-        raise SystemExit(f"nginx: interrupted by signal {signum}")
-
-    signal.signal(signal.SIGTERM, on_signal)
-    signal.signal(signal.SIGINT, on_signal)
+    vl.exit_on_signals("nginx")
     try:
         proc = subprocess.Popen(["/usr/sbin/nginx", "-p", scratch, "-e", errlog, "-c", conf],
                                 stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
                                 stderr=open(os.path.join(scratch, "stderr.log"), "wb"))
-        with open(os.path.join(scratch, "server.pid"), "w") as f:
-            f.write(f"{proc.pid}\n")
+        vl.record_pid(scratch, proc.pid)
         # nginx writes its pid file only after every listening socket is bound.
         deadline = time.monotonic() + 10
         while not os.path.exists(pidfile):
             if proc.poll() is not None or time.monotonic() > deadline:
-                log = open(errlog, errors="replace").read() if os.path.exists(errlog) else ""
-                log += open(os.path.join(scratch, "stderr.log"), errors="replace").read()
-                if "Address already in use" in log:
-                    print("nginx: a port in 20000-20050 on 127.0.0.1 is already in use", file=sys.stderr)
-                    return 2
-                last = log.strip().splitlines()[-1] if log.strip() else "no log"
-                print(f"nginx: nginx did not start: {last}", file=sys.stderr)
-                return 1
+                log = vl.read_text(errlog) + vl.read_text(os.path.join(scratch, "stderr.log"))
+                code, msg = vl.start_failure("nginx", "nginx", log, "20000-20050")
+                print(msg, file=sys.stderr)
+                return code
             time.sleep(0.02)
 
         os.makedirs(os.path.join(scratch, "out"), exist_ok=True)
-        client = Client()
+        client = vl.HttpClient(FRONT_PORT, "nginx")
         total = 0
         t0 = time.monotonic()
         for i, (stem, entries) in enumerate(rows):
             labels = {label for label, _, _ in entries}
             desc = ", ".join(f"{label}" + (f" weight={w}" if w != 1 else "") for label, _, w in entries)
-            header = (f"# {version_text}; upstream {{ hash $arg_key consistent; server {desc}; }} "
+            header = (f"{version_text}; upstream {{ hash $arg_key consistent; server {desc}; }} "
                       f"(160 points x weight per server, crc32 of the raw key); one GET /cfg?key=<key> per key "
                       f"through nginx on 127.0.0.1:{FRONT_PORT}; server = X-Upstream ($upstream_addr) = backend body; "
-                      f"key\tserver\n")
-            out_lines = [header.encode("utf-8")]
+                      f"key\tserver")
+            out_lines = []
             prefix = f"/cfg{i}?key=".encode()
             for k in keys:
                 status, headers, body = client.get(prefix + k)
                 total += 1
-                up = headers.get(b"x-upstream", b"")
-                if status != b"200" or up != body or body.decode() not in labels:
+                up = headers.get("x-upstream", "")
+                if status != 200 or up.encode("latin-1") != body or body.decode() not in labels:
                     raise SystemExit(f"nginx: {stem}: key {k!r}: status {status!r}, "
                                      f"X-Upstream {up!r}, body {body!r}")
                 out_lines.append(k + b"\t" + body + b"\n")
-            with open(os.path.join(scratch, "out", stem + ".tsv"), "wb") as f:
-                f.writelines(out_lines)
+            vl.write_tsv(os.path.join(scratch, "out", stem + ".tsv"), header, out_lines)
         client.close()
         if proc.poll() is not None:
             raise SystemExit("nginx: nginx exited during the run")
         print(f"nginx: {total} requests in {time.monotonic() - t0:.1f} s", file=sys.stderr)
         return 0
-    except (IOError, socket.timeout) as e:
+    except (IOError, ValueError, IndexError) as e:
         print(f"nginx: {e}", file=sys.stderr)
         return 1
     finally:
-        if proc is not None and proc.poll() is None:
-            proc.terminate()  # SIGTERM to nginx's own PID: fast shutdown
-            try:
-                proc.wait(timeout=5)
-            except subprocess.TimeoutExpired:
-                proc.kill()
-                proc.wait()
+        vl.stop(proc)  # SIGTERM to nginx's own PID: fast shutdown
 
 
 if __name__ == "__main__":

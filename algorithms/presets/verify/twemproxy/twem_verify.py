@@ -22,17 +22,19 @@ Exit status 2: a port is busy; 1: any other failure.
 import asyncio
 import os
 import signal
-import socket
 import subprocess
 import sys
 import time
 
-HOST = "127.0.0.1"
+sys.dont_write_bytecode = True
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+import verifylib as vl  # noqa: E402
+from verifylib import HOST  # noqa: E402
+
 BACKEND_BASE = 22001
 BACKEND_PORTS = range(22001, 22051)
 STATS_PORT = 22100
 POOL_BASE = 22101
-TIMEOUT = 5.0
 WINDOW = 32  # requests in flight per pool connection (each key is still sent once)
 
 
@@ -79,12 +81,8 @@ async def run_backends(ports):
 # ---------------------------------------------------------------- configuration
 def read_rows(path):
     rows = []
-    with open(path, encoding="utf-8") as f:
-        lines = [l.rstrip("\n") for l in f if not l.startswith("#")]
-    for line in lines[1:]:
-        stem, system, preset, options, servers = line.split("\t")
-        if system != "twemproxy":
-            continue
+    for r in vl.read_rows(path, "twemproxy"):
+        stem, preset, options, servers = r["stem"], r["preset"], r["options"], r["servers"]
         opts = dict(o.split("=", 1) for o in options.split(",") if o)
         hash_name = opts.pop("hash", "fnv1a_64")
         if preset != "twemproxy" or opts or hash_name not in ("fnv1a_64", "md5"):
@@ -136,117 +134,44 @@ def write_conf(scratch, rows):
     return path
 
 
-def check_free(ports):
-    for port in ports:
-        s = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-        # like the servers themselves: TIME_WAIT leftovers of a previous run do not count
-        s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        try:
-            s.bind((HOST, port))
-        except OSError as e:
-            return f"twemproxy: cannot bind {HOST}:{port}: {e.strerror}"
-        finally:
-            s.close()
-    return None
-
-
 # ---------------------------------------------------------------- client
-class Conn:
+class Conn(vl.Conn):
     def __init__(self, port):
-        self.sock = socket.create_connection((HOST, port), timeout=TIMEOUT)
-        self.sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-        self.buf = b""
-
-    def _fill(self):
-        chunk = self.sock.recv(65536)
-        if not chunk:
-            raise IOError("connection closed by nutcracker")
-        self.buf += chunk
-
-    def readline(self):
-        while b"\r\n" not in self.buf:
-            self._fill()
-        line, self.buf = self.buf.split(b"\r\n", 1)
-        return line
-
-    def readn(self, n):
-        while len(self.buf) < n:
-            self._fill()
-        data, self.buf = self.buf[:n], self.buf[n:]
-        return data
+        super().__init__(port, "nutcracker")
+        self.connect()
 
     def read_get(self, key):
-        line = self.readline()
+        line = self.read_until(b"\r\n")
         head = line.split(b" ")
         if len(head) != 4 or head[0] != b"VALUE" or head[1] != key:
             raise IOError(f"unexpected reply {line!r} for key {key!r}")
-        data = self.readn(int(head[3]))
-        if self.readn(2) != b"\r\n" or self.readline() != b"END":
+        data = self.read_n(int(head[3]))
+        if self.read_n(2) != b"\r\n" or self.read_until(b"\r\n") != b"END":
             raise IOError(f"malformed reply for key {key!r}")
         return data
-
-    def close(self):
-        self.sock.close()
-
-
-def wait_listening(port, proc, deadline):
-    while True:
-        if proc.poll() is not None:
-            return False
-        try:
-            socket.create_connection((HOST, port), timeout=1).close()
-            return True
-        except OSError:
-            if time.monotonic() > deadline:
-                return False
-            time.sleep(0.02)
-
-
-def stop(proc):
-    if proc is not None and proc.poll() is None:
-        proc.terminate()
-        try:
-            proc.wait(timeout=5)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
 
 
 def main():
     if len(sys.argv) >= 2 and sys.argv[1] == "--backends":
+        # stopped by the driver (stdin closed, then SIGTERM by PID); a Ctrl-C to the process
+        # group must not print a KeyboardInterrupt traceback
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
         asyncio.run(run_backends([int(p) for p in sys.argv[2:]]))
         return 0
-    if len(sys.argv) != 5:
-        sys.stderr.write(__doc__)
-        return 2
-    configs, keys_path, scratch, version_text = sys.argv[1:]
+    configs, keys, scratch, version_text = vl.driver_args(__doc__)
     rows = read_rows(configs)
-    with open(keys_path, "rb") as f:
-        keys = [l.rstrip(b"\n") for l in f]
-    for k in keys:
-        if not k or len(k) > 250 or set(k) & set(b" \r\n\t\0"):
-            raise SystemExit(f"twemproxy: key {k!r} is not a valid memcached key")
+    vl.check_keys("twemproxy", keys, b" \r\n\t\0", "is not a valid memcached key", max_len=250)
     backend_ports = sorted({p for _, _, pool in rows for _, p, _, _ in pool})
     pool_ports = [POOL_BASE + i for i in range(len(rows))]
-    busy = check_free(backend_ports + [STATS_PORT] + pool_ports)
-    if busy:
-        print(busy, file=sys.stderr)
-        return 2
+    vl.require_free("twemproxy", backend_ports + [STATS_PORT] + pool_ports)
     conf = write_conf(scratch, rows)
-
-    def on_signal(signum, frame):
-        raise SystemExit(f"twemproxy: interrupted by signal {signum}")
-
-    signal.signal(signal.SIGTERM, on_signal)
-    signal.signal(signal.SIGINT, on_signal)
+    vl.exit_on_signals("twemproxy")
     backends = nut = None
-    pids = os.path.join(scratch, "server.pids")
     try:
-        backends = subprocess.Popen([sys.executable, "-I", os.path.abspath(__file__), "--backends"]
+        backends = subprocess.Popen([sys.executable, "-I", "-B", os.path.abspath(__file__), "--backends"]
                                     + [str(p) for p in backend_ports],
                                     stdin=subprocess.PIPE, stdout=subprocess.PIPE)
-        with open(pids, "w") as f:
-            f.write(f"{backends.pid}\n")
+        vl.record_pid(scratch, backends.pid)
         if backends.stdout.readline() != b"ready\n":
             backends.wait(timeout=5)
             return 2 if backends.returncode == 2 else 1
@@ -256,18 +181,14 @@ def main():
                                 "-s", str(STATS_PORT), "-a", HOST, "-v", "4"],
                                stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
                                stderr=subprocess.STDOUT)
-        with open(pids, "a") as f:
-            f.write(f"{nut.pid}\n")
+        vl.record_pid(scratch, nut.pid)
         deadline = time.monotonic() + 10
         for port in [STATS_PORT] + pool_ports:
-            if not wait_listening(port, nut, deadline):
-                log = open(os.path.join(scratch, "nutcracker.log"), errors="replace").read()
-                if "Address already in use" in log:
-                    print("twemproxy: a port in 22100-22150 on 127.0.0.1 is already in use", file=sys.stderr)
-                    return 2
-                last = log.strip().splitlines()[-1] if log.strip() else "no log"
-                print(f"twemproxy: nutcracker did not start: {last}", file=sys.stderr)
-                return 1
+            if not vl.wait_listening(port, nut, deadline):
+                log = vl.read_text(os.path.join(scratch, "nutcracker.log"))
+                code, msg = vl.start_failure("twemproxy", "nutcracker", log, "22100-22150")
+                print(msg, file=sys.stderr)
+                return code
 
         os.makedirs(os.path.join(scratch, "out"), exist_ok=True)
         total = 0
@@ -275,13 +196,13 @@ def main():
         for i, (stem, hash_name, pool) in enumerate(rows):
             by_ident = {f"{HOST}:{p}".encode(): label.encode() for label, p, _, _ in pool}
             desc = ", ".join(server_line(p, w, n) for _, p, w, n in pool)
-            header = (f"# {version_text}; pool {{hash: {hash_name}, distribution: ketama, servers "
+            header = (f"{version_text}; pool {{hash: {hash_name}, distribution: ketama, servers "
                       f"(host:port:weight [name]): {desc}}}; one get per key through nutcracker on "
                       f"{HOST}:{POOL_BASE + i} to fake memcached backends on {HOST}")
             if any(n for _, _, _, n in pool):
                 header += ("; each named backend stands for the production line host:11211:W "
                            "(same ketama name host), printed as host:11211")
-            out_lines = [(header + "; key\tserver\n").encode("utf-8")]
+            out_lines = []
             conn = Conn(POOL_BASE + i)
             sent = 0
             for j, k in enumerate(keys):
@@ -295,23 +216,22 @@ def main():
                     raise SystemExit(f"twemproxy: {stem}: key {k!r} answered by {ident!r}")
                 out_lines.append(k + b"\t" + by_ident[ident] + b"\n")
             conn.close()
-            with open(os.path.join(scratch, "out", stem + ".tsv"), "wb") as f:
-                f.writelines(out_lines)
+            vl.write_tsv(os.path.join(scratch, "out", stem + ".tsv"), header + "; key\tserver", out_lines)
         if nut.poll() is not None or backends.poll() is not None:
             raise SystemExit("twemproxy: a server exited during the run")
         print(f"twemproxy: {total} gets in {time.monotonic() - t0:.1f} s", file=sys.stderr)
         return 0
-    except (IOError, socket.timeout) as e:
+    except (IOError, ValueError, IndexError) as e:
         print(f"twemproxy: {e}", file=sys.stderr)
         return 1
     finally:
-        stop(nut)
+        vl.stop(nut)
         if backends is not None:
             try:
                 backends.stdin.close()
             except OSError:
                 pass
-        stop(backends)
+        vl.stop(backends)
 
 
 if __name__ == "__main__":

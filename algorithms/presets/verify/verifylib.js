@@ -1,0 +1,66 @@
+'use strict';
+// verifylib.js: shared by the node drivers of make verify-presets (npm/driver.js,
+// cassandra/driver.js), loaded with require('../verifylib.js'). No network access.
+//
+// const vl = require('../verifylib.js').start('npm/driver.js', 'npm');
+//   parses argv (NODE_PKG_DIR CONFIGS_TSV KEYS_TXT OUT_DIR) and returns
+//   { die(code, msg), req (require() rooted at NODE_PKG_DIR), version(pkg, want, hint),
+//     keys, rows (configs.tsv rows of the system, objects keyed by the header),
+//     writeTsv(stem, header, lines) }.
+
+const fs = require('fs');
+const path = require('path');
+const { createRequire } = require('module');
+
+function readKeys(p) {
+  const lines = fs.readFileSync(p, 'utf8').split('\n');
+  if (lines.length && lines[lines.length - 1] === '') lines.pop();
+  return lines;
+}
+
+function readConfigs(p, system) {
+  const rows = [];
+  let header = null;
+  for (const line of fs.readFileSync(p, 'utf8').split('\n')) {
+    if (line === '' || line.startsWith('#')) continue;
+    const f = line.split('\t');
+    if (!header) { header = f; continue; }
+    const r = {};
+    header.forEach((h, i) => { r[h] = f[i] === undefined ? '' : f[i]; });
+    if (r.system === system) rows.push(r);
+  }
+  return rows;
+}
+
+function start(name, system) {
+  const die = (code, msg) => {
+    process.stderr.write(name + ': ' + msg + '\n');
+    process.exit(code);
+  };
+  const [pkgDir, configsPath, keysPath, outDir] = process.argv.slice(2);
+  if (!outDir) die(1, 'usage: node driver.js NODE_PKG_DIR CONFIGS_TSV KEYS_TXT OUT_DIR');
+  const req = createRequire(path.join(path.resolve(pkgDir), 'package.json'));
+  // version(pkg, want): the installed version of npm package PKG, which must be WANT (exit 2).
+  const version = (pkg, want, r = req) => {
+    let got;
+    try {
+      got = JSON.parse(fs.readFileSync(r.resolve(pkg + '/package.json'), 'utf8')).version;
+    } catch (e) {
+      die(2, `missing npm package ${pkg}@${want} under ${pkgDir}/node_modules (npm ci --ignore-scripts there)`);
+    }
+    if (got !== want) die(2, `npm package ${pkg} is ${got}, expected pinned ${want}`);
+    return got;
+  };
+  const rows = readConfigs(configsPath, system);
+  if (rows.length === 0) die(1, `no configs.tsv rows with system "${system}"`);
+  // header without '# ' and newline; lines without newlines. Written under a temporary
+  // name and renamed: no partial file.
+  const writeTsv = (stem, header, lines) => {
+    const file = path.join(outDir, stem + '.tsv');
+    fs.writeFileSync(file + '.part', ['# ' + header, ...lines].join('\n') + '\n');
+    fs.renameSync(file + '.part', file);
+  };
+  return { die, req, version, keys: readKeys(keysPath), rows, writeTsv };
+}
+
+module.exports = { start, readKeys, readConfigs };
