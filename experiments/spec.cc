@@ -151,6 +151,10 @@ struct Block {
   std::string kind;
   std::string claim;
   std::vector<std::string> algorithm;
+  // Production presets (algorithms/presets/): a second axis of the same
+  // cells, run beside the algorithms (kind presets; kind lookup with
+  // scenario "string").
+  std::vector<std::string> preset;
   std::vector<std::string> hash = {"xxh64"};
   std::vector<std::string> keyset = {"uniform"};
   std::vector<int64_t> nodes, vnodes, table_size, keys, keys_per_node;
@@ -169,8 +173,8 @@ struct Block {
   std::set<std::string> set_keys;  // keys given anywhere
 };
 
-constexpr std::array<std::string_view, 23> kBlockKeys = {
-    "kind",          "claim",       "algorithm",   "hash",
+constexpr std::array<std::string_view, 24> kBlockKeys = {
+    "kind",          "claim",       "algorithm",   "preset",      "hash",
     "keyset",        "nodes",       "vnodes",      "table_size",
     "load_factor",   "overprovision", "probes",    "removal",
     "removed_fraction", "keys",     "keys_per_node",
@@ -299,12 +303,22 @@ class Parser {
       } else if (key == "algorithm") {
         s = Strings(key, node, &b->algorithm);
         for (const std::string& a : b->algorithm) {
-          if (s.ok() && FindAlgorithm(a) == nullptr &&
-              FindPreset(a) == nullptr) {
-            return Error(key, absl::StrCat("unknown value '", a,
-                                           "'; valid: ", AlgorithmNames(),
-                                           " (kind presets also: ",
-                                           PresetNames(), ")"));
+          if (s.ok() && FindAlgorithm(a) == nullptr) {
+            return Error(key, absl::StrCat(
+                                  "unknown value '", a, "'; valid: ",
+                                  AlgorithmNames(),
+                                  FindPreset(a) != nullptr
+                                      ? " ('" + a + "' is a production "
+                                        "preset: list it under key 'preset')"
+                                      : std::string()));
+          }
+        }
+      } else if (key == "preset") {
+        s = Strings(key, node, &b->preset);
+        for (const std::string& p : b->preset) {
+          if (s.ok() && FindPreset(p) == nullptr) {
+            return Error(key, absl::StrCat("unknown value '", p,
+                                           "'; valid: ", PresetNames()));
           }
         }
       } else if (key == "hash") {
@@ -471,21 +485,20 @@ class Parser {
   absl::Status CheckBlock(const Block& b) const {
     if (b.kind.empty()) return Error("kind", absl::StrCat("missing; valid: ", JoinNames(kCellKinds)));
     const bool hs = b.kind == "hash_speed";
-    if (!hs && b.algorithm.empty()) return Error("algorithm", "missing");
+    if (!hs && b.algorithm.empty() && b.preset.empty()) {
+      return Error("algorithm", "missing");
+    }
     if (hs && b.set_keys.count("algorithm")) {
       return Error("algorithm", "not used by kind 'hash_speed'");
     }
-    for (const std::string& a : b.algorithm) {
-      if (FindAlgorithm(a) != nullptr) continue;
-      const bool string_lookup =
-          b.kind == "lookup" && b.scenario.size() == 1 &&
-          b.scenario[0] == "string";
+    if (!b.preset.empty()) {
+      const bool string_lookup = b.kind == "lookup" &&
+                                 b.scenario.size() == 1 &&
+                                 b.scenario[0] == "string";
       if (b.kind != "presets" && !string_lookup) {
-        return Error("algorithm",
-                     absl::StrCat("'", a, "' is a production preset; presets "
-                                          "run in kind 'presets' and in kind "
-                                          "'lookup' with scenario = "
-                                          "[\"string\"] only"));
+        return Error("preset",
+                     "production presets run in kind 'presets' and in kind "
+                     "'lookup' with scenario = [\"string\"] only");
       }
     }
     if (!hs && b.kind != "weights" && b.nodes.empty()) {
@@ -699,8 +712,9 @@ void Expand(const Block& b, std::string_view experiment, std::string_view tier,
   const bool timing = IsTimingKind(b.kind);
   const bool places =
       b.kind == "lookup" || b.kind == "build" || b.kind == "memory";
-  const std::vector<std::string> algs =
+  std::vector<std::string> algs =
       hs ? std::vector<std::string>{""} : b.algorithm;
+  if (!hs) algs.insert(algs.end(), b.preset.begin(), b.preset.end());
   std::vector<int64_t> nodes = b.nodes;
   if (b.kind == "weights") nodes = {0};  // from weights
   if (hs) nodes = {0};

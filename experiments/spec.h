@@ -18,6 +18,9 @@
 //                                 # hash_speed|weights
 //   claim = "mod_4to5"            # optional: names the claim in `scenario`
 //   algorithm = ["modulo", "ring", "jump"]
+//   preset = ["nginx", "haproxy"] # production presets (algorithms/presets/),
+//                                 # cells beside the algorithms' (kind
+//                                 # presets; kind lookup, scenario "string")
 //   hash = ["xxh64"]              # default ["xxh64"]
 //   keyset = ["uniform"]          # default ["uniform"]
 //   nodes = [10, 100, 1000]       # 1 .. 2^24

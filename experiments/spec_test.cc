@@ -631,25 +631,40 @@ namespace {
 // keys only (their key hash is part of what they are).
 TEST(SpecTest, PresetNamesOnlyWherePresetsRun) {
   EXPECT_THAT(Error(R"([[sweep]]
-kind = "balance"
+kind = "presets"
 algorithm = ["ring", "nginx"]
 nodes = 10
 keys = 10
 )"),
-              HasSubstr("'nginx' is a production preset; presets run in kind "
-                        "'presets' and in kind 'lookup' with scenario = "
-                        "[\"string\"] only"));
+              HasSubstr("unknown value 'nginx'; valid: modulo, ring"));
+  EXPECT_THAT(Error(R"([[sweep]]
+kind = "presets"
+preset = ["nginx", "ring"]
+nodes = 10
+keys = 10
+)"),
+              HasSubstr("key 'preset': unknown value 'ring'; valid: "
+                        "libmemcached_ketama"));
+  EXPECT_THAT(Error(R"([[sweep]]
+kind = "balance"
+preset = ["nginx"]
+nodes = 10
+keys = 10
+)"),
+              HasSubstr("production presets run in kind 'presets' and in "
+                        "kind 'lookup' with scenario = [\"string\"] only"));
   EXPECT_THAT(Error(R"([[sweep]]
 kind = "lookup"
-algorithm = ["haproxy"]
+preset = ["haproxy"]
 scenario = ["prehashed"]
 nodes = 10
 keys = 10
 )"),
-              HasSubstr("'haproxy' is a production preset"));
+              HasSubstr("key 'preset': production presets run"));
   absl::StatusOr<Spec> ok = Parse(R"([[sweep]]
 kind = "presets"
-algorithm = ["nginx", "ring"]
+algorithm = ["ring"]
+preset = ["nginx"]
 keyset = ["url"]
 nodes = [3, 10]
 keys_per_node = [100]
@@ -657,9 +672,13 @@ repetitions = 2
 )");
   ASSERT_TRUE(ok.ok()) << ok.status();
   EXPECT_EQ(ok->cells.size(), 2u * 2u * 2u);
+  std::set<std::string> names;
+  for (const Cell& c : ok->cells) names.insert(c.algorithm);
+  EXPECT_EQ(names, (std::set<std::string>{"ring", "nginx"}));
   absl::StatusOr<Spec> timing = Parse(R"([[sweep]]
 kind = "lookup"
-algorithm = ["nginx", "jump"]
+algorithm = ["jump"]
+preset = ["nginx"]
 scenario = ["string"]
 keyset = ["url"]
 nodes = [10]

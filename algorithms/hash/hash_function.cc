@@ -18,24 +18,6 @@
 
 namespace chbench {
 
-uint64_t Md5::Hash(const void* data, size_t len, uint64_t seed) {
-  MD5_CTX ctx;
-  MD5_Init(&ctx);
-  if (seed != 0) {
-    unsigned char prefix[8];
-    for (int i = 0; i < 8; ++i) {
-      prefix[i] = static_cast<unsigned char>(seed >> (8 * i));
-    }
-    MD5_Update(&ctx, prefix, sizeof(prefix));
-  }
-  if (len > 0) MD5_Update(&ctx, data, len);
-  unsigned char digest[MD5_DIGEST_LENGTH];
-  MD5_Final(digest, &ctx);
-  uint64_t h = 0;
-  for (int i = 0; i < 8; ++i) h = (h << 8) | digest[i];
-  return h;
-}
-
 std::array<unsigned char, 16> Md5Digest(const void* data, size_t len,
                                         uint64_t seed) {
   MD5_CTX ctx;
@@ -51,6 +33,13 @@ std::array<unsigned char, 16> Md5Digest(const void* data, size_t len,
   std::array<unsigned char, 16> digest;
   MD5_Final(digest.data(), &ctx);
   return digest;
+}
+
+uint64_t Md5::Hash(const void* data, size_t len, uint64_t seed) {
+  const std::array<unsigned char, 16> digest = Md5Digest(data, len, seed);
+  uint64_t h = 0;
+  for (int i = 0; i < 8; ++i) h = (h << 8) | digest[i];
+  return h;
 }
 
 }  // namespace chbench

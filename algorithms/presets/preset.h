@@ -103,8 +103,12 @@ class Preset : public ConsistentHash {
   virtual absl::Status CheckRemovable(NodeId) const {
     return absl::OkStatus();
   }
-  // The live servers' ids in order of addition.
-  std::vector<NodeId> LiveIds() const { return LiveNodes(); }
+  // The sum of the live servers' weights.
+  uint64_t LiveWeightSum() const {
+    uint64_t sum = 0;
+    for (const PresetServer& s : servers_) sum += s.live ? s.weight : 0;
+    return sum;
+  }
 
   absl::StatusOr<PresetServer> ParseServer(const NodeSpec& spec) const;
 

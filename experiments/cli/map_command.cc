@@ -157,6 +157,16 @@ bool Reads(const AlgorithmInfo& info, std::string_view param) {
 
 // Checks every flag and fills `config`. Order: algorithm, hash, key format,
 // node count and names, then the parameters that depend on the node count.
+// --key-format: string | u64.
+absl::Status ParseKeyFormat(const std::string& format, MapConfig* config) {
+  if (format != "string" && format != "u64") {
+    return Invalid(absl::StrCat("invalid --key-format '", cli::Excerpt(format),
+                                "'; valid formats: string, u64"));
+  }
+  config->u64_keys = format == "u64";
+  return absl::OkStatus();
+}
+
 // "10.0.0.1:11211:2" -> name "10.0.0.1:11211", weight 2. A weight suffix is
 // recognized only in the form host:port:weight (host without ':', port and
 // weight decimal); any other item is a whole server name of weight 1 (e.g.
@@ -230,14 +240,8 @@ absl::Status ConfigurePreset(const MapFlags& flags, MapConfig* config) {
   config->preset = flags.preset;
   config->preset_options = flags.preset_options;
   config->algorithm = flags.preset;
-  if (flags.key_format == "string") {
-    config->u64_keys = false;
-  } else if (flags.key_format == "u64") {
-    config->u64_keys = true;
-  } else {
-    return Invalid(absl::StrCat("invalid --key-format '",
-                                cli::Excerpt(flags.key_format),
-                                "'; valid formats: string, u64"));
+  if (absl::Status s = ParseKeyFormat(flags.key_format, config); !s.ok()) {
+    return s;
   }
   if (flags.remove_opt->count() > 0) {
     for (const std::string& name :
@@ -270,14 +274,8 @@ absl::Status Configure(const MapFlags& flags, MapConfig* config) {
   if (FindHash(flags.hash) == nullptr) return UnknownHashError(flags.hash);
   config->params.hash = flags.hash;
 
-  if (flags.key_format == "string") {
-    config->u64_keys = false;
-  } else if (flags.key_format == "u64") {
-    config->u64_keys = true;
-  } else {
-    return Invalid(absl::StrCat("invalid --key-format '",
-                                cli::Excerpt(flags.key_format),
-                                "'; valid formats: string, u64"));
+  if (absl::Status s = ParseKeyFormat(flags.key_format, config); !s.ok()) {
+    return s;
   }
 
   // Node count and names.

@@ -67,10 +67,7 @@ class EnvoyRingHashPreset final : public Preset {
 
  private:
   absl::Status Rebuild() override {
-    double sum = 0;
-    for (const PresetServer& s : servers_) {
-      if (s.live) sum += s.weight;
-    }
+    const double sum = static_cast<double>(LiveWeightSum());
     double min_w = 1.0;
     for (const PresetServer& s : servers_) {
       if (s.live) min_w = std::min(min_w, s.weight * 1.0 / sum);
@@ -133,10 +130,7 @@ class EnvoyMaglevPreset final : public Preset {
       double target = 0;
     };
     std::vector<Host> hosts;
-    double sum = 0;
-    for (size_t id = 0; id < servers_.size(); ++id) {
-      if (servers_[id].live) sum += servers_[id].weight;
-    }
+    const double sum = static_cast<double>(LiveWeightSum());
     for (size_t id = 0; id < servers_.size(); ++id) {
       const PresetServer& s = servers_[id];
       if (!s.live) continue;

@@ -77,13 +77,9 @@ class LibmemcachedPreset final : public Preset {
 
  private:
   absl::Status Rebuild() override {
-    uint64_t total_weight = 0;
+    const uint64_t total_weight = LiveWeightSum();
     bool weighted = mode_ == Mode::kWeighted;
-    for (const PresetServer& s : servers_) {
-      if (!s.live) continue;
-      total_weight += s.weight;
-      weighted |= s.weight > 1;
-    }
+    for (const PresetServer& s : servers_) weighted |= s.live && s.weight > 1;
     std::vector<PresetPoint> points;
     std::string prefix;
     uint64_t index = 0;  // the server's place among the live ones

@@ -56,10 +56,7 @@ class TwemproxyPreset final : public Preset {
 
  private:
   absl::Status Rebuild() override {
-    uint64_t total_weight = 0;
-    for (const PresetServer& s : servers_) {
-      if (s.live) total_weight += s.weight;
-    }
+    const uint64_t total_weight = LiveWeightSum();
     std::vector<PresetPoint> points;
     uint64_t index = 0;
     for (size_t id = 0; id < servers_.size(); ++id) {

@@ -63,10 +63,7 @@ class UhashringPreset final : public Preset {
 
  private:
   absl::Status Rebuild() override {
-    uint64_t total_weight = 0;
-    for (const PresetServer& s : servers_) {
-      if (s.live) total_weight += s.weight;
-    }
+    const uint64_t total_weight = LiveWeightSum();
     std::vector<PresetPoint> points;
     // Later nodes win ties: rank by reverse order of addition.
     uint64_t rank_base = uint64_t{1} << 62;
