@@ -549,6 +549,9 @@ class ReportTest(unittest.TestCase):
         self.assertIn("and **envoy_ring_hash** (6.18 %", q9)
         self.assertIn("the other 1 of 3 presets move only the keys that "
                       "must move", q9)
+        self.assertIn("At other N, presets with no excess at N = 10 move "
+                      "keys between staying servers too: "
+                      "**libmemcached_ketama** (remove at N = 3)", q9)
         self.assertIn("best plain algorithm at N = 10 is **jump**", q9)
         above = q9.split("Presets above it beyond the intervals:")[1]
         self.assertIn("haproxy (1.36×", above.split(". ")[0])

@@ -326,6 +326,17 @@ def _prose(ctx, f):
                 out.append(f"When {what}, every preset measured "
                            f"({len(measured)}) moves only the keys that "
                            "must move (excess 0).")
+    other = _excess_elsewhere(ctx, f)
+    if other:
+        out.append(
+            f"At other N, presets with no excess at N = {n} move keys "
+            "between staying servers too: " + join_names(
+                f"**{p}** (" + "; ".join(
+                    f"{sc} at N = {', '.join(str(x) for x in ns)}"
+                    for sc, ns in by_sc.items()) + ")"
+                for p, by_sc in other.items())
+            + " (their point counts change with N; see the README's "
+            "preset notes).")
     if f["best_alg"]:
         a, r = f["best_alg"]
         txt = (f"Balance: the best plain algorithm at N = {n} is **{a}** "
@@ -365,6 +376,27 @@ def _prose(ctx, f):
                    "verify-presets` against the real systems.")
     if out:
         out = [" ".join(out) + " " + ctx.csv_link(EXP), ""]
+    return out
+
+
+def _excess_elsewhere(ctx, f):
+    """{preset: {scenario: [N, ...]}} for the presets whose mean excess is
+    0 at the reported N but > 0 at some other measured N."""
+    s = summary_of(ctx.exps, EXP)
+    if s is None:
+        return {}
+    at_n = {p for sc in ("add", "remove") for p, _ in f[f"over_{sc}"]}
+    ex = s[(s["metric"] == "moved_excess_fraction") &
+           (s["mean"] > EXCESS_EPS)]
+    out = {}
+    for p in f["presets"]:
+        if p in at_n:
+            continue
+        rows = ex[ex["algorithm"] == p]
+        for sc in ("add", "remove"):
+            ns = sorted(int(x) for x in rows[rows["scenario"] == sc]["nodes"])
+            if ns:
+                out.setdefault(p, {})[sc] = ns
     return out
 
 
