@@ -26,6 +26,7 @@
 #include "bench/harness.h"
 #include "bench/kernels.h"
 #include "bench/peers/peers.h"
+#include "bench/timing_members.h"
 #include "benchmark/benchmark.h"
 #include "workload/keyset.h"
 #include "workload/removal.h"
@@ -34,355 +35,13 @@ namespace chbench {
 namespace {
 
 using bench_internal::CyclicFold;
-using bench_internal::LatencyLoop;
-using bench_internal::MultiThreadFold;
-using bench_internal::MultiThreadLoop;
 using bench_internal::PrefixSums;
 using bench_internal::ThroughputLoop;
+using timing_internal::AddKernel;
+using timing_internal::AddMemberForHash;
+using timing_internal::AddPresetMember;
+using timing_internal::LookupState;
 
-constexpr uint64_t kChecksumMask = (uint64_t{1} << 52) - 1;
-constexpr uint64_t kPlacedSalt = 0x706c61636564ULL;  // "placed"
-constexpr uint64_t kProbeSalt = 0x70726f6265ULL;     // "probe"
-constexpr size_t kProbeKeys = 64;
-
-std::vector<NodeSpec> NodeSpecs(uint32_t n, uint32_t first = 0) {
-  std::vector<NodeSpec> specs(n);
-  for (uint32_t i = 0; i < n; ++i) {
-    specs[i].name = absl::StrCat("node-", first + i);
-  }
-  return specs;
-}
-
-// A fresh, empty instance of the concrete type A from the registry factory.
-template <typename A>
-absl::StatusOr<std::unique_ptr<A>> MakeConcrete(const TimingMember& m) {
-  absl::StatusOr<std::unique_ptr<ConsistentHash>> made =
-      FindPreset(m.algorithm) != nullptr ? MakePreset(m.algorithm, "")
-                                         : MakeAlgorithm(m.algorithm, m.params);
-  if (!made.ok()) return made.status();
-  A* concrete = dynamic_cast<A*>(made->get());
-  if (concrete == nullptr) {
-    return absl::InternalError(absl::StrCat(
-        "factory of '", m.algorithm, "' with hash '", m.params.hash,
-        "' did not return the concrete type DispatchConcrete chose"));
-  }
-  made->release();
-  return std::unique_ptr<A>(concrete);
-}
-
-// Built with N nodes, the member's removals done and, for a stateful
-// algorithm, its keys placed.
-template <typename A>
-absl::StatusOr<std::unique_ptr<A>> MakeReady(
-    const TimingMember& m, uint32_t nodes,
-    const std::vector<uint64_t>& placed, uint64_t seed = 0) {
-  absl::StatusOr<std::unique_ptr<A>> a = MakeConcrete<A>(m);
-  if (!a.ok()) return a.status();
-  // Presets are configured with servers "10.0.0.<i>:11211" (their point
-  // names derive from host and port).
-  const std::vector<NodeSpec> specs = FindPreset(m.algorithm) != nullptr
-                                          ? PresetServers(nodes)
-                                          : NodeSpecs(nodes);
-  if (absl::Status s = (*a)->Build(specs); !s.ok()) return s;
-  if (!m.removal.empty()) {
-    absl::StatusOr<std::vector<uint32_t>> order =
-        RemovalSequence(m.removal, nodes, m.removed, seed);
-    if (!order.ok()) return order.status();
-    const Capabilities caps = (*a)->capabilities();
-    if (caps.arbitrary_removal && !caps.history_dependent && !order->empty()) {
-      // The mapping depends only on the live set: build the survivors
-      // (r O(N) removals would dominate a ring or Maglev at N = 10^5).
-      std::vector<bool> out(nodes, false);
-      for (uint32_t r : *order) out[r] = true;
-      std::vector<NodeSpec> live;
-      for (uint32_t i = 0; i < nodes; ++i) {
-        if (!out[i]) live.push_back(specs[i]);
-      }
-      if (absl::Status s = (*a)->Build(live); !s.ok()) return s;
-    } else {
-      for (uint32_t id : *order) {
-        if (absl::Status s = (*a)->RemoveNode(id); !s.ok()) return s;
-      }
-    }
-  }
-  if (!placed.empty()) {
-    std::vector<NodeId> out(placed.size());
-    (*a)->PlaceBatch(placed, out);
-  }
-  return a;
-}
-
-bool Stateful(std::string_view algorithm) {
-  const AlgorithmInfo* info = FindAlgorithm(algorithm);
-  return info != nullptr && info->capabilities.stateful;
-}
-
-bool LinearLookup(std::string_view algorithm) {
-  const AlgorithmInfo* info = FindAlgorithm(algorithm);
-  return info != nullptr && info->lookup_class == "linear";
-}
-
-// The keys a member cycles over: all, or a prefix for O(N) lookups.
-size_t KeysFor(std::string_view algorithm, size_t num_keys, uint32_t nodes) {
-  if (!LinearLookup(algorithm)) return num_keys;
-  return std::min(num_keys, std::max<size_t>(4096, (size_t{1} << 26) /
-                                                       std::max(nodes, 1u)));
-}
-
-// Everything a lookup group owns while it is measured.
-struct LookupState {
-  std::vector<uint64_t> digests;      // prehashed keys
-  std::vector<std::string> strings;   // string keys
-  std::vector<std::shared_ptr<void>> keep;  // instances, peers, key copies
-  std::vector<Kernel> kernels;
-  // Where each kernel's values go.
-  std::vector<TimingSample> samples;
-  std::vector<std::optional<size_t>> sample_of_kernel;
-  // (member sample, peer sample) pairs for the ratio samples.
-  std::vector<std::pair<size_t, size_t>> ratios;
-};
-
-// Adds a kernel and the sample it fills; returns the kernel index.
-size_t AddKernel(LookupState* st, Kernel k, TimingSample s) {
-  st->kernels.push_back(std::move(k));
-  st->samples.push_back(std::move(s));
-  st->sample_of_kernel.push_back(st->samples.size() - 1);
-  return st->kernels.size() - 1;
-}
-
-// Throughput + latency kernels of `op` over `keys` (owners folded); returns
-// {throughput index, latency index}. `base` carries the sample's columns.
-template <typename Key, typename Op>
-std::pair<size_t, size_t> AddLookupPair(LookupState* st, std::string label,
-                                        std::shared_ptr<const Op> op,
-                                        std::span<const Key> keys,
-                                        const TimingSample& base) {
-  std::vector<uint64_t> owners(keys.size());
-  for (size_t i = 0; i < keys.size(); ++i) owners[i] = (*op)(keys[i]);
-  auto prefix = std::make_shared<const std::vector<uint64_t>>(
-      PrefixSums<uint64_t>(owners));
-  auto expected = [prefix](uint64_t it) { return CyclicFold(*prefix, it); };
-  Kernel tp{.label = label + "/lookup_ns",
-            .run = [op, keys](uint64_t it) {
-              return ThroughputLoop<Key>(*op, keys, it);
-            },
-            .expected = expected};
-  Kernel lat{.label = label + "/lookup_latency_ns",
-             .run = [op, keys](uint64_t it) {
-               return LatencyLoop<Key>(*op, keys, it);
-             },
-             .expected = expected};
-  TimingSample s = base;
-  s.metric = "lookup_ns";
-  s.unit = "ns";
-  const size_t a = AddKernel(st, std::move(tp), s);
-  s.metric = "lookup_latency_ns";
-  const size_t b = AddKernel(st, std::move(lat), s);
-  st->kernels[a].latency_of = b;
-  st->kernels[a].partners.push_back(b);
-  st->kernels[b].partners.push_back(a);
-  return {a, b};
-}
-
-// The lookup kernels of one member (and its peers) of a lookup group.
-template <typename A>
-absl::Status AddLookupMember(const TimingGroup& g, size_t index,
-                             LookupState* st) {
-  const TimingMember& m = g.members[index];
-  const bool stateful = Stateful(m.algorithm);
-  std::vector<uint64_t> placed;
-  if (stateful && m.placed_keys_per_node > 0) {
-    placed = GenerateKeyHashes(
-        static_cast<size_t>(m.placed_keys_per_node) * g.nodes,
-        g.seed ^ kPlacedSalt);
-  }
-  absl::StatusOr<std::unique_ptr<A>> made =
-      MakeReady<A>(m, g.nodes, placed, g.seed);
-  if (!made.ok()) return made.status();
-  std::shared_ptr<const A> algo(std::move(*made));
-  st->keep.push_back(std::const_pointer_cast<A>(algo));
-
-  TimingSample base;
-  base.member = index;
-  base.algorithm = m.algorithm;
-  base.scenario = g.scenario;
-  base.placed_keys = placed.size();
-  if constexpr (requires(const A& a) { a.table_size(); }) {
-    base.table_size = algo->table_size();
-  }
-  const size_t nkeys = KeysFor(m.algorithm, g.scenario == "string"
-                                                 ? st->strings.size()
-                                                 : st->digests.size(),
-                               g.nodes);
-  base.keys = nkeys;
-
-  // The member's routing operation on a digest: for a stateful algorithm the
-  // route of a fresh key (no placed-key probe), else Lookup.
-  auto route = [algo](uint64_t h) -> uint64_t {
-    if constexpr (requires(const A& a) { a.LookupUnplaced(h); }) {
-      return algo->LookupUnplaced(h);
-    } else {
-      return algo->Lookup(h);
-    }
-  };
-  if (stateful) {
-    base.note = absl::StrCat(
-        placed.size(), " keys placed (", m.placed_keys_per_node,
-        " per node); lookups route fresh keys (ring successor, then past "
-        "full nodes) without the placed-key map");
-  }
-  std::pair<size_t, size_t> ours;
-  if (g.scenario == "prehashed") {
-    const std::span<const uint64_t> keys(st->digests.data(), nkeys);
-    auto op = std::make_shared<const decltype(route)>(route);
-    ours = AddLookupPair<uint64_t>(st, m.algorithm, op, keys, base);
-    if (m.multithread) {
-      std::vector<uint64_t> owners(keys.size());
-      for (size_t i = 0; i < keys.size(); ++i) owners[i] = route(keys[i]);
-      auto prefix = std::make_shared<const std::vector<uint64_t>>(
-          PrefixSums<uint64_t>(owners));
-      const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
-      std::vector<size_t> mt;
-      for (unsigned t = 1; t <= cores; ++t) {
-        Kernel k{.label = absl::StrCat(m.algorithm, "/lookups_per_s/t", t),
-                 .run = [op, keys, t](uint64_t it) {
-                   return MultiThreadLoop<uint64_t>(*op, keys, it, t);
-                 },
-                 .expected = [prefix, t](uint64_t it) {
-                   return MultiThreadFold(*prefix, it, t);
-                 },
-                 .ops_per_iteration = static_cast<double>(t)};
-        TimingSample s = base;
-        s.metric = "lookups_per_s";
-        s.unit = "1/s";
-        s.threads = t;
-        mt.push_back(AddKernel(st, std::move(k), s));
-      }
-      for (size_t a : mt) {
-        for (size_t b : mt) {
-          if (a != b) st->kernels[a].partners.push_back(b);
-        }
-      }
-    }
-    if (stateful && !placed.empty()) {
-      auto placed_keys = std::make_shared<const std::vector<uint64_t>>(
-          std::move(placed));
-      st->keep.push_back(std::const_pointer_cast<std::vector<uint64_t>>(
-          placed_keys));
-      auto probe = [algo](uint64_t h) -> uint64_t { return algo->Lookup(h); };
-      TimingSample s = base;
-      s.scenario = "placed";
-      s.keys = placed_keys->size();
-      s.note = absl::StrCat(placed_keys->size(),
-                            " keys placed; Lookup of those keys: the "
-                            "placed-key hash-map probe");
-      AddLookupPair<uint64_t>(
-          st, m.algorithm + "/placed",
-          std::make_shared<const decltype(probe)>(probe),
-          std::span<const uint64_t>(*placed_keys), s);
-    }
-  } else {
-    const std::span<const std::string> keys(st->strings.data(), nkeys);
-    auto op = [algo, route](const std::string& s) -> uint64_t {
-      return route(algo->HashKey(s));
-    };
-    ours = AddLookupPair<std::string>(
-        st, m.algorithm, std::make_shared<const decltype(op)>(op), keys, base);
-    auto hash = [algo](const std::string& s) -> uint64_t {
-      return algo->HashKey(s);
-    };
-    std::vector<uint64_t> digests(keys.size());
-    for (size_t i = 0; i < keys.size(); ++i) digests[i] = hash(keys[i]);
-    auto prefix = std::make_shared<const std::vector<uint64_t>>(
-        PrefixSums<uint64_t>(digests));
-    Kernel k{.label = m.algorithm + "/hash_ns",
-             .run = [hash, keys](uint64_t it) {
-               return ThroughputLoop<std::string>(hash, keys, it);
-             },
-             .expected = [prefix](uint64_t it) {
-               return CyclicFold(*prefix, it);
-             }};
-    TimingSample s = base;
-    s.metric = "hash_ns";
-    s.unit = "ns";
-    s.note.clear();
-    AddKernel(st, std::move(k), s);
-  }
-
-  // Peers, measured over the same keys in the same rounds.
-  if (g.peers) {
-    const uint32_t vnodes = m.params.vnodes;
-    absl::Status built_peers = peers::ForEachPeer(
-        *algo, g.scenario, g.nodes, vnodes,
-        [&](std::string_view name, auto&& peer) {
-          using P = std::decay_t<decltype(peer)>;
-          auto p = std::make_shared<const P>(std::move(peer));
-          st->keep.push_back(std::const_pointer_cast<P>(p));
-          const peers::PeerInfo* info = peers::FindPeer(name);
-          TimingSample s = base;
-          s.algorithm = std::string(name);
-          s.peer_of = m.algorithm;
-          s.note = absl::StrCat(
-              "peer of ", m.algorithm, ": ",
-              info != nullptr ? std::string(info->description) : "");
-          std::pair<size_t, size_t> theirs;
-          if constexpr (requires(const P& q, uint64_t h) {
-                          { q.Lookup(h) } -> std::same_as<NodeId>;
-                        }) {
-            auto op = [p](uint64_t h) -> uint64_t { return p->Lookup(h); };
-            theirs = AddLookupPair<uint64_t>(
-                st, s.algorithm, std::make_shared<const decltype(op)>(op),
-                std::span<const uint64_t>(st->digests.data(), nkeys), s);
-          } else {
-            auto op = [p](const std::string& k) -> uint64_t {
-              return p->Lookup(std::string_view(k));
-            };
-            theirs = AddLookupPair<std::string>(
-                st, s.algorithm, std::make_shared<const decltype(op)>(op),
-                std::span<const std::string>(st->strings.data(), nkeys), s);
-          }
-          for (auto [a, b] : {std::pair{ours.first, theirs.first},
-                              std::pair{ours.second, theirs.second}}) {
-            st->kernels[a].partners.push_back(b);
-            st->kernels[b].partners.push_back(a);
-            st->ratios.emplace_back(*st->sample_of_kernel[a],
-                                    *st->sample_of_kernel[b]);
-          }
-        });
-    if (!built_peers.ok()) return built_peers;
-  }
-
-  // The reproducible checksum row.
-  {
-    const size_t folded = ChecksumKeyCount(
-        g.scenario == "string" ? st->strings.size() : st->digests.size(),
-        g.nodes);
-    uint64_t sum = kChecksumInit;
-    for (size_t i = 0; i < folded; ++i) {
-      const uint64_t h = g.scenario == "string" ? algo->HashKey(st->strings[i])
-                                                : st->digests[i];
-      sum = FoldChecksum(sum, static_cast<NodeId>(route(h)));
-    }
-    TimingSample s = base;
-    s.metric = "checksum";
-    s.unit = "id-fold";
-    s.values = {static_cast<double>(sum & kChecksumMask)};
-    s.keys = g.scenario == "string" ? st->strings.size() : st->digests.size();
-    if (folded != s.keys) {
-      absl::StrAppend(&s.note, s.note.empty() ? "" : "; ", "folded the first ",
-                      folded, " of ", s.keys, " keys");
-    }
-    const HashInfo* hash_info = FindHash(m.params.hash);
-    if (hash_info != nullptr && !hash_info->reproducible) {
-      absl::StrAppend(&s.note, s.note.empty() ? "" : "; ",
-                      "not reproducible: ", std::string(hash_info->name),
-                      " is seeded per process, so this checksum differs "
-                      "between runs");
-    }
-    st->samples.push_back(std::move(s));
-  }
-  return absl::OkStatus();
-}
 
 // Copies the harness values into the samples, adds ratios and group rows.
 TimingGroupResult Collect(LookupState* st, const HarnessResult& h) {
@@ -445,17 +104,23 @@ absl::Status LoadStringKeys(const TimingGroup& g, LookupState* st) {
   return absl::OkStatus();
 }
 
-// Adds every member's kernels (add.template operator()<A>(i), A the member's
-// concrete type), then measures them all in the same rounds.
-template <typename Add>
+// Adds every member's kernels (lookup, or with `build` build/add/remove),
+// each through its hash policy's unit (AddMemberForHash<H>) or the presets'
+// (AddPresetMember), then measures them all in the same rounds.
 absl::StatusOr<TimingGroupResult> MeasureMembers(const TimingGroup& g,
-                                                 LookupState* st, Add&& add) {
+                                                 LookupState* st, bool build) {
   for (size_t i = 0; i < g.members.size(); ++i) {
+    const TimingMember& m = g.members[i];
     absl::Status inner = absl::OkStatus();
-    const absl::Status dispatched = DispatchConcrete(
-        g.members[i].algorithm, g.members[i].params.hash,
-        [&]<typename A>() { inner = add.template operator()<A>(i); });
-    if (!dispatched.ok()) return dispatched;
+    if (FindPreset(m.algorithm) != nullptr) {
+      inner = AddPresetMember(build, g, i, st);
+    } else if (!DispatchHash(m.params.hash, [&]<typename H>() {
+                 inner = AddMemberForHash<H>(build, g, i, st);
+               })) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("unknown hash '", m.params.hash, "'; valid hashes: ",
+                       dispatch_internal::JoinNames(kConcreteHashes)));
+    }
     if (!inner.ok()) return inner;
   }
   absl::StatusOr<HarnessResult> h = RunInterleaved(st->kernels, Options(g));
@@ -475,148 +140,13 @@ absl::StatusOr<TimingGroupResult> LookupGroup(const TimingGroup& g) {
   } else if (absl::Status s = LoadStringKeys(g, &st); !s.ok()) {
     return s;
   }
-  return MeasureMembers(g, &st, [&]<typename A>(size_t i) {
-    return AddLookupMember<A>(g, i, &st);
-  });
+  return MeasureMembers(g, &st, /*build=*/false);
 }
 
-// ------------------------------------------------------------------ build
-template <typename A>
-absl::Status AddBuildMember(const TimingGroup& g, size_t index,
-                            LookupState* st) {
-  using Clock = std::chrono::steady_clock;
-  const TimingMember& m = g.members[index];
-  auto placed = std::make_shared<std::vector<uint64_t>>();
-  if (Stateful(m.algorithm) && m.placed_keys_per_node > 0) {
-    *placed = GenerateKeyHashes(
-        static_cast<size_t>(m.placed_keys_per_node) * g.nodes,
-        g.seed ^ kPlacedSalt);
-  }
-  st->keep.push_back(placed);
-  auto probes = std::make_shared<const std::vector<uint64_t>>(
-      GenerateKeyHashes(kProbeKeys, g.seed ^ kProbeSalt));
-  auto specs = std::make_shared<const std::vector<NodeSpec>>(
-      NodeSpecs(g.nodes));
-  auto extra = std::make_shared<NodeSpec>();
-  extra->name = absl::StrCat("node-", g.nodes);
-
-  absl::StatusOr<std::unique_ptr<A>> probe = MakeReady<A>(m, g.nodes, *placed);
-  if (!probe.ok()) return probe.status();
-  const bool last_only = !(*probe)->capabilities().arbitrary_removal;
-  const NodeId victim =
-      last_only ? g.nodes - 1
-                : static_cast<NodeId>(Sfc64(g.seed).Below(g.nodes));
-
-  TimingSample base;
-  base.member = index;
-  base.algorithm = m.algorithm;
-  base.unit = "ns";
-  base.placed_keys = placed->size();
-  if constexpr (requires(const A& a) { a.table_size(); }) {
-    base.table_size = (*probe)->table_size();
-  }
-  if (!placed->empty()) {
-    base.note = absl::StrCat(placed->size(), " keys placed (",
-                             m.placed_keys_per_node,
-                             " per node) before the operation; a change "
-                             "replays them");
-  }
-  // The fold of the probe keys' owners after an operation.
-  auto probe_fold = [probes](const A& a) {
-    uint64_t f = 0;
-    for (uint64_t h : *probes) f += a.Lookup(h);
-    return f;
-  };
-  // op: 0 = build, 1 = add, 2 = remove.
-  for (int op = 0; op < 3; ++op) {
-    static constexpr const char* kMetric[] = {"build_ns", "add_node_ns",
-                                              "remove_node_ns"};
-    TimingSample s = base;
-    s.metric = kMetric[op];
-    // Untimed reference: the operation once, its status and probe fold.
-    absl::StatusOr<std::unique_ptr<A>> ref =
-        op == 0 ? MakeConcrete<A>(m) : MakeReady<A>(m, g.nodes, *placed);
-    if (!ref.ok()) return ref.status();
-    const Clock::time_point w0 = Clock::now();
-    absl::Status status;
-    if (op == 0) {
-      status = (*ref)->Build(*specs);
-      if (status.ok() && !placed->empty()) {
-        std::vector<NodeId> out(placed->size());
-        (*ref)->PlaceBatch(*placed, out);
-      }
-    } else if (op == 1) {
-      status = (*ref)->AddNode(*extra).status();
-    } else {
-      status = (*ref)->RemoveNode(victim);
-    }
-    const double wall = std::chrono::duration<double>(Clock::now() - w0).count();
-    if (!status.ok()) {
-      s.note = absl::StrCat("not applicable: ", status.message());
-      st->samples.push_back(std::move(s));
-      continue;
-    }
-    const uint64_t want = probe_fold(**ref);
-    auto setup = [m, g, placed, op]() -> std::unique_ptr<A> {
-      absl::StatusOr<std::unique_ptr<A>> a =
-          op == 0 ? MakeConcrete<A>(m) : MakeReady<A>(m, g.nodes, *placed);
-      return a.ok() ? *std::move(a) : nullptr;
-    };
-    Kernel k{
-        .label = absl::StrCat(m.algorithm, "/", kMetric[op]),
-        .run =
-            [setup, op, specs, extra, victim, placed,
-             probe_fold](uint64_t it) {
-              Measurement total;
-              for (uint64_t i = 0; i < it; ++i) {
-                std::unique_ptr<A> a = setup();
-                if (a == nullptr) return Measurement{0, ~uint64_t{0}};
-                // The steady clock (a vDSO read, ~25 ns): the thread CPU
-                // clock is a system call costing ~1 us here, which would
-                // dominate O(1) operations.
-                const Clock::time_point t0 = Clock::now();
-                absl::Status st;
-                if (op == 0) {
-                  st = a->Build(*specs);
-                  // A build of a stateful algorithm includes placing its
-                  // keys: that is the state a restart must rebuild.
-                  if (st.ok() && !placed->empty()) {
-                    std::vector<NodeId> out(placed->size());
-                    a->PlaceBatch(*placed, out);
-                  }
-                } else if (op == 1) {
-                  st = a->AddNode(*extra).status();
-                } else {
-                  st = a->RemoveNode(victim);
-                }
-                total.seconds +=
-                    std::chrono::duration<double>(Clock::now() - t0).count();
-                benchmark::DoNotOptimize(st);
-                total.fold += st.ok() ? probe_fold(*a) : ~uint64_t{0};
-              }
-              return total;
-            },
-        .expected = [want](uint64_t it) { return it * want; }};
-    // Each iteration also pays an untimed setup (a fresh instance, built and
-    // loaded for add/remove): cap the iterations so that a measurement, with
-    // its setups, stays within the wall budget.
-    const Clock::time_point s0 = Clock::now();
-    std::unique_ptr<A> probe_setup = setup();
-    const double setup_s =
-        std::chrono::duration<double>(Clock::now() - s0).count();
-    probe_setup.reset();
-    k.max_iterations = static_cast<uint64_t>(std::max(
-        1.0, g.build_wall_budget_s / std::max(wall + setup_s, 1e-9)));
-    AddKernel(st, std::move(k), s);
-  }
-  return absl::OkStatus();
-}
 
 absl::StatusOr<TimingGroupResult> BuildGroup(const TimingGroup& g) {
   LookupState st;
-  return MeasureMembers(g, &st, [&]<typename A>(size_t i) {
-    return AddBuildMember<A>(g, i, &st);
-  });
+  return MeasureMembers(g, &st, /*build=*/true);
 }
 
 // ------------------------------------------------------------- hash speed
