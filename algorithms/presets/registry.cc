@@ -13,6 +13,7 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "absl/strings/str_split.h"
 #include "algorithms/checksum.h"
 #include "algorithms/maglev/maglev.h"
 #include "algorithms/presets/cassandra/cassandra.h"
@@ -92,7 +93,9 @@ constexpr PresetOptionInfo kEnvoyRingOptions[] = {
 constexpr PresetOptionInfo kEnvoyMaglevOptions[] = {
     {"table_size", "65537", "a prime 2..5000011"}};
 constexpr PresetOptionInfo kCassandraOptions[] = {
-    {"tokens", "even", "even | splitmix64:T (T = 1..256)"}};
+    {"tokens", "even",
+     "even | splitmix64:T (T = 1..256) | list:T|T/T|T/... (server i owns "
+     "the i-th group)"}};
 
 template <typename Make>
 Made Checked(const std::string& preset, const PresetOptions& options,
@@ -334,8 +337,26 @@ constexpr PresetInfo kPresets[] = {
              n >= 1 && n <= 256) {
            return std::make_unique<CassandraPreset>(n);
          }
+         if (t.rfind("list:", 0) == 0) {
+           std::vector<std::vector<int64_t>> groups;
+           for (const std::string& g : std::vector<std::string>(
+                    absl::StrSplit(t.substr(5), '/'))) {
+             std::vector<int64_t> tokens;
+             for (const std::string& tok :
+                  std::vector<std::string>(absl::StrSplit(g, '|'))) {
+               int64_t v = 0;
+               if (!absl::SimpleAtoi(tok, &v)) {
+                 return BadOption("cassandra", "token", tok,
+                                  "signed 64-bit integers");
+               }
+               tokens.push_back(v);
+             }
+             groups.push_back(std::move(tokens));
+           }
+           return std::make_unique<CassandraPreset>(std::move(groups));
+         }
          return BadOption("cassandra", "tokens", t,
-                          "even, splitmix64:T with T = 1..256");
+                          "even, splitmix64:T with T = 1..256, list:T|T/T/...");
        });
      },
      0x132602e26ae1ae1bull},

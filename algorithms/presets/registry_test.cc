@@ -203,6 +203,28 @@ TEST(PresetProperties, GuavaRemovesOnlyTheLastBucket) {
 
 // Cassandra `even`: Build gives i * floor(2^64 / N) - 2^63; a joining node
 // takes the midpoint of the largest range and no token moves.
+// tokens=list: explicit initial_token groups map like the same tokens
+// computed by tokens=even, and a server beyond the list is refused.
+TEST(PresetProperties, CassandraExplicitTokenLists) {
+  auto even = MakePreset("cassandra", "");
+  auto list = MakePreset(
+      "cassandra",
+      "tokens=list:-9223372036854775808/-3074457345618258603/"
+      "3074457345618258602");
+  ASSERT_TRUE(list.ok()) << list.status();
+  ASSERT_TRUE((*even)->Build(PresetServers(3, 9042)).ok());
+  ASSERT_TRUE((*list)->Build(PresetServers(3, 9042)).ok());
+  EXPECT_EQ(Owners(**even), Owners(**list));
+  const absl::Status s = (*list)->Build(PresetServers(4, 9042));
+  EXPECT_NE(std::string(s.message()).find("has no token in tokens=list"),
+            std::string::npos)
+      << s;
+  auto bad = MakePreset("cassandra", "tokens=list:1|x");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(std::string(bad.status().message()).find("invalid token 'x'"),
+            std::string::npos);
+}
+
 TEST(PresetProperties, CassandraEvenTokens) {
   auto p = MakePreset("cassandra", "");
   ASSERT_TRUE((*p)->Build(PresetServers(3, 9042)).ok());

@@ -83,7 +83,8 @@ std::string ListingText() {
   out += cli::FormatColumns(rows);
 
   rows.clear();
-  rows.push_back({"NAME", "SYSTEM", "REPRODUCES", "VERIFIED", "OPTIONS"});
+  rows.push_back(
+      {"NAME", "SYSTEM", "REPRODUCES", "SOURCE", "VERIFIED", "OPTIONS"});
   for (const PresetInfo& info : Presets()) {
     std::string options;
     for (const PresetOptionInfo& o : info.options) {
@@ -92,7 +93,8 @@ std::string ListingText() {
                  " (default " + std::string(o.default_value) + ")";
     }
     rows.push_back({std::string(info.name), std::string(info.system),
-                    std::string(info.version), std::string(info.verified),
+                    std::string(info.version), std::string(info.source),
+                    std::string(info.verified),
                     options.empty() ? "-" : options});
   }
   out += "\nProduction presets (" + std::to_string(rows.size() - 1) +

@@ -25,6 +25,10 @@
 //       splitmix64:T   node with id i owns T tokens signed64(splitmix64(1000
 //                      * (i + 1) + j)), j = 0..T-1: a fixed stand-in for
 //                      random allocation (num_tokens = T).
+//       list:A/B/...   explicit initial_token lists: node with id i owns the
+//                      i-th '/'-separated group, tokens separated by '|'
+//                      (e.g. list:-9223372036854775808/0); a node added
+//                      beyond the list is refused.
 //   `HashKey` returns the token's bits xor 2^63, so that unsigned order is
 //   the signed token order.
 
@@ -37,6 +41,7 @@
 #include <string_view>
 #include <vector>
 
+#include "absl/strings/str_cat.h"
 #include "algorithms/hash/preset_hashes.h"
 #include "algorithms/presets/preset.h"
 
@@ -58,11 +63,16 @@ class CassandraPreset final : public Preset {
   explicit CassandraPreset(uint32_t tokens_per_node)
       : Preset("cassandra", /*max_weight=*/1, /*needs_port=*/false),
         per_node_(tokens_per_node) {}
+  // Explicit tokens: node i owns explicit[i].
+  explicit CassandraPreset(std::vector<std::vector<int64_t>> explicit_tokens)
+      : Preset("cassandra", /*max_weight=*/1, /*needs_port=*/false),
+        per_node_(0),
+        explicit_(std::move(explicit_tokens)) {}
 
   Capabilities capabilities() const override {
     return {.arbitrary_removal = true,
             .minimal_disruption = true,
-            .history_dependent = per_node_ == 0};
+            .history_dependent = per_node_ == 0 && explicit_.empty()};
   }
   // The signed token, bits xor 2^63.
   uint64_t HashKey(std::string_view key) const override {
@@ -86,9 +96,21 @@ class CassandraPreset final : public Preset {
   }
 
  private:
-  void AssignTokens() {
+  absl::Status AssignTokens() {
     if (tokens_.size() > servers_.size()) tokens_.resize(servers_.size());
     const size_t first_new = tokens_.size();
+    if (!explicit_.empty()) {
+      if (servers_.size() > explicit_.size()) {
+        return absl::InvalidArgumentError(absl::StrCat(
+            "cassandra: server '", servers_[explicit_.size()].name,
+            "' has no token in tokens=list (", explicit_.size(),
+            " token groups for ", servers_.size(), " servers)"));
+      }
+      for (size_t id = first_new; id < servers_.size(); ++id) {
+        tokens_.push_back(explicit_[id]);
+      }
+      return absl::OkStatus();
+    }
     if (per_node_ > 0) {
       for (size_t id = first_new; id < servers_.size(); ++id) {
         std::vector<int64_t> t(per_node_);
@@ -97,14 +119,14 @@ class CassandraPreset final : public Preset {
         }
         tokens_.push_back(std::move(t));
       }
-      return;
+      return absl::OkStatus();
     }
     if (first_new == 0) {  // a fresh Build: the even initial_token list
       const uint64_t n = servers_.size();
       for (uint64_t i = 0; i < n; ++i) {
         tokens_.push_back({static_cast<int64_t>(i * FloorTwo64Div(n) - kBias)});
       }
-      return;
+      return absl::OkStatus();
     }
     for (size_t id = first_new; id < servers_.size(); ++id) {
       // The midpoint of the largest range between live tokens.
@@ -128,6 +150,7 @@ class CassandraPreset final : public Preset {
       const uint64_t mid = best_start + best_len / 2 + (best_len & 1);
       tokens_.push_back({static_cast<int64_t>(mid ^ kBias)});
     }
+    return absl::OkStatus();
   }
 
   // floor(2^64 / n) for n >= 1 (2^64 - 1 stands for 2^64 when n = 1).
@@ -139,7 +162,7 @@ class CassandraPreset final : public Preset {
   }
 
   absl::Status Rebuild() override {
-    AssignTokens();
+    if (absl::Status s = AssignTokens(); !s.ok()) return s;
     std::vector<PresetPoint> points;
     for (size_t id = 0; id < servers_.size(); ++id) {
       if (!servers_[id].live) continue;
@@ -153,6 +176,7 @@ class CassandraPreset final : public Preset {
   }
 
   uint32_t per_node_;
+  std::vector<std::vector<int64_t>> explicit_;
   std::vector<std::vector<int64_t>> tokens_;
   PointRing<64> ring_;
 };
