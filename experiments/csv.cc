@@ -77,7 +77,12 @@ std::string FormatRow(const ResultRow& r) {
                        FormatOptional(r.placed_keys), FormatOptional(r.seed),
                        FormatOptional(r.repetition), r.scenario, r.removal,
                        FormatOptional(r.removed), FormatOptional(r.threads), FormatOptional(r.node),
-                       FormatOptional(r.weight), r.metric,
+                       FormatOptional(r.weight), r.mode, FormatOptional(r.zipf),
+                       FormatOptional(r.requests),
+                       FormatOptional(r.cache_items),
+                       FormatOptional(r.stale_fraction),
+                       FormatOptional(r.utilization), FormatOptional(r.bucket),
+                       r.metric,
                        FormatOptional(r.value), r.unit, r.note});
 }
 

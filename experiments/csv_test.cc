@@ -27,7 +27,8 @@ TEST(CsvTest, HeaderIsTheSchema) {
   EXPECT_EQ(CsvHeader(),
             "run_id,experiment,algorithm,hash,keyset,nodes,vnodes,table_size,"
             "load_factor,capacity,probes,keys,placed_keys,seed,repetition,"
-            "scenario,removal,removed,threads,node,weight,metric,value,unit,"
+            "scenario,removal,removed,threads,node,weight,mode,zipf,requests,"
+            "cache_items,stale_fraction,utilization,bucket,metric,value,unit,"
             "note\n");
 }
 

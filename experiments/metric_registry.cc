@@ -10,7 +10,7 @@ namespace {
 
 constexpr std::string_view kPeerPlaceholder = "<peer>";
 
-constexpr std::array<MetricInfo, 30> kMetrics = {{
+constexpr std::array<MetricInfo, 55> kMetrics = {{
     // Timing (vary run to run).
     {"lookup_ns", "ns", "lower", true,
      "time per lookup, independent lookups over a key array (throughput); "
@@ -85,6 +85,69 @@ constexpr std::array<MetricInfo, 30> kMetrics = {{
      "not multinomial-uniform"},
     {"share", "fraction", "none", false,
      "weights: a node's keys / all keys (analytic row: w_i / sum w)"},
+    // Cluster (bench/cluster/cluster.h). Per time bucket (column bucket):
+    {"hit_ratio", "fraction", "higher", false,
+     "cluster: GETs that hit / requests (per bucket of the event run)"},
+    {"db_reads", "reads", "lower", false,
+     "cluster: database reads (misses and errors) in the bucket"},
+    {"db_reads_per_s", "reads/s", "lower", false,
+     "cluster: database reads per second: the simulation at its timeline "
+     "rate, the real cluster over the bucket's wall time (varies run to run)"},
+    {"request_max_over_mean", "ratio", "lower", false,
+     "cluster: requests of the busiest live server / the mean over live "
+     "servers, in the bucket (request load, not keys)"},
+    {"errors", "requests", "lower", false,
+     "cluster: requests to a dead server (read from the database instead)"},
+    {"misrouted", "requests", "lower", false,
+     "cluster, stale_view: requests a stale client sent to a server that no "
+     "longer owns the key"},
+    {"live_servers", "servers", "none", false,
+     "cluster: servers alive in the bucket"},
+    {"control_hit_ratio", "fraction", "higher", false,
+     "cluster: hit ratio of the control run (same requests, no event)"},
+    {"control_db_reads", "reads", "lower", false,
+     "cluster: database reads of the control run in the bucket"},
+    {"bucket_s", "s", "none", true,
+     "cluster, memcached: wall time of the bucket"},
+    {"latency_p50_us", "us", "lower", true,
+     "cluster, memcached: median client latency of a request (GET, and on a "
+     "miss the database read and the SET)"},
+    {"latency_p99_us", "us", "lower", true,
+     "cluster, memcached: 99th percentile client latency"},
+    // Per run:
+    {"event_bucket", "bucket", "none", false,
+     "cluster: the bucket the event happens at"},
+    {"bucket_requests", "requests", "none", false,
+     "cluster: requests per bucket"},
+    {"steady_hit_ratio", "fraction", "higher", false,
+     "cluster: hit ratio of the steady state (second half of the buckets "
+     "before the event)"},
+    {"post_hit_ratio", "fraction", "higher", false,
+     "cluster: hit ratio from the event to the end"},
+    {"steady_request_max_over_mean", "ratio", "lower", false,
+     "cluster: requests per server max/mean over the steady state"},
+    {"extra_db_reads", "reads", "lower", false,
+     "cluster: database reads from the event on, minus the control run's: "
+     "the stampede's size"},
+    {"hot_set", "keys", "none", false,
+     "cluster: distinct keys requested both before and after the event"},
+    {"predicted_extra_db_reads", "reads", "lower", false,
+     "cluster: moved_fraction x hot_set, the keys-moved prediction of the "
+     "stampede"},
+    {"recovery_requests", "requests", "lower", false,
+     "cluster: requests from the event until every later bucket's hit ratio "
+     "is at least 95 % of the control's (0: never below)"},
+    {"stampede_requests", "requests", "lower", false,
+     "cluster: requests from the event until 90 % of the extra database "
+     "reads have happened (how long the stampede lasts)"},
+    {"misrouted_requests", "requests", "lower", false,
+     "cluster, stale_view: misrouted requests over the run"},
+    {"servers_failed", "servers", "lower", false,
+     "cluster, cascade: servers declared failed by overload after the first "
+     "kill"},
+    {"capacity_per_bucket", "requests", "none", false,
+     "cluster, cascade: requests a server may serve per bucket (the steady "
+     "state's busiest server / utilization)"},
 }};
 
 bool IsNameTail(std::string_view s) {

@@ -15,12 +15,14 @@
 
 namespace chbench {
 
-inline constexpr std::array<std::string_view, 25> kColumns = {
+inline constexpr std::array<std::string_view, 32> kColumns = {
     "run_id",   "experiment", "algorithm",   "hash",       "keyset",
     "nodes",    "vnodes",     "table_size",  "load_factor", "capacity",
     "probes",   "keys",       "placed_keys", "seed",       "repetition",
     "scenario", "removal",    "removed",     "threads",    "node",
-    "weight",   "metric",     "value",       "unit",       "note"};
+    "weight",   "mode",       "zipf",        "requests",   "cache_items",
+    "stale_fraction", "utilization", "bucket",
+    "metric",   "value",      "unit",        "note"};
 
 // The index of column `name` in kColumns (kColumns.size() if absent).
 constexpr size_t ColumnIndex(std::string_view name) {
@@ -56,6 +58,17 @@ struct ResultRow {
   std::optional<uint64_t> threads;  // lookups_per_s: threads sharing one instance
   std::optional<uint64_t> node;   // per-node rows (weights experiment)
   std::optional<double> weight;   // that node's weight
+  // Cluster experiment (bench/cluster/cluster.h): sim | memcached, the Zipf
+  // exponent of request popularity, requests per run, LRU capacity per
+  // server (keys; simulation), the stale_view fraction, the cascade's start
+  // utilization, and the time bucket of a per-bucket row (empty: per run).
+  std::string mode;
+  std::optional<double> zipf;
+  std::optional<uint64_t> requests;
+  std::optional<uint64_t> cache_items;
+  std::optional<double> stale_fraction;
+  std::optional<double> utilization;
+  std::optional<uint64_t> bucket;
   std::string metric;             // e.g. "moved_fraction"
   std::optional<double> value;    // empty with a note when not applicable
   std::string unit;               // e.g. "fraction", "ns", "bytes"

@@ -59,7 +59,7 @@ absl::StatusOr<std::vector<ResultRow>> RunCell(const Cell& cell,
     return absl::InvalidArgumentError(
         absl::StrCat("unknown cell kind '", cell.kind, "'"));
   }
-  if (!kind->timing) return kind->run_cell(cell, run_id);
+  if (!cell.timing()) return kind->run_cell(cell, run_id);
   const Cell* const group[] = {&cell};
   absl::StatusOr<std::vector<std::vector<ResultRow>>> rows =
       kind->run_group(std::span<const Cell* const>(group, 1), run_id);
@@ -343,7 +343,7 @@ absl::Status RunTimingJob(const TimingJob& j) {
                    j.cells.size(), ")"),
       [&]() -> absl::Status {
         const KindInfo* kind = FindKind(first.kind);
-        if (kind == nullptr || !kind->timing) {
+        if (kind == nullptr || kind->run_group == nullptr) {
           return absl::InternalError(
               absl::StrCat("not a timing kind: '", first.kind, "'"));
         }

@@ -244,7 +244,9 @@ TEST_F(SpecDirTest, WritesDataSummaryMetaAndResumes) {
                            "experiment,algorithm,hash,keyset,nodes,vnodes,"
                            "table_size,load_factor,capacity,probes,keys,"
                            "placed_keys,scenario,removal,removed,"
-                           "threads,node,weight,metric,unit,n,n_eff,median,"
+                           "threads,node,weight,mode,zipf,requests,"
+                           "cache_items,stale_fraction,utilization,bucket,"
+                           "metric,unit,n,n_eff,median,"
                            "median_ci_low,median_ci_high,min,max,cv,mean,"
                            "mean_ci_low,mean_ci_high,noisy\n"));
   EXPECT_THAT(summary, HasSubstr(",load_max_over_mean,ratio,3,3,"));

@@ -124,6 +124,18 @@ std::string Cell::Name() const {
   if (!scenario.empty()) parts.push_back(scenario);
   if (multithread) parts.push_back("mt");
   if (!removal.empty()) parts.push_back(absl::StrCat(removal, "-r", removed));
+  if (kind == "cluster") {
+    parts.push_back(mode);
+    if (zipf) parts.push_back(absl::StrCat("z", FormatNumber(*zipf)));
+    parts.push_back(absl::StrCat("R", requests));
+    parts.push_back(absl::StrCat("L", cache_items));
+    if (stale_fraction) {
+      parts.push_back(absl::StrCat("f", FormatNumber(*stale_fraction)));
+    }
+    if (utilization) {
+      parts.push_back(absl::StrCat("u", FormatNumber(*utilization)));
+    }
+  }
   parts.push_back(absl::StrCat("s", seed));
   std::string name;
   for (const std::string& p : parts) {
@@ -166,6 +178,13 @@ struct Block {
   std::vector<double> removed_fraction;
   std::vector<std::string> scenario;
   std::vector<std::vector<double>> weights;
+  // Cluster kind.
+  std::vector<std::string> mode;
+  std::vector<double> zipf, stale_fraction, utilization;
+  std::vector<int64_t> requests, cache_items;
+  int64_t buckets = 40, clients = 20, workers = 2, db_delay_us = 0;
+  bool enabled = true;  // false: the block expands no cell in this tier
+  double rate = 100000;
   std::optional<int64_t> repetitions;  // unset: 1, or 10 rounds if timing
   int64_t seed = 0;
   double min_time_s = 0.1;
@@ -173,14 +192,22 @@ struct Block {
   std::set<std::string> set_keys;  // keys given anywhere
 };
 
-constexpr std::array<std::string_view, 24> kBlockKeys = {
+constexpr std::array<std::string_view, 38> kBlockKeys = {
     "kind",          "claim",       "algorithm",   "preset",      "hash",
     "keyset",        "nodes",       "vnodes",      "table_size",
     "load_factor",   "overprovision", "probes",    "removal",
     "removed_fraction", "keys",     "keys_per_node",
     "placed_keys_per_node",         "scenario",    "weights",
     "repetitions",   "seed",        "min_time_s",  "multithread",
-    "tiers"};
+    "mode",          "zipf",        "requests",    "cache_items",
+    "stale_fraction", "utilization", "buckets",    "clients",
+    "workers",       "rate",        "db_delay_us", "enabled", "tiers"};
+// Keys of the cluster kind only.
+constexpr std::array<std::string_view, 11> kClusterKeys = {
+    "mode",    "zipf",    "requests", "cache_items", "stale_fraction",
+    "utilization", "buckets", "clients", "workers", "rate", "db_delay_us"};
+constexpr std::array<std::string_view, 5> kClusterScenarios = {
+    "none", "add", "remove", "stale_view", "cascade"};
 
 // Whether the registry row of `alg` lists `param` among the AlgorithmParams
 // fields its factory reads.
@@ -365,6 +392,9 @@ class Parser {
       } else if (key == "placed_keys_per_node") {
         s = Ints(key, node, 0, std::numeric_limits<uint32_t>::max(),
                  &b->placed_keys_per_node);
+      } else if (key == "enabled") {
+        if (!node.is_boolean()) return Error(key, "expected true or false");
+        b->enabled = *node.value<bool>();
       } else if (key == "multithread") {
         if (!node.is_boolean()) return Error(key, "expected true or false");
         b->multithread = *node.value<bool>();
@@ -452,6 +482,61 @@ class Parser {
           }
           b->repetitions = v;
         }
+      } else if (key == "mode") {
+        s = Strings(key, node, &b->mode);
+        for (const std::string& m : b->mode) {
+          if (s.ok() && std::find(kClusterModes.begin(), kClusterModes.end(),
+                                  m) == kClusterModes.end()) {
+            return Error(key, absl::StrCat("unknown value '", m, "'; valid: ",
+                                           JoinNames(kClusterModes)));
+          }
+        }
+      } else if (key == "zipf" || key == "stale_fraction" ||
+                 key == "utilization") {
+        std::vector<double>* v = key == "zipf"             ? &b->zipf
+                                 : key == "stale_fraction" ? &b->stale_fraction
+                                                           : &b->utilization;
+        s = Doubles(key, node, v);
+        const double lo = 0, hi = key == "zipf" ? 10 : 1;
+        for (double x : *v) {
+          const bool ok = key == "utilization" ? (x > 0 && x <= 1)
+                                               : (x >= lo && x <= hi);
+          if (s.ok() && !ok) {
+            return Error(key, absl::StrCat(
+                "value ", FormatNumber(x), " out of range; valid: ",
+                key == "utilization" ? "(0, 1]"
+                                     : absl::StrCat(FormatNumber(lo), "..",
+                                                    FormatNumber(hi))));
+          }
+        }
+      } else if (key == "requests") {
+        s = Ints(key, node, 2, int64_t{1} << 40, &b->requests);
+      } else if (key == "cache_items") {
+        s = Ints(key, node, 0, kMaxKeys, &b->cache_items,
+                 "LRU keys per server; 0 = the universe");
+      } else if (key == "buckets" || key == "clients" || key == "workers" ||
+                 key == "db_delay_us") {
+        std::vector<int64_t> v;
+        const int64_t hi = key == "workers" ? 64
+                           : key == "db_delay_us" ? 1000000
+                                                  : 100000;
+        const int64_t lo = key == "buckets" ? 2 : key == "db_delay_us" ? 0 : 1;
+        if (!node.is_integer()) return Error(key, "expected an integer");
+        s = Ints(key, node, lo, hi, &v);
+        if (s.ok()) {
+          (key == "buckets"   ? b->buckets
+           : key == "clients" ? b->clients
+           : key == "workers" ? b->workers
+                              : b->db_delay_us) = v[0];
+        }
+      } else if (key == "rate") {
+        if (!node.is_number()) return Error(key, "expected a number");
+        b->rate = *node.value<double>();
+        if (!(b->rate >= 0 && b->rate <= 1e9)) {
+          return Error(key, absl::StrCat("value ", FormatNumber(b->rate),
+                                         " out of range; valid: 0..1e9 "
+                                         "requests/s (0: unpaced)"));
+        }
       } else if (key == "min_time_s") {
         if (!node.is_number()) return Error(key, "expected a number");
         b->min_time_s = *node.value<double>();
@@ -484,6 +569,16 @@ class Parser {
 
   absl::Status CheckBlock(const Block& b) const {
     if (b.kind.empty()) return Error("kind", absl::StrCat("missing; valid: ", JoinNames(kCellKinds)));
+    if (b.kind != "cluster") {
+      for (std::string_view k : kClusterKeys) {
+        if (b.set_keys.count(std::string(k))) {
+          return Error(k, absl::StrCat("not used by kind '", b.kind,
+                                       "'; cluster only"));
+        }
+      }
+    } else if (absl::Status s = CheckCluster(b); !s.ok()) {
+      return s;
+    }
     const bool hs = b.kind == "hash_speed";
     if (!hs && b.algorithm.empty() && b.preset.empty()) {
       return Error("algorithm", "missing");
@@ -558,12 +653,15 @@ class Parser {
                    absl::StrCat("not used by kind '", b.kind,
                                 "'; removal and lookup only"));
     }
-    if (b.kind == "disruption" || b.kind == "lookup" || b.kind == "removal") {
+    if (b.kind == "disruption" || b.kind == "lookup" || b.kind == "removal" ||
+        b.kind == "cluster") {
       const std::span<const std::string_view> valid =
           b.kind == "disruption"
               ? std::span<const std::string_view>(kDisruptionScenarios)
           : b.kind == "removal"
               ? std::span<const std::string_view>(kRemovalScenarios)
+          : b.kind == "cluster"
+              ? std::span<const std::string_view>(kClusterScenarios)
               : std::span<const std::string_view>(kLookupScenarios);
       for (const std::string& sc : b.scenario) {
         if (std::find(valid.begin(), valid.end(), sc) == valid.end()) {
@@ -702,9 +800,138 @@ class Parser {
     return absl::OkStatus();
   }
 
+  // The cluster kind's own rules (bench/cluster/cluster.h).
+  absl::Status CheckCluster(const Block& b) const {
+    if (b.scenario.empty()) {
+      return Error("scenario", absl::StrCat("missing; the cluster event, "
+                                            "valid: ",
+                                            JoinNames(kClusterScenarios)));
+    }
+    if (b.requests.empty()) return Error("requests", "missing");
+    if (b.keys.empty()) {
+      return Error("keys", "missing; the universe of keys requested");
+    }
+    if (!b.keys_per_node.empty()) {
+      return Error("keys_per_node", "not used by kind 'cluster'; use 'keys' "
+                                    "(the universe)");
+    }
+    for (int64_t k : b.keys) {
+      if (k > (int64_t{1} << 31)) {
+        return Error("keys", absl::StrCat("value ", k, " out of range for "
+                                          "kind 'cluster'; valid: ",
+                                          Range(1, int64_t{1} << 31)));
+      }
+    }
+    for (int64_t n : b.nodes) {
+      if (n < 2 || n > 100000) {
+        return Error("nodes", absl::StrCat("value ", n, " out of range for "
+                                           "kind 'cluster'; valid: ",
+                                           Range(2, 100000)));
+      }
+    }
+    for (int64_t r : b.requests) {
+      if (r < b.buckets) {
+        return Error("requests", absl::StrCat("value ", r, " out of range; "
+                                              "at least one per bucket (",
+                                              b.buckets, ")"));
+      }
+    }
+    const auto has_scenario = [&](std::string_view sc) {
+      return std::find(b.scenario.begin(), b.scenario.end(), sc) !=
+             b.scenario.end();
+    };
+    if (!b.stale_fraction.empty() && !has_scenario("stale_view")) {
+      return Error("stale_fraction", "not used without scenario 'stale_view'");
+    }
+    if (!b.utilization.empty() && !has_scenario("cascade")) {
+      return Error("utilization", "not used without scenario 'cascade'");
+    }
+    const bool real = std::find(b.mode.begin(), b.mode.end(), "memcached") !=
+                      b.mode.end();
+    if (real) {
+      for (int64_t n : b.nodes) {
+        if (n > 64) {
+          return Error("nodes", absl::StrCat(
+              "value ", n, " out of range for mode 'memcached' (one process "
+              "per server, on 2 cores); valid: ", Range(2, 64)));
+        }
+      }
+      for (int64_t k : b.keys) {
+        if (k > 200000) {
+          return Error("keys", absl::StrCat(
+              "value ", k, " out of range for mode 'memcached' (every key "
+              "must fit its server's 64 MB: no eviction); valid: ",
+              Range(1, 200000)));
+        }
+      }
+      for (int64_t r : b.requests) {
+        if (r > 10000000) {
+          return Error("requests", absl::StrCat(
+              "value ", r, " out of range for mode 'memcached' (a bounded "
+              "request loop); valid: ", Range(b.buckets, 10000000)));
+        }
+      }
+      if (b.set_keys.count("cache_items")) {
+        return Error("cache_items", "not used by mode 'memcached' (each "
+                                    "server has 64 MB; the universe fits)");
+      }
+    }
+    return absl::OkStatus();
+  }
+
  private:
   std::string path_;
 };
+
+// One combination of the cluster kind's own axes (a single empty one for
+// the other kinds): stale_fraction only for stale_view, utilization only for
+// cascade, the LRU capacity only for the simulation.
+struct ClusterCombo {
+  std::string mode;
+  std::optional<double> zipf;
+  uint64_t requests = 0, cache_items = 0;
+  std::optional<double> stale_fraction, utilization;
+};
+
+std::vector<ClusterCombo> ClusterCombos(const Block& b, std::string_view sc) {
+  if (b.kind != "cluster") return {ClusterCombo{}};
+  const std::vector<std::string> modes =
+      b.mode.empty() ? std::vector<std::string>{"sim"} : b.mode;
+  const std::vector<double> zipfs =
+      b.zipf.empty() ? std::vector<double>{0.99} : b.zipf;
+  const std::vector<int64_t> caches =
+      b.cache_items.empty() ? std::vector<int64_t>{0} : b.cache_items;
+  std::vector<std::optional<double>> stale = {std::nullopt};
+  if (sc == "stale_view") {
+    stale.clear();
+    if (b.stale_fraction.empty()) stale.push_back(0.25);
+    for (double f : b.stale_fraction) stale.push_back(f);
+  }
+  std::vector<std::optional<double>> util = {std::nullopt};
+  if (sc == "cascade") {
+    util.clear();
+    if (b.utilization.empty()) util.push_back(0.8);
+    for (double u : b.utilization) util.push_back(u);
+  }
+  std::vector<ClusterCombo> out;
+  for (const std::string& m : modes) {
+    for (double z : zipfs) {
+      for (int64_t r : b.requests) {
+        for (int64_t c : caches) {
+          if (m == "memcached" && c != caches.front()) continue;
+          for (const auto& f : stale) {
+            for (const auto& u : util) {
+              out.push_back(ClusterCombo{
+                  m, z, static_cast<uint64_t>(r),
+                  m == "memcached" ? 0 : static_cast<uint64_t>(c), f, u});
+            }
+          }
+        }
+      }
+    }
+  }
+  return out;
+}
 
 void Expand(const Block& b, std::string_view experiment, std::string_view tier,
             std::vector<Cell>* cells) {
@@ -816,6 +1043,7 @@ void Expand(const Block& b, std::string_view experiment, std::string_view tier,
                   for (uint32_t p : placed) {
                     for (int64_t k : key_axis) {
                       for (const std::string& sc : scenarios) {
+                        for (const ClusterCombo& cc : ClusterCombos(b, sc)) {
                         for (int64_t r = 0; r < reps; ++r) {
                           Cell cell;
                           cell.experiment = std::string(experiment);
@@ -845,7 +1073,22 @@ void Expand(const Block& b, std::string_view experiment, std::string_view tier,
                           cell.placed_keys_per_node = p;
                           cell.multithread =
                               b.multithread && sc == "prehashed";
+                          if (b.kind == "cluster") {
+                            cell.mode = cc.mode;
+                            cell.zipf = cc.zipf;
+                            cell.requests = cc.requests;
+                            cell.cache_items = cc.cache_items;
+                            cell.stale_fraction = cc.stale_fraction;
+                            cell.utilization = cc.utilization;
+                            cell.buckets = static_cast<uint32_t>(b.buckets);
+                            cell.clients = static_cast<uint32_t>(b.clients);
+                            cell.workers = static_cast<uint32_t>(b.workers);
+                            cell.db_delay_us =
+                                static_cast<uint32_t>(b.db_delay_us);
+                            cell.rate = b.rate;
+                          }
                           cells->push_back(std::move(cell));
+                        }
                         }
                       }
                     }
@@ -935,7 +1178,7 @@ absl::StatusOr<Spec> ParseSpec(std::string_view text,
         }
       }
       if (absl::Status s = p.CheckBlock(b); !s.ok()) return s;
-      if (t == tier) Expand(b, experiment, tier, &cells);
+      if (t == tier && b.enabled) Expand(b, experiment, tier, &cells);
     }
     if (t != tier) continue;
     std::set<std::string> names;

@@ -50,9 +50,28 @@
 //   multithread = false           # lookup: also lookups_per_s with T threads
 //                                 # (prehashed cells)
 //   weights = [[1, 1, 2, 4]]      # weights only: one node per entry
+//   # kind "cluster" (bench/cluster/cluster.h): scenario = the event,
+//   # none|add|remove|stale_view|cascade; keys = the universe U; nodes =
+//   # servers before the event (2 .. 100000); load_factor = bounded_load's
+//   # request bound c.
+//   mode = ["sim", "memcached"]   # in-process LRU servers | real memcached
+//   zipf = [0, 0.99]              # request popularity exponent, 0 .. 10
+//   requests = [1000000]          # per run, buckets .. 2^40
+//   cache_items = [2000]          # sim: LRU keys per server (0 = U)
+//   stale_fraction = [0.25]       # stale_view: fraction of stale clients
+//   utilization = [0.8]           # cascade: busiest server's start load
+//   buckets = 40                  # time buckets (2 .. 100000)
+//   clients = 20                  # logical clients (views)
+//   workers = 2                   # memcached: client threads (1 .. 64)
+//   rate = 50000                  # requests/s: memcached pacing (0 = none)
+//                                 # and the timeline of db_reads_per_s
+//   db_delay_us = 0               # memcached: added per database read
 //   repetitions = 5               # 1 .. 10000; see below
 //   seed = 0
 //   min_time_s = 0.1              # timing kinds; (0, 60]
+//   enabled = true                # false: no cells in this tier (a block
+//                                 # for one tier: enabled = false, and
+//                                 # enabled = true in its tier table)
 //   [sweep.tiers.smoke]           # overrides for this block (last wins)
 //   nodes = [10]
 //
@@ -95,15 +114,19 @@
 
 namespace chbench {
 
-inline constexpr std::array<std::string_view, 13> kExperimentNames = {
+inline constexpr std::array<std::string_view, 14> kExperimentNames = {
     "lookup",  "build",  "memory",       "disruption", "balance",
     "vnodes",  "hashes", "bounded_load", "weights",    "seeds",
-    "removal", "overprovision", "presets"};
+    "removal", "overprovision", "presets", "cluster"};
 inline constexpr std::array<std::string_view, 3> kTierNames = {
     "smoke", "default", "full"};
-inline constexpr std::array<std::string_view, 9> kCellKinds = {
+inline constexpr std::array<std::string_view, 10> kCellKinds = {
     "lookup", "build", "memory", "disruption", "balance", "hash_speed",
-    "weights", "removal", "presets"};
+    "weights", "removal", "presets", "cluster"};
+// Modes of the cluster kind: the in-process simulation (deterministic) or
+// real memcached servers on 127.0.0.1 (bench/cluster/).
+inline constexpr std::array<std::string_view, 2> kClusterModes = {
+    "sim", "memcached"};
 // Scenarios of the removal kind: the removal done in one go and measured at
 // the end, or one node at a time with the keys moved checked after every
 // step.
@@ -164,9 +187,24 @@ struct Cell {
   // (workload/removal.h). Removal kind and prehashed lookup cells.
   std::string removal;
   uint32_t removed = 0;
+  // Cluster kind (bench/cluster/cluster.h): the scenario is the event, keys
+  // the universe. Axes: mode, zipf, requests, cache_items, stale_fraction,
+  // utilization; the rest one value per block.
+  std::string mode;  // sim | memcached
+  std::optional<double> zipf;
+  uint64_t requests = 0;
+  uint64_t cache_items = 0;  // 0 = the universe (no eviction)
+  std::optional<double> stale_fraction;  // stale_view only
+  std::optional<double> utilization;     // cascade only
+  uint32_t buckets = 0, clients = 0, workers = 0, db_delay_us = 0;
+  double rate = 0;
 
+  // Cells that run alone (one at a time, after the parallel ones): the
+  // timing kinds, and real memcached clusters (they hold ports, processes
+  // and both cores).
   bool timing() const {
-    return kind == "lookup" || kind == "build" || kind == "hash_speed";
+    return kind == "lookup" || kind == "build" || kind == "hash_speed" ||
+           (kind == "cluster" && mode == "memcached");
   }
   // File-name-safe and unique among the cells of an experiment, e.g.
   // "disruption_ring_xxh64_uniform_n100_v100_k1000000_add_s0"; adds

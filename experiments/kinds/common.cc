@@ -33,6 +33,15 @@ ResultRow BaseRow(const Cell& c, const std::string& run_id) {
   if (!c.removal.empty()) r.removed = c.removed;
   r.seed = c.seed;
   r.repetition = c.repetition;
+  if (c.kind == "cluster") {
+    r.scenario = c.scenario;
+    r.mode = c.mode;
+    r.zipf = c.zipf;
+    r.requests = c.requests;
+    r.cache_items = c.cache_items;
+    r.stale_fraction = c.stale_fraction;
+    r.utilization = c.utilization;
+  }
   // A production preset: the hash column names its key hash, and no
   // algorithm parameter applies.
   if (const PresetInfo* p = FindPreset(c.algorithm); p != nullptr) {

@@ -17,6 +17,9 @@
 //     key count, scenario, seed), interleaved in the same rounds by the
 //     harness (bench/harness.h). They run alone, one group at a time, and
 //     return each cell's rows.
+//   * The cluster kind has both: its simulated cells (mode "sim") are
+//     non-timing cells; its real-memcached cells (mode "memcached") run
+//     alone through run_group (Cell::timing() says which).
 //
 // Example:
 //   const KindInfo* k = FindKind("disruption");
@@ -39,7 +42,7 @@ namespace chbench {
 struct KindInfo {
   std::string_view name;
   std::string_view description;
-  bool timing;
+  bool timing;  // every cell is timed (lookup, build, hash_speed)
   // Non-timing kinds: the rows of one cell.
   absl::StatusOr<std::vector<ResultRow>> (*run_cell)(const Cell& cell,
                                                      const std::string& run_id);

@@ -26,6 +26,10 @@ absl::StatusOr<std::vector<ResultRow>> RunRemoval(const Cell&,
                                                   const std::string&);
 absl::StatusOr<std::vector<ResultRow>> RunPresets(const Cell&,
                                                   const std::string&);
+absl::StatusOr<std::vector<ResultRow>> RunClusterSim(const Cell&,
+                                                     const std::string&);
+absl::StatusOr<std::vector<std::vector<ResultRow>>> RunClusterMemcached(
+    std::span<const Cell* const>, const std::string&);
 
 namespace {
 
@@ -44,7 +48,7 @@ absl::StatusOr<std::vector<std::vector<ResultRow>>> RunTiming(
 
 namespace {
 
-constexpr std::array<KindInfo, 9> kKinds = {{
+constexpr std::array<KindInfo, 10> kKinds = {{
     {"balance", "keys per node: max/mean, min/mean, rel. stddev, chi-squared",
      false, &kinds::RunBalance, nullptr},
     {"disruption", "keys moved when nodes join or leave, against the optimum",
@@ -61,6 +65,11 @@ constexpr std::array<KindInfo, 9> kKinds = {{
      "production presets beside the algorithms: balance, keys moved when a "
      "server joins or leaves against the optimum, memory",
      false, &kinds::RunPresets, nullptr},
+    {"cluster",
+     "a cache cluster under one event (a server joins, dies, stale views, "
+     "a cascade of overloads): hit ratio, database reads, request balance "
+     "per time bucket; simulated (deterministic) or on real memcached",
+     false, &kinds::RunClusterSim, &kinds::RunClusterMemcached},
     {"lookup",
      "lookup throughput, latency and multi-thread rate, with the peers",
      true, nullptr, &kinds::RunTiming},
@@ -82,6 +91,8 @@ const KindInfo* FindKind(std::string_view name) {
 }
 
 std::string TimingGroupKey(const Cell& c) {
+  // Real clusters are not compared within a run: one cell per group.
+  if (c.kind == "cluster") return c.Name();
   return absl::StrCat(c.experiment, "|", c.kind, "|", c.nodes, "|",
                       c.kind == "hash_speed" ? "" : c.hash, "|", c.keyset, "|",
                       c.keys, "|", c.scenario, "|", c.removal, "|", c.seed,
