@@ -53,11 +53,14 @@ else
 TIER_SUFFIX := -$(TIER)
 endif
 
-# Debian 12 packages the suite needs, build and run.
+# Debian 12 packages the suite needs, build and run (memcached: the cluster
+# experiment starts its own servers on 127.0.0.1 and free ports; the
+# package's system service is not started during the install).
 DEB_PACKAGES := cmake g++ make pkg-config git \
   libbenchmark-dev libabsl-dev libxxhash-dev libmurmurhash-dev \
   libboost-math-dev libgtest-dev libgmock-dev libssl-dev libtomlplusplus-dev \
-  libcli11-dev libmemcached-dev python3-matplotlib python3-pandas wamerican
+  libcli11-dev libmemcached-dev memcached python3-matplotlib python3-pandas \
+  wamerican
 
 # The real systems `make verify-presets` runs (Debian 12 packages). node and
 # npm come from Debian unless they are already on PATH.

@@ -871,7 +871,7 @@ class Parser {
               "request loop); valid: ", Range(b.buckets, 10000000)));
         }
       }
-      if (b.set_keys.count("cache_items")) {
+      if (b.set_keys.count("cache_items") && b.mode.size() == 1) {
         return Error("cache_items", "not used by mode 'memcached' (each "
                                     "server has 64 MB; the universe fits)");
       }

@@ -689,3 +689,137 @@ keys = [1000]
 
 }  // namespace
 }  // namespace chbench
+
+namespace chbench {
+namespace {
+
+TEST(SpecTest, ClusterAxesAndRules) {
+  absl::StatusOr<Spec> s = ParseSpec(R"([[sweep]]
+kind = "cluster"
+mode = ["sim", "memcached"]
+scenario = ["add", "stale_view", "cascade"]
+algorithm = ["ring"]
+nodes = 10
+keys = 1000
+requests = 4000
+cache_items = [100, 200]
+stale_fraction = [0, 0.5]
+utilization = [0.8]
+zipf = [0.99]
+buckets = 20
+)",
+                                     "x.toml", "cluster", "default");
+  ASSERT_TRUE(s.ok()) << s.status();
+  // sim: 2 caches x (add 1 + stale_view 2 + cascade 1) = 8; memcached: one
+  // cache value (not read) x 4 = 4.
+  EXPECT_EQ(s->cells.size(), 12u);
+  int stale = 0, cascade = 0, real = 0;
+  for (const Cell& c : s->cells) {
+    EXPECT_EQ(c.buckets, 20u);
+    EXPECT_EQ(c.requests, 4000u);
+    EXPECT_EQ(c.stale_fraction.has_value(), c.scenario == "stale_view");
+    EXPECT_EQ(c.utilization.has_value(), c.scenario == "cascade");
+    stale += c.scenario == "stale_view";
+    cascade += c.scenario == "cascade";
+    if (c.mode == "memcached") {
+      ++real;
+      EXPECT_TRUE(c.timing());  // runs alone
+      EXPECT_EQ(c.cache_items, 0u);
+    } else {
+      EXPECT_FALSE(c.timing());
+    }
+  }
+  EXPECT_EQ(stale, 6);
+  EXPECT_EQ(cascade, 3);
+  EXPECT_EQ(real, 4);
+}
+
+TEST(SpecTest, ClusterRejectsBadValues) {
+  const std::string base = R"([[sweep]]
+kind = "cluster"
+algorithm = ["ring"]
+nodes = 10
+keys = 1000
+requests = 4000
+)";
+  EXPECT_THAT(Error(base + "scenario = [\"meteor\"]\n"),
+              HasSubstr("key 'scenario': unknown value 'meteor' for kind "
+                        "'cluster'; valid: none, add, remove, stale_view, "
+                        "cascade"));
+  EXPECT_THAT(Error(base + "scenario = [\"add\"]\nmode = [\"docker\"]\n"),
+              HasSubstr("key 'mode': unknown value 'docker'; valid: sim, "
+                        "memcached"));
+  EXPECT_THAT(Error(base + "scenario = [\"add\"]\nzipf = [-1]\n"),
+              HasSubstr("key 'zipf': value -1 out of range; valid: 0..10"));
+  EXPECT_THAT(Error(base + "scenario = [\"cascade\"]\nutilization = [0]\n"),
+              HasSubstr("key 'utilization': value 0 out of range"));
+  EXPECT_THAT(Error(base + "scenario = [\"add\"]\nutilization = [0.5]\n"),
+              HasSubstr("not used without scenario 'cascade'"));
+  EXPECT_THAT(Error(base + "scenario = [\"add\"]\nstale_fraction = [2]\n"),
+              HasSubstr("key 'stale_fraction': value 2 out of range"));
+  EXPECT_THAT(Error(base + "scenario = [\"add\"]\nbuckets = 5000\n"),
+              HasSubstr("key 'requests': value 4000 out of range; at least "
+                        "one per bucket (5000)"));
+  EXPECT_THAT(Error(base + "scenario = [\"add\"]\nworkers = 0\n"),
+              HasSubstr("key 'workers': value 0 out of range; valid: 1..64"));
+  EXPECT_THAT(Error(base + "scenario = [\"add\"]\nmode = [\"memcached\"]\n"
+                           "cache_items = [5]\n"),
+              HasSubstr("key 'cache_items': not used by mode 'memcached'"));
+  EXPECT_THAT(Error(R"([[sweep]]
+kind = "cluster"
+mode = ["memcached"]
+scenario = ["add"]
+algorithm = ["ring"]
+nodes = 100
+keys = 1000
+requests = 4000
+)"),
+              HasSubstr("key 'nodes': value 100 out of range for mode "
+                        "'memcached'"));
+  EXPECT_THAT(Error(R"([[sweep]]
+kind = "balance"
+algorithm = ["ring"]
+nodes = 10
+keys = 1000
+zipf = [1]
+)"),
+              HasSubstr("key 'zipf': not used by kind 'balance'; cluster "
+                        "only"));
+  EXPECT_THAT(Error(base + "scenario = [\"add\"]\nkeys_per_node = 3\n"),
+              HasSubstr("key 'keys_per_node': not used by kind 'cluster'; "
+                        "use 'keys' (the universe)"));
+}
+
+// A block for one tier only: enabled = false, true in its tier table.
+TEST(SpecTest, EnabledSelectsTiers) {
+  const std::string text = R"([[sweep]]
+kind = "balance"
+algorithm = ["ring"]
+nodes = 10
+keys = 100
+[[sweep]]
+kind = "balance"
+enabled = false
+algorithm = ["jump"]
+nodes = 10
+keys = 100
+[sweep.tiers.full]
+enabled = true
+)";
+  absl::StatusOr<Spec> d = ParseSpec(text, "x.toml", "balance", "default");
+  absl::StatusOr<Spec> f = ParseSpec(text, "x.toml", "balance", "full");
+  ASSERT_TRUE(d.ok() && f.ok());
+  EXPECT_EQ(d->cells.size(), 1u);
+  EXPECT_EQ(f->cells.size(), 2u);
+  EXPECT_THAT(Error(R"([[sweep]]
+kind = "balance"
+enabled = 1
+algorithm = ["ring"]
+nodes = 10
+keys = 100
+)"),
+              HasSubstr("key 'enabled': expected true or false"));
+}
+
+}  // namespace
+}  // namespace chbench

@@ -33,9 +33,14 @@ COLUMNS = ["run_id", "experiment", "algorithm", "hash", "keyset", "nodes",
            "vnodes", "table_size", "load_factor", "capacity", "probes",
            "keys", "placed_keys", "seed", "repetition", "scenario",
            "removal", "removed", "threads", "node", "weight",
+           "mode", "zipf", "requests", "cache_items", "stale_fraction",
+           "utilization", "bucket",
            "metric", "value", "unit", "note"]
+# The cluster experiment's columns (mode .. bucket, experiments/
+# result_row.h) are empty for every other experiment; runs written before
+# they existed lack them and read as empty (read_csv adds them).
 STRING_COLUMNS = ["run_id", "experiment", "algorithm", "hash", "keyset",
-                  "scenario", "removal", "metric", "unit", "note"]
+                  "scenario", "removal", "mode", "metric", "unit", "note"]
 NUMERIC_COLUMNS = [c for c in COLUMNS if c not in STRING_COLUMNS]
 # Configuration columns of summary.csv: all but run_id/seed/repetition
 # (and the measurement columns value/note), in data.csv order.
@@ -314,7 +319,7 @@ def load_experiment(results_dir, name, tier=None, run_id=None):
 
 EXPERIMENTS = ["lookup", "build", "memory", "disruption", "balance", "vnodes",
                "hashes", "bounded_load", "weights", "seeds", "removal",
-               "overprovision", "presets"]
+               "overprovision", "presets", "cluster"]
 
 
 # The hash every comparison of algorithms uses; other hashes in the lookup

@@ -28,6 +28,7 @@ import pandas as pd
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import style  # noqa: E402  (selects Agg first)
 import chdata  # noqa: E402
+from report import cluster as rcl  # noqa: E402
 from report import common as rc  # noqa: E402
 from report import overprovision as rover  # noqa: E402
 from report import presets as rpre  # noqa: E402
@@ -950,6 +951,233 @@ def fig_presets(exps, out):
                              leg)
 
 
+# --- cluster (Q10) -----------------------------------------------------------
+
+
+def _cluster(exps):
+    (e,) = need(exps, "cluster")
+    if e.summary.empty:
+        raise Skip("no cluster rows")
+    return e
+
+
+def _cl_style(var, vars_, lab):
+    """Line kwargs for a cluster variant: the algorithm's colour and
+    marker; several variants of one algorithm differ by line style and
+    lightness."""
+    a = var["algorithm"]
+    same = [v for v in vars_ if v["algorithm"] == a]
+    kw = style.line_kw(a)
+    kw["label"] = lab[rcl.var_key(var)]
+    if len(same) > 1:
+        i = [rcl.var_key(v) for v in same].index(rcl.var_key(var))
+        kw["linestyle"] = ["-", "--", ":", "-."][i % 4]
+        kw["alpha"] = 1.0 - 0.5 * i / max(1, len(same) - 1)
+    return kw
+
+
+def _t_err(d):
+    """[lower, upper] error-bar lengths from the Student-t interval of the
+    mean (0 where none: n = 1)."""
+    lo = (d["mean"] - d["mean_ci_low"]).clip(lower=0).fillna(0)
+    hi = (d["mean_ci_high"] - d["mean"]).clip(lower=0).fillna(0)
+    return [lo, hi]
+
+
+def fig_cluster_timeline(exps, out):
+    """Hit ratio (top) and database reads (bottom) per time bucket around
+    the event, one line per algorithm (mean over seeds), for a join (left)
+    and a death (right); the control runs' median over algorithms dotted;
+    the event marked. The stampede block of Q10a (mode sim, N = 10, the
+    main LRU size)."""
+    e = _cluster(exps)
+    s = e.summary
+    blk, n, cache = rcl.stampede_block(s)
+    if blk.empty:
+        raise Skip("no sim add/remove rows")
+    keys = blk["keys"].iloc[0]
+    d = rcl.per_bucket(s)
+    d = d[(d["mode"] == "sim") & (d["nodes"] == n) &
+          (d["cache_items"] == cache) & (d["keys"] == keys)]
+    scs = [sc for sc in ("add", "remove") if sc in set(d["scenario"])]
+    if not scs:
+        raise Skip("no per-bucket add/remove rows")
+    fig, axes = style.new_figure(ncols=len(scs), nrows=2,
+                                 figsize=(6.5 * len(scs), 7.5),
+                                 sharex="col")
+    for j, sc in enumerate(scs):
+        ds = d[d["scenario"] == sc]
+        pr = blk[blk["scenario"] == sc]
+        vars_ = rc.variants(ds)
+        lab = rcl.labels(vars_)
+        for i, (m, cm) in enumerate((("hit_ratio", "control_hit_ratio"),
+                                     ("db_reads", "control_db_reads"))):
+            ax = axes[i][j]
+            for var in vars_:
+                dv = rc.match_variant(ds[ds["metric"] == m], var)
+                dv = dv.sort_values("bucket")
+                if dv.empty:
+                    continue
+                kw = _cl_style(var, vars_, lab)
+                kw["marker"] = None
+                ax.plot(dv["bucket"], dv["mean"], linewidth=1.2, **kw)
+            ctl = ds[ds["metric"] == cm].groupby("bucket")["mean"].median()
+            if not ctl.empty:
+                ax.plot(ctl.index, ctl.values, color="black",
+                        linestyle=":", linewidth=1.6,
+                        label="control runs (no event; median over "
+                        "algorithms)")
+            ev = pr[pr["metric"] == "event_bucket"]["mean"].dropna()
+            if not ev.empty:
+                ax.axvline(float(ev.iloc[0]) - 0.5, color="#C00000",
+                           linewidth=1.0, linestyle="--",
+                           label="event (start of its bucket)")
+            ax.set_ylabel("hit ratio (mean over seeds)" if i == 0 else
+                          "database reads per bucket (mean over seeds)")
+            if i == 0:
+                ax.set_title(f"{sc}: {rcl.SCENARIO_WHAT[sc]} (N = {n})")
+        br = pr[pr["metric"] == "bucket_requests"]["mean"].dropna()
+        axes[1][j].set_xlabel(
+            "time bucket" + (f" ({fmt_int(br.iloc[0])} requests each)"
+                             if not br.empty else ""))
+    leg = style.legend_outside(fig, axes)
+    fig.suptitle(f"Cache cluster around the event: mode sim, "
+                 f"{fmt_int(keys)} keys, LRU {fmt_int(cache)} keys per "
+                 "server")
+    return style.save_figure(fig, out, "cluster_timeline", [e.meta], leg)
+
+
+def fmt_int(x):
+    return f"{float(x):,.0f}"
+
+
+def fig_cluster_request_balance(exps, out):
+    """Requests of the busiest server over the mean (steady state) against
+    the Zipf exponent s, one line per variant (mean over seeds, Student-t
+    95 % CI of the mean); bounded_load's bounds c dotted."""
+    e = _cluster(exps)
+    hf = rcl.hot_findings(e)
+    if hf is None:
+        raise Skip("no scenario none rows")
+    d = hf["rows"]
+    d = d[d["metric"] == "steady_request_max_over_mean"]
+    if d.empty:
+        raise Skip("no steady_request_max_over_mean rows")
+    fig, axes = style.new_figure()
+    ax = axes[0][0]
+    vars_, lab = hf["vars"], hf["labels"]
+    for var in vars_:
+        dv = rc.match_variant(d, var).sort_values("zipf")
+        dv = dv[dv["mean"].notna()]
+        if dv.empty:
+            continue
+        kw = _cl_style(var, vars_, lab)
+        ax.errorbar(dv["zipf"], dv["mean"], yerr=_t_err(dv), capsize=2,
+                    **kw)
+    for b in hf["bounded"]:
+        kw = _cl_style(b["var"], vars_, lab)
+        ax.axhline(b["c"], color=kw["color"], linestyle=":", linewidth=0.8,
+                   alpha=0.7)
+    ax.axhline(1.0, label="ideal (every server the mean)", **style.IDEAL_KW)
+    ax.set_xlabel("Zipf exponent s of request popularity (0 = uniform)")
+    ax.set_ylabel("requests: busiest server / mean (steady state)")
+    leg = style.legend_outside(fig, axes)
+    fig.suptitle(f"Keys balanced is not requests balanced (N = {hf['n']}, "
+                 f"{fmt_int(hf['keys'])} keys; mean over seeds, 95 % CI)")
+    return style.save_figure(fig, out, "cluster_request_balance", [e.meta],
+                             leg)
+
+
+def fig_cluster_stale_view(exps, out):
+    """Extra database reads (left) and misrouted requests (right) against
+    the stale fraction f, one line per algorithm (mean over seeds,
+    Student-t 95 % CI of the mean)."""
+    e = _cluster(exps)
+    sf = rcl.stale_findings(e)
+    if sf is None:
+        raise Skip("no stale_view rows")
+    d = sf["rows"]
+    fig, axes = style.new_figure(ncols=2)
+    drawn = False
+    for ax, m, yl in ((axes[0][0], "extra_db_reads",
+                       "extra database reads (run − control)"),
+                      (axes[0][1], "misrouted_requests",
+                       "misrouted requests over the run")):
+        dm = d[d["metric"] == m]
+        for var in sf["vars"]:
+            dv = rc.match_variant(dm, var).sort_values("stale_fraction")
+            dv = dv[dv["mean"].notna()]
+            if dv.empty:
+                continue
+            drawn = True
+            ax.errorbar(dv["stale_fraction"], dv["mean"], yerr=_t_err(dv),
+                        capsize=2, **_cl_style(var, sf["vars"],
+                                               sf["labels"]))
+        ax.set_xlabel("stale fraction f of the clients")
+        ax.set_ylabel(yl + " (mean over seeds)")
+    if not drawn:
+        raise Skip("no stale_view values")
+    axes[0][0].axhline(0, color="black", linewidth=0.6)
+    leg = style.legend_outside(fig, axes)
+    fig.suptitle(f"Stale views after a join (N = {sf['n']}): extra reads "
+                 "and misrouted requests vs f (95 % CI of the mean)")
+    return style.save_figure(fig, out, "cluster_stale_view", [e.meta], leg)
+
+
+def fig_cluster_cascade(exps, out):
+    """Servers failed after one death against the start utilization u: one
+    panel per algorithm, one line per variant (mean over seeds; band: the
+    seeds' min–max)."""
+    e = _cluster(exps)
+    cf = rcl.cascade_findings(e)
+    if cf is None or not cf["per"]:
+        raise Skip("no cascade rows")
+    d = cf["rows"]
+    d = d[d["metric"] == "servers_failed"]
+    algs = list(dict.fromkeys(p["var"]["algorithm"] for p in cf["per"]
+                              if p["measured"]))
+    if not algs:
+        raise Skip("no servers_failed values")
+    ncols = min(3, len(algs))
+    nrows = math.ceil(len(algs) / ncols)
+    fig, axes = style.new_figure(ncols=ncols, nrows=nrows,
+                                 figsize=(4.2 * ncols, 2.9 * nrows + 0.6),
+                                 sharex=True, sharey=True)
+    top = cf["n"] - 1
+    for k, a in enumerate(algs):
+        ax = axes[k // ncols][k % ncols]
+        per = [p for p in cf["per"] if p["var"]["algorithm"] == a]
+        for p in per:
+            dv = rc.match_variant(d, p["var"]).sort_values("utilization")
+            dv = dv[dv["mean"].notna()]
+            if dv.empty:
+                continue
+            kw = _cl_style(p["var"], cf["vars"], cf["labels"])
+            ax.fill_between(dv["utilization"], dv["min"], dv["max"],
+                            color=kw["color"], alpha=0.12, linewidth=0)
+            ax.plot(dv["utilization"], dv["mean"], **kw)
+        ax.set_title(a)
+        ax.set_xticks(cf["us"])
+        ax.set_ylim(-0.4, top + 0.4)
+        if len(per) > 1:
+            ax.legend(fontsize=6.5, loc="upper left",
+                      labels=[p["label"].replace(a + " ", "")
+                              for p in per],
+                      handles=ax.get_lines()[:len(per)])
+    for k in range(len(algs), nrows * ncols):
+        axes[k // ncols][k % ncols].set_visible(False)
+    for j in range(ncols):
+        axes[nrows - 1][j].set_xlabel("utilization u before the death")
+    for i in range(nrows):
+        axes[i][0].set_ylabel(f"servers failed (of {top} left)")
+    fig.suptitle(f"Cascades after one death (N = {cf['n']}, Zipf s = "
+                 f"{cf['zipf']:g}): servers failed vs the busiest server's "
+                 "start utilization\n(mean over seeds; band: the seeds' "
+                 "min–max)")
+    fig.tight_layout()
+    return style.save_figure(fig, out, "cluster_cascade", [e.meta])
+
+
 FIGURE_FUNCS = {
     "lookup_vs_nodes": fig_lookup,
     "lookup_latency_vs_nodes": fig_lookup_latency,
@@ -967,6 +1195,10 @@ FIGURE_FUNCS = {
     "removal_state": fig_removal_state,
     "pareto_lookup_balance": fig_pareto,
     "presets_balance_moved": fig_presets,
+    "cluster_timeline": fig_cluster_timeline,
+    "cluster_request_balance": fig_cluster_request_balance,
+    "cluster_stale_view": fig_cluster_stale_view,
+    "cluster_cascade": fig_cluster_cascade,
     "seeds": fig_seeds,
 }
 assert list(FIGURE_FUNCS) == [s for s, _ in FIGURES]

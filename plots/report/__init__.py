@@ -4,14 +4,16 @@ Modules: common (formatting, statistics labels, context, ranking), header,
 guide (decision guide), lookup (Q1), build (Q2), memory (Q3), disruption
 (Q4), balance (Q5), capabilities (Q6), removal (Q7: node failures),
 overprovision (Q8: capacity and probes, lookup time against balance),
-presets (Q9: production presets vs the plain algorithms), seeds,
+presets (Q9: production presets vs the plain algorithms), cluster (Q10: a
+cache cluster under change: stampedes, hot keys, stale views, cascades),
+seeds,
 figures, headline (README block). build_report() assembles them in report order.
 """
 
 import chdata
-from report import (balance, build, capabilities, disruption, figures,
-                    guide, header, lookup, memory, overprovision, presets,
-                    removal, seeds)
+from report import (balance, build, capabilities, cluster, disruption,
+                    figures, guide, header, lookup, memory, overprovision,
+                    presets, removal, seeds)
 from report.common import Ctx
 
 
@@ -35,7 +37,7 @@ def build_report(args):
              disruption.section(ctx), balance.section(ctx),
              capabilities.section(ctx), removal.section(ctx),
              overprovision.section(ctx), presets.section(ctx),
-             seeds.section(ctx),
+             cluster.section(ctx), seeds.section(ctx),
              figures.section(ctx)]
     missing = [n for n in chdata.EXPERIMENTS if n not in ctx.exps]
     if missing:

@@ -32,6 +32,18 @@ FIGURES = [
     ("presets_balance_moved", "Production presets and plain algorithms: "
      "max/mean load against keys moved on add over the optimum at N = 10 "
      "(mean over key-set seeds), and max/mean vs N"),
+    ("cluster_timeline", "Cache cluster around a join and a death: hit "
+     "ratio and database reads per time bucket per algorithm (mean over "
+     "seeds), the control runs dotted, the event marked"),
+    ("cluster_request_balance", "Hot keys: requests of the busiest server "
+     "over the mean vs the Zipf exponent, per variant (mean over seeds, "
+     "95 % CI of the mean; bounded_load's c dotted)"),
+    ("cluster_stale_view", "Stale views: extra database reads and "
+     "misrouted requests vs the stale fraction f (mean over seeds, 95 % CI "
+     "of the mean)"),
+    ("cluster_cascade", "Cascades: servers failed after one death vs the "
+     "busiest server's start utilization, per variant (mean over seeds; "
+     "bars: min–max)"),
     ("seeds", "Seed articles' numbers vs our repetitions"),
 ]
 

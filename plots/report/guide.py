@@ -9,15 +9,17 @@ with everything. Candidates are chosen from data and registry metadata:
 "consistent" = measured add excess at most the optimum at every N
 (report.disruption); constant-time lookup = registry lookup_class
 "constant"; replicas / weights / arbitrary removal = declared capabilities.
-No item assumes a workload that was not measured (all key sets have unit
-popularity per key)."""
+No item assumes a workload that was not measured: the key sets of the
+placement experiments have unit popularity per key; skewed (Zipf) request
+popularity, stampedes and cascades come only from the cluster experiment's
+items (report.cluster.guide_items, Q10)."""
 
 import math
 
 import pandas as pd
 
-from report import (capabilities, disruption, overprovision, presets,
-                    removal)
+from report import (capabilities, cluster, disruption, overprovision,
+                    presets, removal)
 from report.common import (match_variant, REPLAY_MODEL, filt, fmt_med, fmt_num, fmt_pct,
                            fmt_value, join_names, keys_per_node, med, one,
                            peers_in, pick_n, rank, restrict, variant_label)
@@ -176,6 +178,7 @@ def items(ctx):
     out += removal.guide_items(ctx, bad, ranked)
     out += overprovision.guide_items(ctx)
     out += presets.guide_items(ctx)
+    out += cluster.guide_items(ctx)
     return out
 
 

@@ -37,6 +37,16 @@ experiments/overprovision.toml):
   * overprovision: anchor and dx with capacity 1000 / 2000 / 10000 and
     multiprobe with probes 1, 3, 5, 11, 21, 41 at N = 1000: balance (1000
     keys per node, 5 repetitions, analytic rows) and prehashed lookup.
+
+The cache cluster (experiments/cluster.toml, gen_cluster): three seeds per
+sim cell with crafted means (report_test.py checks the conclusions): on add
+ring and jump tie with the fewest extra reads, bounded_load is above them
+beyond the intervals and modulo reads 5x ring's (remove: jump best, ring
+tied, modulo 4x ring); hot keys at Zipf 0, 0.99, 1.2 with bounded_load at
+its bound; stale views with misrouted requests linear in f; cascades in
+which ring (v = 1) never fails, ring (v = 100) fails in one seed at u = 0.9
+and bounded_load at u = 0.8, jump not applicable; and real memcached runs
+(n = 1) within the real-cluster test's tolerance of their simulation.
 """
 
 import sys as _sys
@@ -105,8 +115,9 @@ class Writer:
             vnodes=None, table_size=None, load_factor=None, capacity=None,
             probes=None, keys=None, placed_keys=None, seed=None,
             repetition=None, scenario="", removal="", removed=None,
-            threads=None, node=None, weight=None, metric, value, unit,
-            note=""):
+            threads=None, node=None, weight=None, mode="", zipf=None,
+            requests=None, cache_items=None, stale_fraction=None,
+            utilization=None, bucket=None, metric, value, unit, note=""):
         self.rows.append({
             "run_id": self.rid, "experiment": self.exp,
             "algorithm": algorithm, "hash": hash, "keyset": keyset,
@@ -117,7 +128,10 @@ class Writer:
             "repetition": repetition, "scenario": scenario,
             "removal": removal, "removed": removed,
             "threads": threads, "node": node,
-            "weight": weight, "metric": metric, "value": value,
+            "weight": weight, "mode": mode, "zipf": zipf,
+            "requests": requests, "cache_items": cache_items,
+            "stale_fraction": stale_fraction, "utilization": utilization,
+            "bucket": bucket, "metric": metric, "value": value,
             "unit": unit, "note": note})
 
     def write(self, out, date=DATE, tier=TIER, rid=None, cpu=None):
@@ -957,6 +971,164 @@ def gen_overprovision():
     return w
 
 
+# --- cluster ---------------------------------------------------------------
+
+CL_B, CL_R, CL_EV = 8, 40000, 4         # buckets, requests, event bucket
+CL_BR = CL_R // CL_B
+CL_SEEDS = 3
+CL_RING = dict(vnodes=RING_VNODES)
+CL_BL = dict(vnodes=RING_VNODES, load_factor=1.25)
+# (algorithm, params, extra reads on add, on remove, moved fraction)
+CL_STAMPEDE = [("modulo", {}, 5000.0, 6000.0, 0.9),
+               ("ring", CL_RING, 1000.0, 1500.0, 0.09),
+               ("jump", {}, 1005.0, 1490.0, 0.091),
+               ("bounded_load", CL_BL, 1300.0, 1800.0, 0.09)]
+CL_NA = "not applicable: jump removes only its last node"
+
+
+def _cl_run(w, c, *, extra, moved, event, seed, jit, per_bucket=True,
+            steady_mm=1.1, hit=0.8, real=False, not_recovered=False):
+    """One run's per-bucket and per-run rows (c: the cell's columns)."""
+    c = dict(c, seed=seed, repetition=seed)
+    ctrl = [min(hit, 0.6 + 0.1 * b) for b in range(CL_B)]
+    run = list(ctrl)
+    if event in ("add", "remove", "stale_view"):
+        run[CL_EV] -= 0.7 * extra / CL_BR
+        run[CL_EV + 1] -= 0.3 * extra / CL_BR
+    if per_bucket:
+        for b in range(CL_B):
+            cb = dict(c, bucket=b)
+            live = 10 if b < CL_EV or event == "none" else (
+                9 if event in ("remove", "cascade") else 11)
+            w.add(metric="hit_ratio", value=run[b], unit="fraction", **cb)
+            w.add(metric="db_reads", value=round((1 - run[b]) * CL_BR),
+                  unit="reads", **cb)
+            w.add(metric="db_reads_per_s", value=round(
+                (1 - run[b]) * CL_BR) / 0.2, unit="reads/s", **cb)
+            w.add(metric="request_max_over_mean", value=steady_mm + jit / 100,
+                  unit="ratio", **cb)
+            w.add(metric="errors", value=50.0 if (
+                event == "remove" and b == CL_EV) else 0.0,
+                unit="requests", **cb)
+            w.add(metric="live_servers", value=live, unit="servers", **cb)
+            w.add(metric="control_hit_ratio", value=ctrl[b],
+                  unit="fraction", **cb)
+            w.add(metric="control_db_reads", value=round(
+                (1 - ctrl[b]) * CL_BR), unit="reads", **cb)
+            if real:
+                w.add(metric="bucket_s", value=0.2 + 0.01 * b, unit="s", **cb)
+                w.add(metric="latency_p50_us", value=50.0 + b, unit="us",
+                      **cb)
+                w.add(metric="latency_p99_us", value=220.0 + b, unit="us",
+                      **cb)
+    w.add(metric="event_bucket", value=CL_EV, unit="bucket", **c)
+    w.add(metric="bucket_requests", value=CL_BR, unit="requests", **c)
+    w.add(metric="steady_hit_ratio", value=hit, unit="fraction", **c)
+    w.add(metric="post_hit_ratio", value=hit - extra / CL_R / 2,
+          unit="fraction", **c)
+    w.add(metric="steady_request_max_over_mean", value=steady_mm,
+          unit="ratio", **c)
+    if event == "none":
+        return
+    hot = 10000.0
+    w.add(metric="extra_db_reads", value=extra + jit, unit="reads", **c)
+    w.add(metric="moved_fraction", value=moved, unit="fraction", **c)
+    w.add(metric="hot_set", value=hot, unit="keys", **c)
+    w.add(metric="predicted_extra_db_reads", value=moved * hot,
+          unit="reads", **c)
+    if not_recovered:
+        w.add(metric="recovery_requests", value=None, unit="requests",
+              note="not recovered to 95 % of the control's hit ratio "
+              "within the run", **c)
+    else:
+        w.add(metric="recovery_requests", value=float(CL_BR),
+              unit="requests", **c)
+    w.add(metric="stampede_requests", value=float(CL_BR), unit="requests",
+          **c)
+
+
+def gen_cluster():
+    """The cluster experiment's blocks (experiments/cluster.toml), small."""
+    w = Writer("cluster")
+    base = dict(hash="xxh64", keyset="url", nodes=10, keys=100000,
+                zipf=0.99, requests=CL_R, cache_items=2000, mode="sim")
+    # 1. stampede: add and remove; jitter -10, 0, +10 (modulo x5)
+    for sc, col in (("add", 2), ("remove", 3)):
+        for row in CL_STAMPEDE:
+            a, prm, moved = row[0], row[1], row[4]
+            for s in range(CL_SEEDS):
+                jit = (s - 1) * (50.0 if a == "modulo" else 10.0)
+                _cl_run(w, dict(base, algorithm=a, scenario=sc, **prm),
+                        extra=row[col], moved=moved, event=sc, seed=s,
+                        jit=jit, not_recovered=(a == "modulo" and s == 2))
+    # 2. hot keys: request max/mean vs Zipf; bounded_load at its bound
+    hot = [("ring", CL_RING, {0.0: 1.05, 0.99: 1.6, 1.2: 2.5}, 0.80),
+           ("jump", {}, {0.0: 1.02, 0.99: 1.55, 1.2: 2.4}, 0.80),
+           ("bounded_load", dict(CL_RING, load_factor=1.1),
+            {0.0: 1.04, 0.99: 1.1, 1.2: 1.1}, 0.78),
+           ("bounded_load", dict(CL_RING, load_factor=1.25),
+            {0.0: 1.04, 0.99: 1.25, 1.2: 1.25}, 0.79)]
+    for a, prm, mm, hit in hot:
+        for z, m in mm.items():
+            for s in range(CL_SEEDS):
+                j = 0.0 if a == "bounded_load" and z > 0 else 0.02 * (s - 1)
+                _cl_run(w, dict(base, algorithm=a, scenario="none",
+                                zipf=z, **prm),
+                        extra=0.0, moved=0.0, event="none", seed=s, jit=0.0,
+                        per_bucket=False, steady_mm=m + j,
+                        hit=hit + 0.002 * (s - 1))
+    # 3. stale views: misrouted linear in f, extra reads rising with f
+    for a, prm, e0, slope in (("ring", CL_RING, 1000.0, 200.0),
+                              ("jump", {}, 1005.0, 150.0)):
+        for f in (0.0, 0.5, 1.0):
+            for s in range(CL_SEEDS):
+                c = dict(base, algorithm=a, scenario="stale_view",
+                         stale_fraction=f, seed=s, repetition=s, **prm)
+                _cl_run(w, dict(c), extra=e0 + slope * f, moved=0.09,
+                        event="stale_view", seed=s, jit=(s - 1) * 10.0,
+                        per_bucket=False)
+                w.add(metric="misrouted_requests",
+                      value=8000.0 * f + (100.0 * (s - 1) if f else 0.0),
+                      unit="requests", **c)
+    # 4. cascades: servers failed per seed at u = 0.5, 0.8, 0.9
+    casc = [("ring", dict(vnodes=1), 2.5, {0.5: [0, 0, 0], 0.8: [0, 0, 0],
+                                           0.9: [0, 0, 0]}),
+            ("ring", CL_RING, 1.6, {0.5: [0, 0, 0], 0.8: [0, 0, 0],
+                                    0.9: [0, 2, 0]}),
+            ("bounded_load", dict(CL_RING, load_factor=1.1), 1.1,
+             {0.5: [0, 0, 0], 0.8: [9, 9, 9], 0.9: [9, 9, 9]})]
+    for a, prm, mm, fails in casc:
+        for u, per_seed in fails.items():
+            for s in range(CL_SEEDS):
+                c = dict(base, algorithm=a, scenario="cascade",
+                         utilization=u, seed=s, repetition=s, **prm)
+                _cl_run(w, dict(c), extra=500.0 * (1 + per_seed[s]),
+                        moved=0.1, event="cascade", seed=s, jit=0.0,
+                        per_bucket=False, steady_mm=mm)
+                w.add(metric="servers_failed", value=float(per_seed[s]),
+                      unit="servers", **c)
+                w.add(metric="capacity_per_bucket",
+                      value=mm * CL_BR / 10 / u, unit="requests", **c)
+    for u in (0.5, 0.8, 0.9):
+        for s in range(CL_SEEDS):
+            c = dict(base, algorithm="jump", scenario="cascade",
+                     utilization=u, seed=s, repetition=s)
+            w.add(metric="extra_db_reads", value=None, unit="reads",
+                  note=CL_NA, **c)
+            w.add(metric="servers_failed", value=None, unit="servers",
+                  note=CL_NA, **c)
+    # 5. real memcached (n = 1) and the same configuration simulated
+    small = dict(base, keys=20000, cache_items=0, scenario="add")
+    for a, prm, sim_x, real_x in (("ring", CL_RING, 400.0, 410.0),
+                                  ("modulo", {}, 4000.0, 3990.0)):
+        for mode, x in (("sim", sim_x), ("memcached", real_x)):
+            _cl_run(w, dict(small, algorithm=a, mode=mode, **prm),
+                    extra=x, moved=0.09 if a == "ring" else 0.9,
+                    event="add", seed=0, jit=0.0, hit=0.87,
+                    real=mode == "memcached")
+    return w
+
+
 CAPS = {  # fake declarations, shaped like `chbench list --json`
     "modulo": ("O(1)", "constant", dict(arbitrary_removal=True,
                                         minimal_disruption=False,
@@ -1043,6 +1215,17 @@ METRICS = [  # (name, unit, better, timing, description)
     ("load_rel_stddev", "ratio", "lower", False, "sd / mean"),
     ("load_chi2_pvalue", "probability", "none", False, "chi-square p"),
     ("share", "fraction", "none", False, "node's share of keys"),
+    ("extra_db_reads", "reads", "lower", False, "cluster: database reads "
+     "from the event on, minus the control run's"),
+    ("steady_request_max_over_mean", "ratio", "lower", False, "cluster: "
+     "requests per server max/mean over the steady state"),
+    ("servers_failed", "servers", "lower", False, "cluster, cascade: "
+     "servers failed by overload after the first kill"),
+    ("latency_p50_us", "us", "lower", True, "cluster, memcached: median "
+     "client latency"),
+    ("latency_p99_us", "us", "lower", True, "cluster, memcached: 99th "
+     "percentile client latency"),
+    ("bucket_s", "s", "none", True, "cluster, memcached: bucket wall time"),
 ]
 
 
@@ -1134,7 +1317,7 @@ def main(argv=None):
     for gen in (gen_lookup, gen_build, gen_memory, gen_disruption,
                 gen_balance, gen_vnodes, gen_hashes, gen_bounded_load,
                 gen_weights, gen_seeds, gen_removal, gen_overprovision,
-                gen_presets):
+                gen_presets, gen_cluster):
         gen().write(args.out, cpu=args.cpu)
     # An older run that must NOT be selected (values 10x slower).
     gen_lookup(scale=10.0).write(args.out, date="2020-01-01T00:00:00Z",
