@@ -466,6 +466,20 @@ absl::Status MemcachedCluster::Revive(uint32_t server) {
   return StartServer(server, s.port, s);
 }
 
+absl::Status MemcachedCluster::CheckUnexpectedExits() const {
+  for (uint32_t i = 0; i < size(); ++i) {
+    const pid_t pid = servers_[i].pid;
+    std::string how;
+    if (pid != 0 && Exited(pid, &how)) {
+      return absl::InternalError(absl::StrCat(
+          "memcached server ", i, " (127.0.0.1:", servers_[i].port, ", pid ",
+          pid, ") ", how.empty() ? "exited" : how,
+          " during the run; its results are discarded"));
+    }
+  }
+  return absl::OkStatus();
+}
+
 absl::Status MemcachedCluster::FlushAll() {
   for (uint32_t i = 0; i < size(); ++i) {
     if (!alive(i)) {
@@ -610,6 +624,10 @@ absl::Status MemcachedBackend::Kill(uint32_t server) {
 }
 
 absl::Status MemcachedBackend::Reset() {
+  // A server that died on its own is an error, not something to revive.
+  if (absl::Status status = cluster_->CheckUnexpectedExits(); !status.ok()) {
+    return status;
+  }
   for (uint32_t s = 0; s < cluster_->size(); ++s) {
     absl::Status status = cluster_->Revive(s);
     if (!status.ok()) return status;

@@ -132,6 +132,12 @@ class MemcachedCluster {
   // fails.
   absl::Status FlushAll();
 
+  // InternalError naming the first server that exited although nobody
+  // killed it (a crash, the OOM killer, an outside kill), with its port, pid
+  // and how it ended; OK when every server not killed by Kill is running.
+  // A run whose server died under it measured errors, not the algorithm.
+  absl::Status CheckUnexpectedExits() const;
+
   uint32_t size() const { return static_cast<uint32_t>(servers_.size()); }
   uint16_t port(uint32_t server) const { return servers_[server].port; }
   // 0 once the server was killed or stopped.

@@ -13,6 +13,7 @@
 #include <cmath>
 #include <vector>
 
+#include "absl/strings/str_cat.h"
 #include "bench/cluster/cluster.h"
 #include "bench/cluster/memcached.h"
 #include "gtest/gtest.h"
@@ -113,6 +114,32 @@ TEST(RealClusterTest, RemoveKillsTheServerAndClientsDropIt) {
   // switches: at most clients x workers errors.
   EXPECT_LE(errors, 2u * cfg.clients);
   EXPECT_EQ(run->buckets.back().live_servers, cfg.nodes - 1);
+}
+
+// A server that dies under the run (here: killed from outside before it)
+// is reported, naming its port; the requests it failed are errors.
+TEST(RealClusterTest, UnexpectedDeathIsAnError) {
+  const ClusterConfig cfg = SmallReal("ring");
+  absl::StatusOr<std::unique_ptr<MemcachedCluster>> cluster =
+      MemcachedCluster::Start(cfg.nodes + 1, MemcachedOptions{});
+  ASSERT_TRUE(cluster.ok()) << cluster.status();
+  EXPECT_TRUE((*cluster)->CheckUnexpectedExits().ok());
+  const pid_t victim = (*cluster)->pid(0);
+  ASSERT_EQ(kill(victim, SIGKILL), 0);
+  absl::StatusOr<std::unique_ptr<MemcachedBackend>> backend =
+      MemcachedBackend::Make(cluster->get(), *ClusterKeys(cfg), 1);
+  if (backend.ok()) {
+    // The control run meets the dead server; the reset before the event
+    // run refuses to go on.
+    absl::StatusOr<ClusterRun> run = RunCluster(cfg, **backend);
+    EXPECT_EQ(run.status().code(), absl::StatusCode::kInternal);
+  }
+  const absl::Status s = (*cluster)->CheckUnexpectedExits();
+  EXPECT_EQ(s.code(), absl::StatusCode::kInternal);
+  EXPECT_NE(s.message().find(absl::StrCat(":", (*cluster)->port(0))),
+            std::string::npos)
+      << s;
+  EXPECT_NE(s.message().find("killed"), std::string::npos) << s;
 }
 
 }  // namespace

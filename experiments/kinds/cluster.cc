@@ -164,6 +164,9 @@ absl::StatusOr<std::vector<std::vector<ResultRow>>> RunClusterMemcached(
     absl::StatusOr<ClusterRun> run =
         RunCluster(cfg, **backend, c->db_delay_us);
     if (!run.ok()) return run.status();
+    if (absl::Status s = (*cluster)->CheckUnexpectedExits(); !s.ok()) {
+      return s;
+    }
     out.push_back(Rows(*c, run_id, cfg, *run));
   }
   return out;
