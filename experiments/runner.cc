@@ -25,6 +25,7 @@
 #include "absl/strings/str_join.h"
 #include "algorithms/checksum.h"
 #include "algorithms/registry.h"
+#include "bench/cluster/memcached.h"
 #include "bench/timing.h"
 #include "experiments/csv.h"
 #include "experiments/kinds/kind.h"
@@ -479,6 +480,24 @@ absl::Status RunExperiments(const std::vector<std::string>& experiments,
       return absl::InvalidArgumentError(spec.status().message());
     }
     specs.push_back(std::move(*spec));
+  }
+  // Real memcached cells need the memcached binary and a server that
+  // starts: checked once before anything runs, so a missing package is a
+  // one-line error (exit 2), not one failed cell per configuration.
+  bool real_cluster = false;
+  for (const Spec& spec : specs) {
+    for (const Cell& c : spec.cells) {
+      real_cluster |= c.kind == "cluster" && c.mode == "memcached";
+    }
+  }
+  if (real_cluster) {
+    absl::StatusOr<std::unique_ptr<MemcachedCluster>> probe =
+        MemcachedCluster::Start(1, MemcachedOptions{});
+    if (!probe.ok()) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "the cluster experiment's memcached cells cannot run: ",
+          probe.status().message()));
+    }
   }
   std::vector<Job> work;
   std::vector<TimingJob> timing;

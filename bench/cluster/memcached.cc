@@ -163,8 +163,12 @@ bool IsExecutable(const std::string& path) {
          access(path.c_str(), X_OK) == 0;
 }
 
-absl::StatusOr<std::string> FindBinary(const std::string& requested) {
+absl::StatusOr<std::string> FindBinary(const std::string& given) {
   std::vector<std::string> looked;
+  // The environment's choice when the caller has none.
+  const char* env = std::getenv("CHBENCH_MEMCACHED");
+  const std::string requested =
+      !given.empty() ? given : (env != nullptr ? env : "");
   const std::string name = requested.empty() ? "memcached" : requested;
   if (name.find('/') != std::string::npos) {
     if (IsExecutable(name)) return name;

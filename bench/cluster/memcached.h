@@ -86,8 +86,8 @@ namespace chbench {
 struct MemcachedOptions {
   uint32_t memory_mb = 64;  // -m: item memory per server
   uint32_t threads = 1;     // -t: worker threads per server
-  // The memcached executable; empty: "memcached" on PATH, then
-  // /usr/bin/memcached.
+  // The memcached executable; empty: $CHBENCH_MEMCACHED when set, else
+  // "memcached" on PATH, then /usr/bin/memcached.
   std::string binary = "";
 };
 

@@ -12,8 +12,12 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <cerrno>
+#include <csignal>
 #include <cstdint>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <map>
 #include <memory>
@@ -1220,6 +1224,122 @@ TEST(CliUtilTest, FormatColumnsAligns) {
             " a    bb  c\n ddd  e   f\n");
   EXPECT_EQ(cli::Excerpt("ab\ncd"), "ab?cd");
   EXPECT_EQ(cli::Excerpt("abcdef", 3), "abc...");
+}
+
+}  // namespace
+}  // namespace chbench
+
+// The cluster experiment's real-memcached cells from the command line: a
+// missing memcached is one line and exit 2 before anything runs; SIGINT in
+// the middle of a cell leaves no memcached process behind.
+namespace chbench {
+namespace {
+
+constexpr char kRealClusterSpec[] = R"([[sweep]]
+kind = "cluster"
+mode = ["memcached"]
+scenario = ["add"]
+algorithm = ["ring"]
+keyset = ["url"]
+nodes = [3]
+keys = [2000]
+requests = [400000]
+buckets = 20
+workers = 1
+rate = 20000
+)";
+
+std::string MakeSpecDir() {
+  std::string tmpl = ::testing::TempDir() + "chbench_cluster_XXXXXX";
+  const char* d = mkdtemp(tmpl.data());
+  if (d == nullptr) return "";
+  std::ofstream(std::string(d) + "/cluster.toml") << kRealClusterSpec;
+  return d;
+}
+
+TEST(RunClusterTest, MissingMemcachedIsExitTwoBeforeAnythingRuns) {
+  const std::string dir = MakeSpecDir();
+  ASSERT_FALSE(dir.empty());
+  setenv("CHBENCH_MEMCACHED", "/nonexistent/memcached", 1);
+  const RunResult r = RunChbench({"run", "cluster", "--spec-dir", dir,
+                                  "--results-dir", dir + "/results"});
+  unsetenv("CHBENCH_MEMCACHED");
+  ASSERT_TRUE(r.exited);
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_THAT(r.err, HasSubstr("memcached not found (looked for "
+                               "/nonexistent/memcached)"));
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+  EXPECT_FALSE(std::filesystem::exists(dir + "/results/cluster"));
+}
+
+// Child processes of `parent` whose command is memcached.
+std::vector<pid_t> MemcachedChildren(pid_t parent) {
+  std::vector<pid_t> out;
+  for (const auto& e : std::filesystem::directory_iterator("/proc")) {
+    const std::string name = e.path().filename();
+    if (name.find_first_not_of("0123456789") != std::string::npos) continue;
+    std::ifstream stat(e.path() / "stat");
+    std::string line;
+    std::getline(stat, line);
+    // pid (comm) state ppid ...
+    const size_t close = line.rfind(')');
+    if (close == std::string::npos) continue;
+    const std::string comm = line.substr(line.find('(') + 1,
+                                         close - line.find('(') - 1);
+    std::istringstream rest(line.substr(close + 2));
+    std::string state;
+    pid_t ppid = 0;
+    rest >> state >> ppid;
+    if (ppid == parent && comm == "memcached") out.push_back(std::stoi(name));
+  }
+  return out;
+}
+
+TEST(RunClusterTest, SigintMidCellLeavesNoServer) {
+  const std::string dir = MakeSpecDir();
+  ASSERT_FALSE(dir.empty());
+  const std::string bin = CHBENCH_BIN;
+  const std::string results = dir + "/results";
+  std::vector<std::string> args = {bin, "run", "cluster", "--spec-dir", dir,
+                                   "--results-dir", results};
+  std::vector<char*> argv;
+  for (std::string& a : args) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, "/dev/null",
+                                   O_WRONLY, 0);
+  pid_t pid = 0;
+  ASSERT_EQ(posix_spawn(&pid, bin.c_str(), &actions, nullptr, argv.data(),
+                        environ),
+            0);
+  posix_spawn_file_actions_destroy(&actions);
+  // Wait for the 4 servers (3 + the joining one), then interrupt.
+  std::vector<pid_t> servers;
+  for (int i = 0; i < 500 && servers.size() < 4; ++i) {
+    usleep(10000);
+    servers = MemcachedChildren(pid);
+  }
+  ASSERT_EQ(servers.size(), 4u);
+  usleep(200000);  // into the request loop
+  ASSERT_EQ(kill(pid, SIGINT), 0);
+  int status = 0;
+  ASSERT_EQ(waitpid(pid, &status, 0), pid);
+  EXPECT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGINT) << status;
+  for (pid_t s : servers) {
+    bool gone = false;
+    for (int i = 0; i < 200 && !gone; ++i) {
+      gone = kill(s, 0) != 0 && errno == ESRCH;
+      if (!gone) usleep(10000);
+    }
+    EXPECT_TRUE(gone) << "memcached pid " << s << " outlived chbench";
+  }
+  // No result: the cell never finished, so neither its file nor data.csv
+  // exists.
+  for (const auto& e :
+       std::filesystem::recursive_directory_iterator(results)) {
+    EXPECT_NE(e.path().extension(), ".csv") << e.path();
+  }
 }
 
 }  // namespace

@@ -57,7 +57,7 @@ import re
 import pandas as pd
 
 import style
-from report.common import (fmt_mean, fmt_num, fmt_pct, join_names,
+from report.common import (fmt_mean, fmt_num, join_names,
                            match_variant, md_table, one, overlaps,
                            pick_n, PARAM_COLS, variants)
 from report.presets import mean_interval, mean_of
@@ -167,17 +167,6 @@ def _signed(x, digits=None):
     return ("+" if x >= 0 else "−") + fmt_num(abs(x))
 
 
-def _n_text(rows):
-    """'3 seeds' / '1 seed (no interval)' from summary rows' n."""
-    ns = sorted({int(r["n"]) for r in rows if r is not None and
-                 not _isnan(r.get("n")) and r.get("n") > 0})
-    if not ns:
-        return ""
-    if ns == [1]:
-        return "1 seed per cell (n = 1: no interval)"
-    return join_names(str(n) for n in ns) + " seeds per cell"
-
-
 def _reps(df):
     ns = sorted(int(x) for x in df["n"].dropna().unique() if x > 0)
     if not ns:
@@ -240,6 +229,20 @@ def tied_with_best(rows, lower=True):
         elif overlaps(bi, ri):
             tied.append(k)
     return best, tied, unranked
+
+
+def separate(a, b):
+    """True when the two rows' mean intervals do not overlap, False when
+    they do, None when either has no interval (one seed)."""
+    ia, ib = mean_interval(a), mean_interval(b)
+    if ia is None or ib is None:
+        return None
+    return not overlaps(ia, ib)
+
+
+def sep_text(x):
+    return {True: "intervals separate", False: "intervals overlap",
+            None: "one seed: no interval"}[x]
 
 
 def _pick_ring(vars_):
@@ -318,31 +321,31 @@ def stampede_findings(e, n=None):
             m = mean_of(mod[0]["extra_db_reads"])
             r = mean_of(ring[0]["extra_db_reads"])
             if not (math.isnan(m) or math.isnan(r)):
-                mi = mean_interval(mod[0]["extra_db_reads"])
-                ri = mean_interval(ring[0]["extra_db_reads"])
                 f["modulo_vs_ring"] = {
                     "modulo": mod[0]["extra_db_reads"],
                     "ring": ring[0]["extra_db_reads"],
                     "ring_label": lab[var_key(rv)],
                     "ratio": m / r if r > 0 and m >= 0 else None,
                     "diff": m - r,
-                    "separate": (mi is not None and ri is not None and
-                                 not overlaps(mi, ri))}
+                    "separate": separate(mod[0]["extra_db_reads"],
+                                         ring[0]["extra_db_reads"])}
         # measured against the prediction (intervals)
-        above, below, within = [], [], []
+        above, below, within, alone = [], [], [], []
         for _, lbl, c in rows:
             x, p = c["extra_db_reads"], c["predicted_extra_db_reads"]
             if math.isnan(mean_of(x)) or math.isnan(mean_of(p)):
                 continue
-            xi, pi = mean_interval(x), mean_interval(p)
-            if xi is None or pi is None or overlaps(xi, pi):
+            sp = separate(x, p)
+            if sp is None:
+                alone.append(lbl)
+            elif not sp:
                 within.append(lbl)
             elif mean_of(x) > mean_of(p):
                 above.append(lbl)
             else:
                 below.append(lbl)
         f["vs_prediction"] = {"above": above, "below": below,
-                              "within": within}
+                              "within": within, "alone": alone}
         f["negative"] = [lbl for _, lbl, c in rows
                          if mean_of(c["extra_db_reads"]) < 0]
         out["scenarios"][sc] = f
@@ -382,7 +385,12 @@ def _stampede_table(sf, sc):
 def _stampede_prose(sf, sc):
     f = sf["scenarios"][sc]
     out = []
-    if f["best"]:
+    if f["best"] and mean_interval(f["best"][1]) is None:
+        lbl, r = f["best"]
+        out.append(f"Lowest extra reads when {SCENARIO_WHAT[sc]}: {lbl} "
+                   f"({fmtm(r)}); one seed per cell, no interval: not "
+                   "ranked.")
+    elif f["best"]:
         lbl, r = f["best"]
         txt = (f"Fewest extra reads when {SCENARIO_WHAT[sc]}: **{lbl}** "
                f"({fmtm(r)})")
@@ -398,8 +406,7 @@ def _stampede_prose(sf, sc):
     mr = f["modulo_vs_ring"]
     if mr:
         m, r = mean_of(mr["modulo"]), mean_of(mr["ring"])
-        sep = (" (intervals separate)" if mr["separate"] else
-               " (intervals overlap)")
+        sep = f" ({sep_text(mr['separate'])})"
         if mr["ratio"] is not None:
             out.append(f"modulo's extra reads are {mr['ratio']:.3g}× "
                        f"{mr['ring_label']}'s (means: {fnum(m)} vs "
@@ -413,7 +420,8 @@ def _stampede_prose(sf, sc):
     parts = []
     for k, what in (("above", "above the prediction"),
                     ("below", "below it"),
-                    ("within", "within the intervals of it")):
+                    ("within", "within the intervals of it"),
+                    ("alone", "not compared (one seed, no interval)")):
         if vp[k]:
             parts.append(f"{what}: {len(vp[k])} "
                          f"({join_names(vp[k]) if len(vp[k]) <= 4 else 'e.g. ' + join_names(vp[k][:3])})")
@@ -508,9 +516,7 @@ def hot_findings(e):
             b["ref"] = (lab[var_key(ref)], rh)
             hb, hr = mean_of(b["hit"]), mean_of(rh)
             b["hit_cost"] = hr - hb
-            bi, ri = mean_interval(b["hit"]), mean_interval(rh)
-            b["hit_cost_separate"] = (bi is not None and ri is not None and
-                                      not overlaps(bi, ri))
+            b["hit_cost_separate"] = separate(b["hit"], rh)
     return out
 
 
@@ -545,8 +551,7 @@ def _hot_prose(hf):
                     f"{rl}'s {fmtm(rh, 'sci')} ("
                     + (f"{_signed(-b['hit_cost'] * 100, 2)} points"
                        if not math.isnan(b["hit_cost"]) else "—")
-                    + (", intervals separate" if b["hit_cost_separate"]
-                       else ", intervals overlap") + ")")
+                    + ", " + sep_text(b["hit_cost_separate"]) + ")")
         out.append(txt + ".")
     return out
 
@@ -616,13 +621,11 @@ def stale_findings(e):
         mi = [mean_of(m) for _, _, m in pts]
         fx = [f for f, _, _ in pts]
         first, last = pts[0], pts[-1]
-        i0, i1 = mean_interval(first[1]), mean_interval(last[1])
         out["per"].append({
             "label": lab[var_key(v)], "var": v, "fs": fx,
             "extra_first": first[1], "extra_last": last[1],
             "extra_change": ex[-1] - ex[0],
-            "extra_separate": (i0 is not None and i1 is not None and
-                               not overlaps(i0, i1)),
+            "extra_separate": separate(first[1], last[1]),
             "extra_slope": _fit(fx, ex)[0],
             "extra_trend": _monotone(ex),
             "mis_fit": _fit(fx, mi) if not any(math.isnan(x) for x in mi)
@@ -669,8 +672,8 @@ def _stale_prose(sf):
             f"{r2:.3f}); extra reads {p['extra_trend']} in f, from "
             f"{fmtm(p['extra_first'])} at f = {p['fs'][0]:g} to "
             f"{fmtm(p['extra_last'])} at f = {p['fs'][-1]:g} "
-            f"({_signed(p['extra_change'])}, intervals "
-            + ("separate" if p["extra_separate"] else "overlap") + ")"
+            f"({_signed(p['extra_change'])}, "
+            + sep_text(p["extra_separate"]) + ")"
             + (f", {ratio:.2g} extra reads per misrouted request"
                if not math.isnan(ratio) else "") + ".")
     return out
@@ -820,12 +823,6 @@ def _cascade_prose(cf):
 
 MATCH_COLS = ["algorithm", "hash", "keyset", "nodes", "keys", "zipf",
               "requests", "cache_items", "scenario"] + PARAM_COLS
-
-
-def _same(a, b):
-    if _isnan(a) or (not isinstance(a, str) and pd.isna(a)):
-        return _isnan(b) or (not isinstance(b, str) and pd.isna(b))
-    return a == b
 
 
 def within_tolerance(real, sim, metric):
@@ -1092,7 +1089,8 @@ def section(ctx):
                 "so a stale client mostly hits them (no database read); "
                 "extra reads come from keys it fetches there that are new "
                 "to the cache, which miss again on the new server once it "
-                f"switches. {st['reps']}. " + cite, "", _stale_table(st), "",
+                f"switches. {st['reps'][:1].upper()}{st['reps'][1:]}. "
+                + cite, "", _stale_table(st), "",
                 " ".join(_stale_prose(st)), ""]
     # d
     cf = f["cascade"]
@@ -1182,8 +1180,7 @@ def guide_items(ctx):
                       f"{fmt_num(abs(b['hit_cost']) * 1e5)} "
                       + ("extra" if b["hit_cost"] > 0 else "fewer")
                       + " database reads per 100,000 requests; "
-                      + ("intervals separate)" if b["hit_cost_separate"]
-                         else "intervals overlap)"))
+                      + sep_text(b["hit_cost_separate"]) + ")")
             parts.append(p)
         if parts:
             txt += "; " + "; ".join(parts)
@@ -1228,6 +1225,10 @@ def guide_items(ctx):
                 p = (f"when {SCENARIO_WHAT[sc]}, tied with the fewest extra "
                      "reads (intervals overlap): "
                      + join_names(f"**{x}**" for x in names))
+            elif mean_interval(g["best"][1]) is None:
+                p = (f"when {SCENARIO_WHAT[sc]}, lowest extra reads: "
+                     f"{names[0]} ({fmtm(g['best'][1])}; one seed, not "
+                     "ranked)")
             else:
                 p = (f"when {SCENARIO_WHAT[sc]}, fewest extra reads: "
                      f"**{names[0]}** ({fmtm(g['best'][1])}), intervals "

@@ -42,8 +42,8 @@ FIGURES = [
      "misrouted requests vs the stale fraction f (mean over seeds, 95 % CI "
      "of the mean)"),
     ("cluster_cascade", "Cascades: servers failed after one death vs the "
-     "busiest server's start utilization, per variant (mean over seeds; "
-     "bars: min–max)"),
+     "busiest server's start utilization, one panel per algorithm, one line "
+     "per variant (mean over seeds; band: the seeds' min–max)"),
     ("seeds", "Seed articles' numbers vs our repetitions"),
 ]
 
