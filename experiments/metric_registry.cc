@@ -10,7 +10,7 @@ namespace {
 
 constexpr std::string_view kPeerPlaceholder = "<peer>";
 
-constexpr std::array<MetricInfo, 55> kMetrics = {{
+constexpr std::array<MetricInfo, 56> kMetrics = {{
     // Timing (vary run to run).
     {"lookup_ns", "ns", "lower", true,
      "time per lookup, independent lookups over a key array (throughput); "
@@ -137,6 +137,9 @@ constexpr std::array<MetricInfo, 55> kMetrics = {{
     {"recovery_requests", "requests", "lower", false,
      "cluster: requests from the event until every later bucket's hit ratio "
      "is at least 95 % of the control's (0: never below)"},
+    {"recovery_s", "s", "lower", false,
+     "cluster: recovery_requests in seconds: at the simulation's timeline "
+     "rate, or the real buckets' wall time (varies run to run)"},
     {"stampede_requests", "requests", "lower", false,
      "cluster: requests from the event until 90 % of the extra database "
      "reads have happened (how long the stampede lasts)"},

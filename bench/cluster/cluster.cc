@@ -23,7 +23,6 @@
 namespace chbench {
 namespace {
 
-constexpr uint32_t kUnknown = ~uint32_t{0};
 constexpr uint32_t kNoServer = ~uint32_t{0} - 1;
 // Keys looked up for moved_fraction: all U, or this many (the first ones;
 // key indices are not popularity-ordered by hash, so they are a fair sample).
@@ -83,13 +82,17 @@ class View {
   }
   uint32_t live() const { return static_cast<uint32_t>(algo_->size()); }
 
-  // The key's server, no load bound.
+  // The key's server, no load bound. The cache entry holds the view's
+  // epoch (high 32 bits) beside the server, so a membership change
+  // invalidates every entry in O(1).
   uint32_t Owner(uint32_t key) const {
-    uint32_t s = owner_[key].load(std::memory_order_relaxed);
-    if (s == kUnknown) {
-      s = Lookup((*digests_)[key]);
-      owner_[key].store(s, std::memory_order_relaxed);
+    const uint64_t e = owner_[key].load(std::memory_order_relaxed);
+    if (static_cast<uint32_t>(e >> 32) == epoch_) {
+      return static_cast<uint32_t>(e);
     }
+    const uint32_t s = Lookup((*digests_)[key]);
+    owner_[key].store((static_cast<uint64_t>(epoch_) << 32) | s,
+                      std::memory_order_relaxed);
     return s;
   }
 
@@ -141,12 +144,12 @@ class View {
     if (server_of_.size() <= id) server_of_.resize(id + 1, kNoServer);
     server_of_[id] = server;
   }
-  void Invalidate() {
-    for (auto& o : owner_) o.store(kUnknown, std::memory_order_relaxed);
-  }
+  // Epoch 0 marks an empty entry; epochs start at 1.
+  void Invalidate() { ++epoch_; }
 
   std::unique_ptr<ConsistentHash> algo_;
-  mutable std::vector<std::atomic<uint32_t>> owner_;
+  mutable std::vector<std::atomic<uint64_t>> owner_;  // zero-initialized
+  uint32_t epoch_ = 0;
   std::vector<uint32_t> server_of_;  // node id -> server index
   const std::vector<uint64_t>* digests_ = nullptr;
   uint64_t seed_ = 0;

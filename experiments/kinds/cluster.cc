@@ -112,9 +112,26 @@ std::vector<ResultRow> Rows(const Cell& c, const std::string& run_id,
     Add(&rows, base, "recovery_requests",
         static_cast<double>(*run.recovery_buckets * run.bucket_requests),
         "requests");
+    // Seconds: the simulation's timeline, or the real buckets' wall time.
+    std::optional<double> secs;
+    if (real) {
+      double t = 0;
+      for (uint32_t b = run.event_bucket;
+           b < run.event_bucket + *run.recovery_buckets; ++b) {
+        t += run.buckets[b].seconds.value_or(0);
+      }
+      secs = t;
+    } else if (cfg.rate > 0) {
+      secs = static_cast<double>(*run.recovery_buckets) * nominal_s;
+    }
+    Add(&rows, base, "recovery_s", secs, "s",
+        real ? "" : absl::StrCat("at the timeline's ", cfg.rate,
+                                 " requests/s"));
   } else {
-    Add(&rows, base, "recovery_requests", std::nullopt, "requests",
-        "not recovered to 95 % of the control's hit ratio within the run");
+    const char* why =
+        "not recovered to 95 % of the control's hit ratio within the run";
+    Add(&rows, base, "recovery_requests", std::nullopt, "requests", why);
+    Add(&rows, base, "recovery_s", std::nullopt, "s", why);
   }
   Add(&rows, base, "stampede_requests",
       static_cast<double>(run.stampede_buckets * run.bucket_requests),

@@ -300,7 +300,8 @@ def stampede_findings(e, n=None):
         lab = labels(vars_)
         rows = []
         for v in vars_:
-            c = {m: cell(ds, v, m) for m in STAMPEDE_METRICS}
+            c = {m: cell(ds, v, m) for m in STAMPEDE_METRICS + (
+                "recovery_s",)}
             flt = dict(scenario=sc, mode="sim", nodes=n, cache_items=cache,
                        keys=out["keys"])
             c["not_recovered"] = _missing_values(data, v,
@@ -358,6 +359,9 @@ def _recovery_cell(c):
     if total and empty == total:
         return "not recovered within the run"
     txt = fmtm(r)
+    secs = c.get("recovery_s")
+    if secs is not None and not math.isnan(mean_of(secs)):
+        txt += f" = {fmtm(secs)} s"
     if empty:
         txt += (f" (over the {total - empty} seeds that recovered; "
                 f"{empty} of {total} not recovered within the run)")
@@ -366,8 +370,12 @@ def _recovery_cell(c):
 
 def _stampede_table(sf, sc):
     f = sf["scenarios"][sc]
+    secs = any(c.get("recovery_s") is not None and
+               not math.isnan(mean_of(c["recovery_s"]))
+               for _, _, c in f["rows"])
     head = ["algorithm", "extra db reads", "predicted (moved × hot set)",
-            "moved fraction", "stampede (requests)", "recovery (requests)",
+            "moved fraction", "stampede (requests)",
+            "recovery (requests" + (" = seconds)" if secs else ")"),
             "post-event hit ratio"]
     rows = []
     for _, lbl, c in f["rows"]:
@@ -1032,13 +1040,15 @@ def section(ctx):
         "single seed (n = 1) has no interval and is not ranked. \"Tied\" = "
         "the intervals overlap.",
         "- Limits: measured N = " + ", ".join(str(n) for n in ns)
-        + (" only" if len(ns) == 1 else "") + "; one event per run; "
-        "reads only (no writes, so stale copies are never invalidated); "
-        "the database has no capacity limit, so a stampede costs reads, "
-        "not failures (except in the cascade model).", ""]
+        + (" only" if len(ns) == 1 else "") + "; one event per run; no "
+        "application writes (a SET only fills a miss), so a stale copy is "
+        "counted as a misrouted request, never read as a wrong value; the "
+        "database has no capacity limit (a stampede costs reads, never a "
+        "database failure); only the cascade model gives the cache servers "
+        "a capacity.", ""]
     out += [f"- {x}" for x in _metric_desc(ctx, (
         "extra_db_reads", "stampede_requests", "recovery_requests",
-        "steady_request_max_over_mean", "misrouted_requests",
+        "recovery_s", "steady_request_max_over_mean", "misrouted_requests",
         "servers_failed"))] + [""]
     # a
     sf = f["stampede"]

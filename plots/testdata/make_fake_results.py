@@ -1043,6 +1043,8 @@ def _cl_run(w, c, *, extra, moved, event, seed, jit, per_bucket=True,
     else:
         w.add(metric="recovery_requests", value=float(CL_BR),
               unit="requests", **c)
+        w.add(metric="recovery_s", value=CL_BR / 1e5, unit="s",
+              note="at the timeline's 100000 requests/s", **c)
     w.add(metric="stampede_requests", value=float(CL_BR), unit="requests",
           **c)
 
