@@ -10,7 +10,7 @@ namespace {
 
 constexpr std::string_view kPeerPlaceholder = "<peer>";
 
-constexpr std::array<MetricInfo, 56> kMetrics = {{
+constexpr std::array<MetricInfo, 57> kMetrics = {{
     // Timing (vary run to run).
     {"lookup_ns", "ns", "lower", true,
      "time per lookup, independent lookups over a key array (throughput); "
@@ -148,9 +148,14 @@ constexpr std::array<MetricInfo, 56> kMetrics = {{
     {"servers_failed", "servers", "lower", false,
      "cluster, cascade: servers declared failed by overload after the first "
      "kill"},
+    {"overloaded_before_event", "servers", "none", false,
+     "cluster, cascade: servers whose steady-state mean load per bucket was "
+     "already above the capacity (cascade_mean: the busiest servers under "
+     "hot keys)"},
     {"capacity_per_bucket", "requests", "none", false,
-     "cluster, cascade: requests a server may serve per bucket (the steady "
-     "state's busiest server / utilization)"},
+     "cluster, cascade: requests a server may serve per bucket (cascade: the "
+     "steady state's busiest server / utilization; cascade_mean: the mean "
+     "server / utilization)"},
 }};
 
 bool IsNameTail(std::string_view s) {

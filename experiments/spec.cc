@@ -206,8 +206,8 @@ constexpr std::array<std::string_view, 38> kBlockKeys = {
 constexpr std::array<std::string_view, 11> kClusterKeys = {
     "mode",    "zipf",    "requests", "cache_items", "stale_fraction",
     "utilization", "buckets", "clients", "workers", "rate", "db_delay_us"};
-constexpr std::array<std::string_view, 5> kClusterScenarios = {
-    "none", "add", "remove", "stale_view", "cascade"};
+constexpr std::array<std::string_view, 6> kClusterScenarios = {
+    "none", "add", "remove", "stale_view", "cascade", "cascade_mean"};
 
 // Whether the registry row of `alg` lists `param` among the AlgorithmParams
 // fields its factory reads.
@@ -843,8 +843,10 @@ class Parser {
     if (!b.stale_fraction.empty() && !has_scenario("stale_view")) {
       return Error("stale_fraction", "not used without scenario 'stale_view'");
     }
-    if (!b.utilization.empty() && !has_scenario("cascade")) {
-      return Error("utilization", "not used without scenario 'cascade'");
+    if (!b.utilization.empty() && !has_scenario("cascade") &&
+        !has_scenario("cascade_mean")) {
+      return Error("utilization", "not used without scenario 'cascade' or "
+                                  "'cascade_mean'");
     }
     const bool real = std::find(b.mode.begin(), b.mode.end(), "memcached") !=
                       b.mode.end();
@@ -908,7 +910,7 @@ std::vector<ClusterCombo> ClusterCombos(const Block& b, std::string_view sc) {
     for (double f : b.stale_fraction) stale.push_back(f);
   }
   std::vector<std::optional<double>> util = {std::nullopt};
-  if (sc == "cascade") {
+  if (sc == "cascade" || sc == "cascade_mean") {
     util.clear();
     if (b.utilization.empty()) util.push_back(0.8);
     for (double u : b.utilization) util.push_back(u);

@@ -289,16 +289,31 @@ class Driver {
         st.latency_p99_us = Percentile(lat, 0.99);
       }
       // Cascade: capacity from the steady state, then overload failures.
-      if (event_ == "cascade" && b + 1 == ev) {
+      const bool cascade = event_ == "cascade" || event_ == "cascade_mean";
+      if (cascade && b + 1 == ev) {
         uint64_t peak = 0;
         for (size_t i = ev / 2; i < buckets.size(); ++i) {
           peak = std::max<uint64_t>(peak, max_count_[i]);
         }
         peak = std::max(peak, mx);
-        out->capacity_per_bucket = static_cast<double>(peak) / cfg_.utilization;
+        // cascade: sized for the busiest server; cascade_mean: every
+        // server sized for the mean load of the N servers.
+        const double load =
+            event_ == "cascade"
+                ? static_cast<double>(peak)
+                : static_cast<double>(per) / static_cast<double>(cfg_.nodes);
+        out->capacity_per_bucket = load / cfg_.utilization;
+        uint32_t over = 0;
+        for (uint32_t s = 0; s < cfg_.nodes; ++s) {
+          // The steady state's per-bucket mean of this server.
+          const double mean_s =
+              static_cast<double>(steady[s]) / static_cast<double>(ev - ev / 2);
+          over += mean_s > out->capacity_per_bucket;
+        }
+        out->overloaded_before_event = over;
       }
       max_count_.push_back(mx);
-      if (event_ == "cascade" && b >= ev) {
+      if (cascade && b >= ev) {
         for (uint32_t s = 0; s < servers_; ++s) {
           if (alive_[s] && static_cast<double>(counts_[s].load()) >
                                out->capacity_per_bucket) {
@@ -370,7 +385,7 @@ class Driver {
       if (absl::Status s = backend_.Kill(n - 1); !s.ok()) return s;
       alive_[n - 1] = false;
       after = views_[1].get();  // clients switch on their first error
-    } else if (event_ == "cascade") {
+    } else if (event_ == "cascade" || event_ == "cascade_mean") {
       if (absl::Status s = Fail(n - 1); !s.ok()) return s;
       after = views_[0].get();
     }
@@ -480,7 +495,7 @@ absl::Status ValidateClusterConfig(const ClusterConfig& cfg) {
       kClusterEvents.end()) {
     return absl::InvalidArgumentError(absl::StrCat(
         "cluster: unknown event '", cfg.event,
-        "'; valid: none, add, remove, stale_view, cascade"));
+        "'; valid: none, add, remove, stale_view, cascade, cascade_mean"));
   }
   if (cfg.nodes < 2 || cfg.nodes > 100000) {
     return bad("nodes", cfg.nodes, "2..100000");
@@ -543,7 +558,8 @@ absl::StatusOr<ClusterRun> RunCluster(const ClusterConfig& cfg,
         "cluster: unknown algorithm '", cfg.algorithm, "'; valid: ",
         AlgorithmNames()));
   }
-  if (cfg.event == "cascade" && !info->capabilities.arbitrary_removal) {
+  if ((cfg.event == "cascade" || cfg.event == "cascade_mean") &&
+      !info->capabilities.arbitrary_removal) {
     run.applicable = false;
     run.note = absl::StrCat("not applicable: ", cfg.algorithm,
                             " removes only its last node; overloaded servers "

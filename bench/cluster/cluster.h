@@ -38,6 +38,11 @@
 //               declared failed, killed and dropped (algorithms that remove
 //               only their last node do not apply). servers_failed counts
 //               the failures after the first kill.
+//   cascade_mean  the same, but every server's capacity is the MEAN load of
+//               the N servers / `utilization` (the same hardware and traffic
+//               for every algorithm; a server already above it in the
+//               steady state fails at the first check, and
+//               overloaded_before_event counts those).
 //
 // bounded_load is applied to requests, not keys (Mirrokni et al. as deployed
 // by Vimeo/HAProxy): its ring (`vnodes` points per server) routes a request
@@ -84,8 +89,8 @@
 
 namespace chbench {
 
-inline constexpr std::array<std::string_view, 5> kClusterEvents = {
-    "none", "add", "remove", "stale_view", "cascade"};
+inline constexpr std::array<std::string_view, 6> kClusterEvents = {
+    "none", "add", "remove", "stale_view", "cascade", "cascade_mean"};
 
 struct ClusterConfig {
   std::string algorithm = "ring";
@@ -148,6 +153,9 @@ struct ClusterRun {
   uint32_t stampede_buckets = 0;
   uint32_t servers_failed = 0;     // cascade: failures after the first kill
   double capacity_per_bucket = 0;  // cascade: requests a server may serve
+  // cascade_mean (and cascade): servers whose steady-state mean load per
+  // bucket was already above the capacity.
+  uint32_t overloaded_before_event = 0;
   // Steady state (buckets before the event): requests per server max/mean
   // over all of them together, and the hit ratio.
   double steady_request_max_over_mean = 0;

@@ -196,6 +196,41 @@ TEST(ClusterTest, CascadeRuleOnConstructedCases) {
   EXPECT_NE(jump->note.find("last node"), std::string::npos);
 }
 
+// cascade_mean: every server has the same capacity, mean load / u. Uniform
+// requests on modulo: killing one of 4 raises the survivors to 4/3 of the
+// mean, under the capacity at u = 0.7 (1.43x), above it at u = 0.8
+// (1.25x). Under hot keys (Zipf 0.99) at u = 0.8 the ring's busiest server
+// is over capacity already, while bounded loads with c = 1.1 keep every
+// survivor at 1.1 x 10/9 = 1.22x the old mean: no failure.
+TEST(ClusterTest, CascadeWithEqualCapacities) {
+  ClusterConfig c = Small("modulo", "cascade_mean");
+  c.nodes = 4;
+  c.utilization = 0.7;
+  absl::StatusOr<ClusterRun> low = SimulateCluster(c);
+  ASSERT_TRUE(low.ok()) << low.status();
+  EXPECT_EQ(low->servers_failed, 0u);
+  EXPECT_EQ(low->overloaded_before_event, 0u);
+  EXPECT_NEAR(low->capacity_per_bucket,
+              static_cast<double>(low->bucket_requests) / 4 / 0.7, 1e-6);
+  c.utilization = 0.8;
+  absl::StatusOr<ClusterRun> high = SimulateCluster(c);
+  EXPECT_EQ(high->servers_failed, 3u);
+  c = Small("ring", "cascade_mean");
+  c.zipf = 0.99;
+  c.universe = 100000;
+  c.utilization = 0.8;
+  absl::StatusOr<ClusterRun> ring = SimulateCluster(c);
+  ASSERT_TRUE(ring.ok());
+  EXPECT_GE(ring->overloaded_before_event, 1u);
+  EXPECT_GE(ring->servers_failed, 1u);
+  c.algorithm = "bounded_load";
+  c.params.load_factor = 1.1;
+  absl::StatusOr<ClusterRun> bl = SimulateCluster(c);
+  ASSERT_TRUE(bl.ok());
+  EXPECT_EQ(bl->overloaded_before_event, 0u);
+  EXPECT_EQ(bl->servers_failed, 0u);
+}
+
 // Keys balanced is not requests balanced: at Zipf 0.99 the busiest server
 // serves far more than the mean even where keys are balanced, and bounded
 // loads cap it.

@@ -142,8 +142,10 @@ std::vector<ResultRow> Rows(const Cell& c, const std::string& run_id,
     Add(&rows, base, "misrouted_requests", static_cast<double>(m),
         "requests");
   }
-  if (cfg.event == "cascade") {
+  if (cfg.event == "cascade" || cfg.event == "cascade_mean") {
     Add(&rows, base, "servers_failed", run.servers_failed, "servers");
+    Add(&rows, base, "overloaded_before_event", run.overloaded_before_event,
+        "servers");
     Add(&rows, base, "capacity_per_bucket", run.capacity_per_bucket,
         "requests");
   }
