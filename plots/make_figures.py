@@ -991,16 +991,15 @@ def fig_cluster_timeline(exps, out):
     the event, one line per algorithm (mean over seeds), for a join (left)
     and a death (right); the control runs' median over algorithms dotted;
     the event marked. The stampede block of Q10a (mode sim, N = 10, the
-    main LRU size)."""
+    configuration with the most algorithms: rcl.stampede_block)."""
     e = _cluster(exps)
     s = e.summary
-    blk, n, cache = rcl.stampede_block(s)
+    blk, n, cfg = rcl.stampede_block(s)
     if blk.empty:
         raise Skip("no sim add/remove rows")
-    keys = blk["keys"].iloc[0]
     d = rcl.per_bucket(s)
-    d = d[(d["mode"] == "sim") & (d["nodes"] == n) &
-          (d["cache_items"] == cache) & (d["keys"] == keys)]
+    d = d[(d["mode"] == "sim") & (d["nodes"] == n)]
+    d = d[rcl.cfg_mask(d, cfg)]
     scs = [sc for sc in ("add", "remove") if sc in set(d["scenario"])]
     if not scs:
         raise Skip("no per-bucket add/remove rows")
@@ -1043,9 +1042,12 @@ def fig_cluster_timeline(exps, out):
             "time bucket" + (f" ({fmt_int(br.iloc[0])} requests each)"
                              if not br.empty else ""))
     leg = style.legend_outside(fig, axes)
+    cache = cfg["cache_items"]
     fig.suptitle(f"Cache cluster around the event: mode sim, "
-                 f"{fmt_int(keys)} keys, LRU {fmt_int(cache)} keys per "
-                 "server")
+                 f"{fmt_int(cfg['keys'])} keys, "
+                 + (f"LRU {fmt_int(cache)} keys per server" if cache
+                    else "no eviction (every server can hold the "
+                    "universe)"))
     return style.save_figure(fig, out, "cluster_timeline", [e.meta], leg)
 
 
@@ -1126,16 +1128,18 @@ def fig_cluster_stale_view(exps, out):
     return style.save_figure(fig, out, "cluster_stale_view", [e.meta], leg)
 
 
-def fig_cluster_cascade(exps, out):
-    """Servers failed after one death against the start utilization u: one
-    panel per algorithm, one line per variant (mean over seeds; band: the
-    seeds' min–max)."""
+def _fig_cascade(exps, out, scenario, stem):
+    """Servers failed after one death against the start utilization u for
+    one cascade scenario: one panel per algorithm, one line per variant
+    (mean over seeds; band: the seeds' min–max); cascade_mean also draws
+    the servers already over capacity before the death (crosses)."""
     e = _cluster(exps)
-    cf = rcl.cascade_findings(e)
+    cf = rcl.cascade_findings(e, scenario=scenario)
     if cf is None or not cf["per"]:
-        raise Skip("no cascade rows")
-    d = cf["rows"]
-    d = d[d["metric"] == "servers_failed"]
+        raise Skip(f"no {scenario} rows")
+    rows = cf["rows"]
+    d = rows[rows["metric"] == "servers_failed"]
+    ob = rows[rows["metric"] == "overloaded_before_event"]
     algs = list(dict.fromkeys(p["var"]["algorithm"] for p in cf["per"]
                               if p["measured"]))
     if not algs:
@@ -1143,12 +1147,14 @@ def fig_cluster_cascade(exps, out):
     ncols = min(3, len(algs))
     nrows = math.ceil(len(algs) / ncols)
     fig, axes = style.new_figure(ncols=ncols, nrows=nrows,
-                                 figsize=(4.2 * ncols, 2.9 * nrows + 0.6),
+                                 figsize=(4.2 * ncols, 2.9 * nrows + 0.8),
                                  sharex=True, sharey=True)
     top = cf["n"] - 1
+    draw_ob = cf["any_over"]
     for k, a in enumerate(algs):
         ax = axes[k // ncols][k % ncols]
         per = [p for p in cf["per"] if p["var"]["algorithm"] == a]
+        handles, names = [], []
         for p in per:
             dv = rc.match_variant(d, p["var"]).sort_values("utilization")
             dv = dv[dv["mean"].notna()]
@@ -1157,27 +1163,54 @@ def fig_cluster_cascade(exps, out):
             kw = _cl_style(p["var"], cf["vars"], cf["labels"])
             ax.fill_between(dv["utilization"], dv["min"], dv["max"],
                             color=kw["color"], alpha=0.12, linewidth=0)
-            ax.plot(dv["utilization"], dv["mean"], **kw)
+            (h,) = ax.plot(dv["utilization"], dv["mean"], **kw)
+            handles.append(h)
+            names.append(p["label"].replace(a + " ", "") if len(per) > 1
+                         else p["label"])
+            if draw_ob:
+                do = rc.match_variant(ob, p["var"]).sort_values(
+                    "utilization")
+                do = do[do["mean"].notna()]
+                if not do.empty and (do["max"] > 0).any():
+                    ax.plot(do["utilization"], do["mean"],
+                            color=kw["color"], linestyle="none",
+                            marker="x", markersize=4,
+                            alpha=kw.get("alpha", 1.0))
         ax.set_title(a)
         ax.set_xticks(cf["us"])
         ax.set_ylim(-0.4, top + 0.4)
         if len(per) > 1:
-            ax.legend(fontsize=6.5, loc="upper left",
-                      labels=[p["label"].replace(a + " ", "")
-                              for p in per],
-                      handles=ax.get_lines()[:len(per)])
+            ax.legend(handles, names, fontsize=6.5, loc="upper left")
     for k in range(len(algs), nrows * ncols):
         axes[k // ncols][k % ncols].set_visible(False)
     for j in range(ncols):
-        axes[nrows - 1][j].set_xlabel("utilization u before the death")
+        axes[nrows - 1][j].set_xlabel(
+            "utilization u before the death ("
+            + ("mean load / capacity" if scenario == "cascade_mean" else
+               "busiest server / capacity") + ")")
     for i in range(nrows):
         axes[i][0].set_ylabel(f"servers failed (of {top} left)")
-    fig.suptitle(f"Cascades after one death (N = {cf['n']}, Zipf s = "
-                 f"{cf['zipf']:g}): servers failed vs the busiest server's "
-                 "start utilization\n(mean over seeds; band: the seeds' "
-                 "min–max)")
+    how = ("equal servers sized for the mean load (same hardware for "
+           "every algorithm)" if scenario == "cascade_mean" else
+           "servers sized for each algorithm's own busiest server")
+    fig.suptitle(f"Cascades after one death, {scenario}: {how} (N = "
+                 f"{cf['n']}, Zipf s = {cf['zipf']:g})\nservers failed vs "
+                 "u (mean over seeds; band: the seeds' min–max"
+                 + ("; crosses: servers already over capacity before the "
+                    "death" if draw_ob else "") + ")")
     fig.tight_layout()
-    return style.save_figure(fig, out, "cluster_cascade", [e.meta])
+    return style.save_figure(fig, out, stem, [e.meta])
+
+
+def fig_cluster_cascade_mean(exps, out):
+    """Cascades on equal servers sized for the mean load (cascade_mean)."""
+    return _fig_cascade(exps, out, "cascade_mean", "cluster_cascade_mean")
+
+
+def fig_cluster_cascade(exps, out):
+    """Cascades on servers sized for each algorithm's own busiest server
+    (cascade)."""
+    return _fig_cascade(exps, out, "cascade", "cluster_cascade")
 
 
 FIGURE_FUNCS = {
@@ -1200,6 +1233,7 @@ FIGURE_FUNCS = {
     "cluster_timeline": fig_cluster_timeline,
     "cluster_request_balance": fig_cluster_request_balance,
     "cluster_stale_view": fig_cluster_stale_view,
+    "cluster_cascade_mean": fig_cluster_cascade_mean,
     "cluster_cascade": fig_cluster_cascade,
     "seeds": fig_seeds,
 }

@@ -9,8 +9,10 @@ Usage:
   DIR/registry.json; e.g. results/reference/<machine> or results/local).
 --reference DIR: optional committed reference runs; tables then show the
   reference machine's value beside each of ours (column "· ref").
---readme PATH: rewrite only PATH's block between the headline markers (use
-  it only when reporting the reference runs themselves).
+--readme PATH: rewrite only PATH's blocks between the headline markers and
+  between the cluster markers (<!-- cluster:begin --> ... <!-- cluster:end
+  -->: a summary of Q10); a block without its markers is skipped. Use it
+  only when reporting the reference runs themselves.
 
 The sections live in plots/report/ (one module per section); numbers come
 from summary.csv (medians with their order-statistic 95 % CI, or means with
@@ -25,7 +27,7 @@ import sys  # noqa: E402
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import report  # noqa: E402
-from report import headline  # noqa: E402
+from report import cluster, headline  # noqa: E402
 from report.figures import FIGURES  # noqa: E402,F401  (re-export)
 from report.seeds import SEED_CLAIMS  # noqa: E402,F401  (re-export)
 
@@ -39,26 +41,52 @@ def write_atomic(path, text):
     os.replace(tmp, path)
 
 
+def _has_block(text, begin, end):
+    i, j = text.find(begin), text.find(end)
+    return i >= 0 and j > i
+
+
+def _replace_block(text, begin, end, block):
+    """text with the part from begin to end (markers included) replaced by
+    block (_has_block must hold)."""
+    i, j = text.find(begin), text.find(end)
+    return text[:i] + block + text[j + len(end):]
+
+
 def update_readme(ctx, readme_path, report_path):
-    """Rewrites README's headline block; no-op without both markers."""
+    """Rewrites README's headline block and its cluster block (Q10's
+    summary); each is skipped without its markers (the cluster block also
+    without cluster results)."""
     try:
         with open(readme_path, encoding="utf-8") as f:
             text = f.read()
     except OSError:
         print(f"chbench report: no {readme_path}; README not updated")
         return False
-    b, e = headline.HEADLINE_BEGIN, headline.HEADLINE_END
-    i, j = text.find(b), text.find(e)
-    if i < 0 or j < i:
+    new, done = text, []
+    hb, he = headline.HEADLINE_BEGIN, headline.HEADLINE_END
+    if _has_block(new, hb, he):
+        new = _replace_block(new, hb, he, headline.block(ctx, readme_path,
+                                                          report_path))
+        done.append("headline")
+    else:
         print(f"chbench report: no headline markers in {readme_path}; "
-              "README not updated")
-        return False
-    new = text[:i] + headline.block(ctx, readme_path, report_path) + \
-        text[j + len(e):]
+              "headline not updated")
+    cb, ce = cluster.README_BEGIN, cluster.README_END
+    if _has_block(new, cb, ce):
+        blk = cluster.readme_block(ctx, readme_path, report_path)
+        if blk is None:
+            print("chbench report: no cluster results; README cluster "
+                  "block not updated")
+        else:
+            new = _replace_block(new, cb, ce, blk)
+            done.append("cluster")
     if new != text:
         write_atomic(readme_path, new)
-    print(f"chbench report: updated the headline block of {readme_path}")
-    return True
+    if done:
+        print(f"chbench report: updated the {' and '.join(done)} "
+              f"block{'s' if len(done) > 1 else ''} of {readme_path}")
+    return bool(done)
 
 
 def parse_args(argv=None):
@@ -73,9 +101,10 @@ def parse_args(argv=None):
     ap.add_argument("--tier", default=None,
                     help="use only runs of this tier (default: newest run)")
     ap.add_argument("--readme", default=None, metavar="PATH",
-                    help="also rewrite PATH's block between "
+                    help="also rewrite PATH's blocks between "
                     f"'{headline.HEADLINE_BEGIN}' and "
-                    f"'{headline.HEADLINE_END}'")
+                    f"'{headline.HEADLINE_END}' and between "
+                    f"'{cluster.README_BEGIN}' and '{cluster.README_END}'")
     return ap.parse_args(argv)
 
 

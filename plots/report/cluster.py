@@ -9,10 +9,12 @@ key there. Each run has one event at its event bucket (scenario `add`: a
 server joins; `remove`: the last server dies and each client drops it at
 its first error; `stale_view`: a server joins but a fraction f of the
 clients keeps the old view for a tenth of the run; `cascade`: the last
-server dies, and every server above its capacity in a bucket fails in turn;
-`none`: no event) and is paired with a control run (the same requests, no
-event). extra_db_reads = the run's database reads from the event on minus
-the control's; its prediction = moved_fraction (of the U keys) × hot_set
+server dies, and every server above its capacity in a bucket fails in turn,
+the capacity sized for the algorithm's own busiest server; `cascade_mean`:
+the same with equal servers sized for the mean load; `none`: no event)
+and is paired with a control run (the same requests, no event).
+extra_db_reads = the run's database reads from the event on minus the
+control's; its prediction = moved_fraction (of the U keys) × hot_set
 (distinct keys requested before and after the event). Mode `sim` keeps an
 LRU cache of `cache_items` keys per server in process (deterministic for a
 seed); mode `memcached` runs the same requests against real memcached
@@ -30,19 +32,27 @@ the mean's interval, or the value itself for identical repetitions):
 
 Subsections (each a table from the summary, with its run):
   a. stampede on a join and on a death (scenarios add and remove, mode sim,
-     the block with the largest LRU (cache_items = 2000 in the spec) at
-     N = 10): extra vs predicted reads, moved fraction, how long the
-     stampede lasts, recovery, the post-event hit ratio; the algorithms
-     tied with the fewest extra reads and modulo against ring;
+     at N = 10 the (keys, requests, cache_items) configuration with the
+     most algorithms on add: the spec's stampede block, not the small sim
+     twin of the memcached block, which only Q10e uses): extra vs
+     predicted reads, moved fraction, how long the stampede lasts,
+     recovery, the post-event hit ratio; the algorithms tied with the
+     fewest extra reads and modulo against ring (ratio of the means, and
+     whether the intervals separate);
   b. hot keys (scenario none): the busiest server's requests over the mean
      against the Zipf exponent; bounded_load per load factor c, checked
      against its bound ceil(c × bucket requests / live) / (bucket requests /
      live);
   c. stale views: extra reads and misrouted requests against f, with a
      least-squares slope and a monotonicity check per algorithm;
-  d. cascades: servers failed (mean over seeds, and the largest) per variant
-     against the start utilization; the highest utilization up to which
-     every seed had no failure;
+  d. cascades, one table per sizing (cascade_mean: equal servers sized for
+     the mean load, the fair comparison; cascade: servers sized for the
+     algorithm's own busiest server): servers failed (mean over seeds, and
+     the largest) per variant against the start utilization, with the
+     servers already over capacity before the death
+     (overloaded_before_event) where nonzero; the highest utilization up
+     to which every seed had no failure; bounded_load against the others,
+     and against its cap's prediction ((N − 1)/(N c) or (N − 1)/N);
   e. real memcached against the simulation of the same configuration (the
      sim block with cache_items = 0, no eviction): hit ratios within 0.02
      and extra reads within 25 % + 40 reads (bench/cluster/
@@ -56,6 +66,7 @@ import re
 
 import pandas as pd
 
+import chdata
 import style
 from report.common import (fmt_mean, fmt_num, join_names,
                            match_variant, md_table, one, overlaps,
@@ -64,7 +75,6 @@ from report.presets import mean_interval, mean_of
 
 EXP = "cluster"
 PREFERRED_N = 10
-MAIN_CACHE = 2000          # the stampede block's LRU size (cluster.toml)
 PREFERRED_ZIPF = 0.99
 # bench/cluster/real_cluster_test.cc
 HIT_TOL = 0.02
@@ -73,7 +83,8 @@ EXTRA_ABS_TOL = 40
 EPS = 1e-9
 SCENARIO_WHAT = {"add": "a server joins", "remove": "a server dies"}
 FIGURE_STEMS = ("cluster_timeline", "cluster_request_balance",
-                "cluster_stale_view", "cluster_cascade")
+                "cluster_stale_view", "cluster_cascade_mean",
+                "cluster_cascade")
 
 # ---------------------------------------------------------------------------
 # selection helpers
@@ -259,22 +270,61 @@ def _pick_ring(vars_):
 # a. stampede on join and death
 
 
-def stampede_block(s, n=None):
-    """Per-run sim rows of scenarios add/remove at N = n (PREFERRED_N when
-    None), the block with cache_items = MAIN_CACHE (else the largest
-    non-zero LRU), one key universe. Returns (rows, n, cache)."""
+STAMPEDE_CFG = ("keys", "requests", "cache_items")
+
+
+def cfg_mask(d, cfg):
+    """Rows of d whose STAMPEDE_CFG columns equal cfg's (NaN matches
+    NaN)."""
+    m = pd.Series(True, index=d.index)
+    for c in STAMPEDE_CFG:
+        v = cfg.get(c)
+        m &= d[c].isna() if _isnan(v) or pd.isna(v) else d[c] == v
+    return m
+
+
+def stampede_configs(s, n=None):
+    """The (keys, requests, cache_items) configurations of the sim add /
+    remove rows at N = n (PREFERRED_N when None), main block first: the
+    most algorithms for scenario add (then the most requests, keys, cache;
+    the spec's stampede block beside the small twin of the memcached
+    block). Returns (n, [(cfg dict, algorithms on add)])."""
     d = per_run(_mode(s, "sim"))
-    d = d[d["scenario"].isin(["add", "remove"]) & (d["cache_items"] > 0)]
+    d = d[d["scenario"].isin(["add", "remove"])]
     if d.empty:
-        return d, None, None
+        return None, []
     if n is None:
         n = pick_n(d["nodes"], PREFERRED_N)
     d = d[d["nodes"] == n]
-    caches = sorted(d["cache_items"].dropna().unique())
-    cache = MAIN_CACHE if MAIN_CACHE in caches else caches[-1]
-    d = d[d["cache_items"] == cache]
-    d, _ = _most_rows(d, "keys")
-    return d, n, cache
+    out = []
+    for _, c in d[list(STAMPEDE_CFG)].drop_duplicates().iterrows():
+        cfg = {k: (None if pd.isna(c[k]) else float(c[k]))
+               for k in STAMPEDE_CFG}
+        dc = d[cfg_mask(d, cfg)]
+        na = dc[dc["scenario"] == "add"]["algorithm"].nunique()
+        nr = dc[dc["scenario"] == "remove"]["algorithm"].nunique()
+        out.append((cfg, na, nr))
+
+    def rank(t):
+        cfg, na, nr = t
+        return (na, nr) + tuple(-1.0 if cfg[k] is None else cfg[k]
+                                for k in ("requests", "keys",
+                                          "cache_items"))
+    out.sort(key=rank, reverse=True)
+    return n, [(cfg, na) for cfg, na, _ in out]
+
+
+def stampede_block(s, n=None):
+    """Per-run sim rows of scenarios add/remove at N = n (PREFERRED_N
+    when None) of the main configuration (stampede_configs). Returns
+    (rows, n, cfg) with cfg = {keys, requests, cache_items}."""
+    n, cfgs = stampede_configs(s, n)
+    if not cfgs:
+        return per_run(s).iloc[0:0], None, None
+    cfg = cfgs[0][0]
+    d = per_run(_mode(s, "sim"))
+    d = d[d["scenario"].isin(["add", "remove"]) & (d["nodes"] == n)]
+    return d[cfg_mask(d, cfg)], n, cfg
 
 
 STAMPEDE_METRICS = ("extra_db_reads", "predicted_extra_db_reads",
@@ -283,13 +333,18 @@ STAMPEDE_METRICS = ("extra_db_reads", "predicted_extra_db_reads",
 
 
 def stampede_findings(e, n=None):
-    """{n, cache, keys, requests, scenarios: {sc: {...}}} for one N."""
-    d, n, cache = stampede_block(e.summary, n)
+    """{n, cache, keys, requests, scenarios: {sc: {...}}} for one N, the
+    main configuration (stampede_block); cache = cache_items (0: no
+    eviction)."""
+    d, n, cfg = stampede_block(e.summary, n)
     if d.empty:
         return None
+    others = stampede_configs(e.summary, n)[1][1:]
     data = per_run(e.data)
-    out = {"n": n, "cache": cache, "keys": d["keys"].iloc[0],
-           "requests": d["requests"].iloc[0], "scenarios": {},
+    cache = cfg["cache_items"]
+    out = {"n": n, "cache": cache, "keys": cfg["keys"],
+           "requests": cfg["requests"], "scenarios": {}, "cfg": cfg,
+           "others": others,
            "zipf": d["zipf"].iloc[0],
            "reps": _reps(d[d["metric"] == "extra_db_reads"])}
     for sc in ("add", "remove"):
@@ -301,9 +356,10 @@ def stampede_findings(e, n=None):
         rows = []
         for v in vars_:
             c = {m: cell(ds, v, m) for m in STAMPEDE_METRICS + (
-                "recovery_s",)}
-            flt = dict(scenario=sc, mode="sim", nodes=n, cache_items=cache,
-                       keys=out["keys"])
+                "recovery_s", "bucket_requests", "event_bucket")}
+            c["requests"] = out["requests"]
+            flt = dict(scenario=sc, mode="sim", nodes=n,
+                       **{k: x for k, x in cfg.items() if x is not None})
             c["not_recovered"] = _missing_values(data, v,
                                                  "recovery_requests", **flt)
             c["na"] = _na_text(data, v, **flt)
@@ -390,6 +446,52 @@ def _stampede_table(sf, sc):
     return md_table(head, rows)
 
 
+def _cache_text(cache):
+    """'no eviction (cache_items = 0: ...)' or 'an LRU of k keys per
+    server'."""
+    if not cache or _isnan(cache):
+        return ("no eviction (cache_items = 0: every server can hold the "
+                "key universe, so the reads beyond the control are the "
+                "stampede alone)")
+    return f"an LRU of {fmt_num(cache)} keys per server"
+
+
+def _others_text(sf):
+    """The other sim add/remove configurations at this N, not in the
+    table (the memcached block's twin: Q10e)."""
+    if not sf.get("others"):
+        return ""
+    parts = [f"{fmt_num(c['keys'])} keys, {fmt_num(c['requests'])} "
+             f"requests, {na} algorithms" for c, na in sf["others"]]
+    return ("The table is the configuration with the most algorithms; "
+            "the other sim configuration" + ("s" if len(parts) > 1 else "")
+            + " of these events (" + "; ".join(parts) + ") "
+            + ("are" if len(parts) > 1 else "is")
+            + " the simulated twin of the memcached runs, compared in "
+            "Q10e. ")
+
+
+def _stampede_span(f):
+    """(lowest, highest share, requests after the event): the stampede's
+    requests over the requests from the event to the end of the run, over
+    the algorithms (means over seeds); None without the rows."""
+    shares, after = [], None
+    for _, _, c in f["rows"]:
+        st = mean_of(c["stampede_requests"]) if c["stampede_requests"] \
+            else float("nan")
+        br, ev, tot = (c.get(k) for k in ("bucket_requests", "event_bucket",
+                                           "requests"))
+        if br is None or ev is None or tot is None or math.isnan(st):
+            continue
+        a = float(tot) - mean_of(ev) * mean_of(br)
+        if a > 0:
+            after = a
+            shares.append(st / a)
+    if not shares:
+        return None
+    return min(shares), max(shares), after
+
+
 def _stampede_prose(sf, sc):
     f = sf["scenarios"][sc]
     out = []
@@ -417,26 +519,47 @@ def _stampede_prose(sf, sc):
         sep = f" ({sep_text(mr['separate'])})"
         if mr["ratio"] is not None:
             out.append(f"modulo's extra reads are {mr['ratio']:.3g}× "
-                       f"{mr['ring_label']}'s (means: {fnum(m)} vs "
-                       f"{fnum(r)}){sep}.")
+                       f"{mr['ring_label']}'s (ratio of the means, "
+                       f"{fnum(m)} vs {fnum(r)}; "
+                       f"{sep_text(mr['separate'])}).")
         else:
             out.append(f"modulo: {fnum(m)} extra reads against "
                        f"{mr['ring_label']}'s {fnum(r)}, a difference of "
                        f"{_signed(m - r)}{sep} (no ratio: "
                        f"{mr['ring_label']}'s mean is not positive).")
     vp = f["vs_prediction"]
+    ncmp = sum(len(v) for v in vp.values())
     parts = []
     for k, what in (("above", "above the prediction"),
                     ("below", "below it"),
                     ("within", "within the intervals of it"),
                     ("alone", "not compared (one seed, no interval)")):
         if vp[k]:
-            parts.append(f"{what}: {len(vp[k])} "
-                         f"({join_names(vp[k]) if len(vp[k]) <= 4 else 'e.g. ' + join_names(vp[k][:3])})")
+            names = ("all" if len(vp[k]) == ncmp and ncmp > 1 else
+                     join_names(vp[k]) if len(vp[k]) <= 4 else
+                     "e.g. " + join_names(vp[k][:3]))
+            parts.append(f"{what}: {len(vp[k])} ({names})")
     if parts:
         out.append("Extra reads against moved fraction × hot set, beyond "
                    "the intervals — " + "; ".join(parts) + ".")
-    if f["negative"] and sc == "add":
+    if not sf["cache"] and vp["within"] and not vp["above"] and \
+            not vp["below"]:
+        out.append("With no eviction the stampede is the refetch of the "
+                   "moved hot keys, each missing once on its new server: "
+                   "the prediction holds without an LRU in the way.")
+    if not sf["cache"]:
+        frac = _stampede_span(f)
+        if frac:
+            lo, hi, after = frac
+            out.append(
+                "The stampede (90 % of the extra reads) spans "
+                + (f"{lo * 100:.0f} %" if round(lo, 2) == round(hi, 2)
+                   else f"{lo * 100:.0f}–{hi * 100:.0f} %")
+                + f" of the {fmt_num(after)} requests after the event "
+                "(means over the seeds, per algorithm): each moved key "
+                "misses once, at its first request after the event, and "
+                "under Zipf popularity the rarely requested keys come late.")
+    if f["negative"] and sc == "add" and sf["cache"]:
         out.append(
             f"Negative extra reads ({len(f['negative'])} of "
             f"{len(f['rows'])} algorithms): after the join the run has one "
@@ -444,7 +567,7 @@ def _stampede_prose(sf, sc):
             "once the moved keys are refetched it misses less than the "
             "control; the refetch itself (the stampede) is the bump at the "
             "event bucket in the timeline figure.")
-    if sc == "remove":
+    if sc == "remove" and sf["cache"]:
         out.append("On a death the lost server's LRU is gone for the rest "
                    "of the run, so the extra reads include the smaller "
                    "cache after the refetch; the stampede column (requests "
@@ -614,7 +737,9 @@ def stale_findings(e):
     vars_ = variants(d)
     lab = labels(vars_)
     out = {"n": n, "fs": fs, "rows": d, "vars": vars_, "labels": lab,
-           "reps": _reps(d[d["metric"] == "extra_db_reads"]), "per": []}
+           "reps": _reps(d[d["metric"] == "extra_db_reads"]), "per": [],
+           "cache": d["cache_items"].iloc[0], "keys": d["keys"].iloc[0],
+           "requests": d["requests"].iloc[0]}
     for v in vars_:
         pts = []
         for f in fs:
@@ -682,7 +807,8 @@ def _stale_prose(sf):
             f"{fmtm(p['extra_last'])} at f = {p['fs'][-1]:g} "
             f"({_signed(p['extra_change'])}, "
             + sep_text(p["extra_separate"]) + ")"
-            + (f", {ratio:.2g} extra reads per misrouted request"
+            + (f", {ratio:.2g} extra reads per misrouted request".replace(
+                "-", "−")
                if not math.isnan(ratio) else "") + ".")
     return out
 
@@ -691,9 +817,19 @@ def _stale_prose(sf):
 # d. cascades
 
 
-def cascade_findings(e, n=None):
+CASCADE_SCENARIOS = ("cascade", "cascade_mean")
+CASCADE_WHAT = {
+    "cascade": "servers sized for the algorithm's own busiest server",
+    "cascade_mean": "equal servers sized for the mean load"}
+
+
+def cascade_findings(e, n=None, scenario="cascade"):
+    """Servers failed per variant and utilization for one cascade scenario
+    (`cascade`: capacity = the algorithm's own steady busiest server / u;
+    `cascade_mean`: the mean server / u, equal for every algorithm) at N =
+    n; None without rows."""
     s = per_run(_mode(e.summary, "sim"))
-    d = s[s["scenario"] == "cascade"]
+    d = s[s["scenario"] == scenario]
     if d.empty:
         return None
     if n is None:
@@ -705,16 +841,22 @@ def cascade_findings(e, n=None):
     vars_ = variants(d)
     lab = labels(vars_)
     data = per_run(e.data)
-    data = data[(data["scenario"] == "cascade") & (data["nodes"] == n)]
+    data = data[(data["scenario"] == scenario) & (data["nodes"] == n)]
     out = {"n": n, "us": us, "rows": d, "vars": vars_, "labels": lab,
+           "scenario": scenario, "what": CASCADE_WHAT.get(scenario, ""),
            "reps": _reps(d[d["metric"] == "servers_failed"]),
-           "zipf": d["zipf"].iloc[0], "per": []}
+           "zipf": d["zipf"].iloc[0], "per": [],
+           "any_over": False}
     for v in vars_:
         cells = {}
         for u in us:
             r = cell(d, v, "servers_failed", utilization=u)
             na = _na_text(data, v, utilization=u)
-            cells[u] = (r, na)
+            ob = cell(d, v, "overloaded_before_event", utilization=u)
+            cells[u] = (r, na, ob)
+            if ob is not None and not _isnan(ob.get("max")) and \
+                    float(ob["max"]) > 0:
+                out["any_over"] = True
         measured = [u for u in us if cells[u][0] is not None and
                     not _isnan(cells[u][0].get("max"))]
         zero = [u for u in measured if float(cells[u][0]["max"]) == 0]
@@ -724,6 +866,8 @@ def cascade_findings(e, n=None):
                 safe = u
             else:
                 break
+        first_fail = next((u for u in measured
+                           if float(cells[u][0]["max"]) > 0), None)
         above = [u for u in zero if safe is None or u > safe]
         steady = None
         for u in us:
@@ -732,21 +876,85 @@ def cascade_findings(e, n=None):
             if steady is not None:
                 break
         na = next((cells[u][1] for u in us if cells[u][1]), None)
+        ob_ff = cells[first_fail][2] if first_fail is not None else None
         out["per"].append({"label": lab[var_key(v)], "var": v,
                            "cells": cells, "safe": safe,
+                           "first_fail": first_fail,
+                           "over_at_first_fail": (
+                               None if ob_ff is None or
+                               _isnan(ob_ff.get("max"))
+                               else float(ob_ff["max"]) > 0),
                            "measured": measured,
                            "zero_above_failure": above,
                            "steady": steady, "na": na})
+    out["bounded_check"] = _bounded_check(out)
     return out
 
 
-def _failed_cell(r, na):
+def bounded_threshold(scenario, n, c):
+    """The utilization above which bounded_load's cap itself overloads a
+    server after one death of n (its busiest server carries c × the mean
+    over n − 1 live servers = c × n/(n − 1) × the old mean): cascade
+    (capacity = c × mean / u): (n − 1)/n; cascade_mean (capacity = mean /
+    u): (n − 1)/(n × c). None for another scenario."""
+    if scenario == "cascade":
+        return (n - 1) / n
+    if scenario == "cascade_mean":
+        return (n - 1) / (n * c)
+    return None
+
+
+def _bounded_check(cf):
+    """[(label, threshold, agrees)]: bounded_load's measured failures
+    against bounded_threshold: no failure in any seed below it, a failure
+    in some seed above it (u equal to it is not judged: the cap's rounding
+    decides)."""
+    out = []
+    for p in cf["per"]:
+        c = p["var"].get("load_factor")
+        if p["var"]["algorithm"] != "bounded_load" or _isnan(c) or \
+                pd.isna(c) or not p["measured"]:
+            continue
+        thr = bounded_threshold(cf["scenario"], cf["n"], float(c))
+        if thr is None:
+            continue
+        ok = True
+        for u in p["measured"]:
+            mx = float(p["cells"][u][0]["max"])
+            if u < thr - 1e-6 and mx > 0:
+                ok = False
+            if u > thr + 1e-6 and mx == 0:
+                ok = False
+        out.append((p["label"], thr, ok))
+    return out
+
+
+def _over_text(ob):
+    """' ; k over before' from an overloaded_before_event row; '' when
+    zero or missing."""
+    if ob is None or _isnan(ob.get("max")) or float(ob["max"]) <= 0:
+        return ""
+    mn, mx = ob.get("min"), float(ob["max"])
+    if not _isnan(mn) and float(mn) == mx:
+        return f"; {fmt_num(mx)} over before"
+    return f"; {fnum(mean_of(ob))} over before (max {fmt_num(mx)})"
+
+
+def _failed_cell(r, na, ob=None):
     if r is None or math.isnan(mean_of(r)):
         return na or "—"
     mn, mx = r.get("min"), r.get("max")
     if not _isnan(mn) and not _isnan(mx) and mn == mx:
-        return f"{fmt_num(mx)}"
-    return f"{fmtm(r)}; max {fmt_num(mx)}"
+        txt = f"{fmt_num(mx)}"
+    else:
+        txt = f"{fmtm(r)}; max {fmt_num(mx)}"
+    return txt + _over_text(ob)
+
+
+def _safe_text(p, us):
+    if p["safe"] is not None:
+        return f"{p['safe']:g}"
+    return f"none (fails at {us[0]:g})"
 
 
 def _cascade_table(cf):
@@ -760,16 +968,46 @@ def _cascade_table(cf):
             continue
         rows.append([p["label"], fmtm(p["steady"], "x")]
                     + [_failed_cell(*p["cells"][u]) for u in us]
-                    + [f"{p['safe']:g}" if p["safe"] is not None else
-                       f"none (fails at {us[0]:g})"])
+                    + [_safe_text(p, us)])
     return md_table(head, rows)
+
+
+PARAM_SHORT = {"vnodes": "v", "table_size": "M", "probes": "k",
+               "capacity": "a", "load_factor": "c"}
+
+
+def _compress(a, mine, allv):
+    """'bounded_load (c = 1.05 and 1.1; v = 1 and 100)' when the group's
+    variants of algorithm a (mine) are exactly every combination of the
+    parameter values they take; None otherwise."""
+    cols = [c for c in PARAM_COLS
+            if len({var_key(q["var"])[1 + PARAM_COLS.index(c)]
+                    for q in allv}) > 1]
+    if not cols:
+        return None
+    vals = {c: sorted({var_key(q["var"])[1 + PARAM_COLS.index(c)]
+                       for q in mine}, key=lambda x: -1 if x is None else x)
+            for c in cols}
+    combos = 1
+    for c in cols:
+        combos *= len(vals[c])
+    if combos != len(mine):
+        return None
+    order = sorted(cols, key=lambda c: c != "load_factor")
+    return a + " (" + "; ".join(
+        f"{PARAM_SHORT[c]} = " + join_names(
+            "—" if x is None else f"{x:g}" for x in vals[c])
+        for c in order) + ")"
 
 
 def safe_groups(cf, bold=False):
     """[(u or None, [names])]: the variants grouped by the highest
     utilization up to which no seed had a failure (None: failures at the
     lowest u), highest first; an algorithm whose variants (more than two)
-    all fall in one group is named once, "bounded_load (all 8 variants)"."""
+    all fall in one group is named once, "bounded_load (all 8 variants)",
+    and several variants of one algorithm that form every combination of
+    their parameter values are named once, "bounded_load (c = 1.05 and
+    1.1; v = 1 and 100)"."""
     measured = [p for p in cf["per"] if p["measured"]]
     groups = {}
     for p in measured:
@@ -784,14 +1022,97 @@ def safe_groups(cf, bold=False):
                 continue
             mine = [q for q in groups[u] if q["var"]["algorithm"] == a]
             allv = [q for q in measured if q["var"]["algorithm"] == a]
+            comp = _compress(a, mine, allv) if len(mine) > 1 else None
             if len(mine) == len(allv) and len(allv) > 2:
                 names.append(f"**{a}**" if bold else a)
                 names[-1] += f" (all {len(allv)} variants)"
+                done.add(a)
+            elif comp:
+                names.append(comp.replace(a, f"**{a}**", 1) if bold
+                             else comp)
                 done.add(a)
             else:
                 names.append(f"**{p['label']}**" if bold else p["label"])
         out.append((u, names))
     return out
+
+
+def bounded_vs_unbounded(cf):
+    """{bounded: [(c values, safe u)], unbounded: (lo, hi, k, total),
+    never: [labels]}: bounded_load's highest u without failure per load
+    factor (grouped when equal over its vnodes), and the range of the first
+    failing u over the other algorithms' variants (never: variants
+    without a failure at any measured u)."""
+    bl = {}
+    for p in cf["per"]:
+        c = p["var"].get("load_factor")
+        if p["var"]["algorithm"] == "bounded_load" and p["measured"] and \
+                not (_isnan(c) or pd.isna(c)):
+            bl.setdefault(float(c), set()).add(p["safe"])
+    by_safe = {}
+    for c in sorted(bl):
+        key = tuple(sorted(bl[c], key=lambda x: -1 if x is None else x))
+        by_safe.setdefault(key, []).append(c)
+    bounded = sorted(((cs, key) for key, cs in by_safe.items()),
+                     key=lambda t: t[0][0])
+    un = [p for p in cf["per"] if p["var"]["algorithm"] != "bounded_load"
+          and p["measured"]]
+    ff = [p["first_fail"] for p in un if p["first_fail"] is not None]
+    never = [p["label"] for p in un if p["first_fail"] is None]
+    safe_un = [p["safe"] for p in un if p["safe"] is not None]
+    best_un = None
+    if un:
+        top = max(safe_un) if safe_un else None
+        best_un = (top, [p["label"] for p in un if p["safe"] == top])
+    safe_bl = [s for _, ss in bounded for s in ss if s is not None]
+    return {"bounded": bounded, "best_unbounded": best_un,
+            "best_bounded": max(safe_bl) if safe_bl else None,
+            "unbounded": (min(ff), max(ff), len(ff), len(un)) if ff
+            else None, "never": never}
+
+
+def _u_list(safes):
+    """'0.8' or '0.7 to 0.8' (over vnodes) or 'none'."""
+    vals = [s for s in safes if s is not None]
+    if not vals:
+        return None
+    lo, hi = min(vals), max(vals)
+    txt = f"{lo:g}" if lo == hi else f"{lo:g}–{hi:g}"
+    if len(vals) < len(safes):
+        txt += " (some variants: a failure already at the lowest u)"
+    return txt
+
+
+def bounded_sentence(cf, bold=False):
+    """'bounded_load with c = 1.05 and 1.1 has no failure in any seed up
+    to u = 0.8, c = 1.25 up to 0.7; every unbounded variant fails in some
+    seed, first at u = 0.5–0.6 (over the variants)' (computed), or
+    None."""
+    bv = bounded_vs_unbounded(cf)
+    b = "**bounded_load**" if bold else "bounded_load"
+    parts = []
+    for i, (cs, safes) in enumerate(bv["bounded"]):
+        ct = "c = " + join_names(f"{c:g}" for c in cs)
+        ut = _u_list(list(safes))
+        if ut is None:
+            parts.append(f"{ct} fails already at u = {cf['us'][0]:g}")
+        else:
+            parts.append(f"{ct} " + ("has no failure in any seed up to u "
+                                     "= " if i == 0 else "up to ") + ut)
+    txt = []
+    if parts:
+        txt.append(f"{b} with " + ", ".join(parts))
+    un = bv["unbounded"]
+    if un:
+        lo, hi, k, tot = un
+        rng = f"{lo:g}" if lo == hi else f"{lo:g}–{hi:g}"
+        who = ("every unbounded variant" if k == tot else
+               f"{k} of {tot} unbounded variants")
+        txt.append(f"{who} fails in some seed, first at u = {rng}"
+                   + (" (over the variants)" if lo != hi else ""))
+    if bv["never"]:
+        txt.append("no failure at any measured u: " + join_names(bv["never"]))
+    return "; ".join(txt) if txt else None
 
 
 def _cascade_prose(cf):
@@ -812,6 +1133,48 @@ def _cascade_prose(cf):
                 parts.append(f"up to u = {u:g}: {names}")
         out.append("No server failed in any seed — " + "; ".join(parts)
                    + ".")
+    bs = bounded_sentence(cf)
+    if bs and cf["scenario"] == "cascade_mean":
+        out.append("On equal hardware: " + bs + ".")
+    if cf["scenario"] == "cascade_mean":
+        ff = [p for p in cf["per"] if p["first_fail"] is not None and
+              p["over_at_first_fail"] is not None and
+              p["var"]["algorithm"] != "bounded_load"]
+        pre = [p["label"] for p in ff if p["over_at_first_fail"]]
+        death = [p["label"] for p in ff if not p["over_at_first_fail"]]
+        if ff:
+            txt = (f"Unbounded variants at their first failing u: {len(pre)} "
+                   f"of {len(ff)} already had a server above capacity before "
+                   "the death in some seed (the hot keys' server)"
+                   + (": " + join_names(pre) if pre else ""))
+            if death:
+                txt += ("; the death's extra load alone caused the first "
+                        "failures of " + join_names(death))
+            out.append(txt + ".")
+    bc = cf["bounded_check"]
+    if bc:
+        n = cf["n"]
+        if cf["scenario"] == "cascade":
+            form = (f"u > (N − 1)/N = {(n - 1) / n:.3g}, whatever c "
+                    "(capacity = c × the mean / u)")
+        else:
+            cs = sorted({float(p["var"]["load_factor"]) for p in cf["per"]
+                         if p["var"]["algorithm"] == "bounded_load" and
+                         not _isnan(p["var"].get("load_factor")) and
+                         not pd.isna(p["var"].get("load_factor"))})
+            thr = [(c, bounded_threshold(cf["scenario"], n, c))
+                   for c in cs]
+            form = ("u > (N − 1)/(N c) (capacity = the mean / u): "
+                    + ", ".join(f"c = {c:g}: {x:.3g}" for c, x in thr))
+        agree = [lbl for lbl, _, ok in bc if ok]
+        bad = [lbl for lbl, _, ok in bc if not ok]
+        out.append(
+            "bounded_load's cap predicts its failures: after one death its "
+            f"busiest server carries c × N/(N − 1) × the old mean load, "
+            f"above the capacity once {form}; measured (no failure in any "
+            "seed below it, a failure above it; u equal to it not judged): "
+            f"{len(agree)} of {len(bc)} variants agree"
+            + (" — not: " + join_names(bad) if bad else "") + ".")
     odd = [p for p in cf["per"] if p["zero_above_failure"]]
     if odd:
         out.append("Not monotone in u (no failure again at a higher u "
@@ -962,18 +1325,23 @@ def _real_tables(rf):
 def findings(ctx, exps=None):
     """Everything the section and the guide say, from one experiments dict:
     {stampede: {n, cache, scenarios: {add|remove: {...}}}, stampede_other:
-    [same at other N], hot, stale, cascade, cascade_other, real}; None
-    without the experiment."""
+    [same at other N], hot, stale, cascade, cascade_mean (each: the
+    cascade scenario of that name), cascade_other, cascade_mean_other,
+    real}; None without the experiment."""
     e = (exps if exps is not None else ctx.exps).get(EXP)
     if e is None:
         return None
     f = {"stampede": stampede_findings(e), "hot": hot_findings(e),
-         "stale": stale_findings(e), "cascade": cascade_findings(e),
-         "real": real_findings(e), "stampede_other": [],
-         "cascade_other": []}
+         "stale": stale_findings(e), "real": real_findings(e),
+         "stampede_other": []}
+    for sc in CASCADE_SCENARIOS:
+        f[sc] = cascade_findings(e, scenario=sc)
+        f[sc + "_other"] = []
     sim = per_run(_mode(e.summary, "sim"))
-    for key, fn, scs in (("stampede", stampede_findings, ["add", "remove"]),
-                         ("cascade", cascade_findings, ["cascade"])):
+    todo = [("stampede", stampede_findings, ["add", "remove"])] + [
+        (sc, (lambda e_, n_, sc_=sc: cascade_findings(e_, n_, sc_)), [sc])
+        for sc in CASCADE_SCENARIOS]
+    for key, fn, scs in todo:
         main = f[key]
         if main is None:
             continue
@@ -1026,12 +1394,13 @@ def section(ctx):
         "bucket — a server joins (`add`), the last server dies (`remove`: "
         "each client drops it at its first error), some clients keep the "
         "old view (`stale_view`), or a death triggers overloads "
-        "(`cascade`) — and is paired with a **control run** of the same "
-        "requests without the event. **extra db reads** = the run's "
-        "database reads from the event on minus the control's; the "
-        "prediction is moved fraction × hot set (the keys requested both "
-        "before and after the event). Mode **sim** keeps an LRU cache per "
-        "server in process (deterministic for a seed; a cell's "
+        "(`cascade`, `cascade_mean`) — and is paired with a **control "
+        "run** of the same requests without the event. **extra db "
+        "reads** = the run's database reads from the event on minus the "
+        "control's; the prediction is moved fraction × hot set (the "
+        "keys requested both before and after the event). Mode **sim** "
+        "keeps an LRU cache of cache_items keys per server in process "
+        "(0: no eviction; deterministic for a seed; a cell's "
         "repetitions are seeds of the key set and request stream); mode "
         "**memcached** replays the same requests on real memcached "
         "servers on 127.0.0.1 (numbers vary run to run).",
@@ -1049,18 +1418,18 @@ def section(ctx):
     out += [f"- {x}" for x in _metric_desc(ctx, (
         "extra_db_reads", "stampede_requests", "recovery_requests",
         "recovery_s", "steady_request_max_over_mean", "misrouted_requests",
-        "servers_failed"))] + [""]
+        "servers_failed", "overloaded_before_event"))] + [""]
     # a
     sf = f["stampede"]
     if sf and sf["scenarios"]:
         out += [f"### Q10a. Stampede on a join and on a death (N = "
                 f"{sf['n']})", "",
                 f"Mode sim, {fmt_num(sf['keys'])} keys, Zipf s = "
-                f"{sf['zipf']:g}, {fmt_num(sf['requests'])} requests, an "
-                f"LRU of {fmt_num(sf['cache'])} keys per server; "
+                f"{sf['zipf']:g}, {fmt_num(sf['requests'])} requests, "
+                + _cache_text(sf["cache"]) + "; "
                 f"{sf['reps']}. Stampede = requests from the event until "
                 "90 % of the extra reads; recovery: as defined above. "
-                + cite, ""]
+                + _others_text(sf) + cite, ""]
         for sc in ("add", "remove"):
             if sc not in sf["scenarios"]:
                 continue
@@ -1069,8 +1438,7 @@ def section(ctx):
             out += [" ".join(_stampede_prose(sf, sc)), ""]
         for o in f["stampede_other"]:
             out += [f"At N = {fmt_num(o['n'])} ({fmt_num(o['keys'])} keys, "
-                    f"LRU {fmt_num(o['cache'])} keys per server; "
-                    f"{o['reps']}):", ""]
+                    + _cache_text(o["cache"]) + f"; {o['reps']}):", ""]
             for sc in ("add", "remove"):
                 if sc in o["scenarios"]:
                     out += [f"**{sc}**:", "", _stampede_table(o, sc), "",
@@ -1094,34 +1462,64 @@ def section(ctx):
         out += [f"### Q10c. Stale views after a join (N = {st['n']})", "",
                 "A fraction f of the clients keeps the old view for a tenth "
                 "of the run after the join: their requests for moved keys "
-                "go to the old server (misrouted). In this read-only "
-                "cache-aside model the old server still holds its copies, "
-                "so a stale client mostly hits them (no database read); "
-                "extra reads come from keys it fetches there that are new "
-                "to the cache, which miss again on the new server once it "
-                f"switches. {st['reps'][:1].upper()}{st['reps'][1:]}. "
+                "go to the old server (misrouted). Mode sim, "
+                f"{fmt_num(st['keys'])} keys, {fmt_num(st['requests'])} "
+                "requests, " + _cache_text(st["cache"]).split(" (")[0]
+                + ". In this read-only cache-aside model the old server "
+                "still holds its copies, so a stale client hits them (no "
+                "database read). Two effects on the extra reads: a moved "
+                "key requested during the window only by stale clients is "
+                "refetched on the new server later, at its first request "
+                "from an up-to-date client, or never within the run (fewer "
+                "extra reads); a key new to the cache that a stale client "
+                "fetches onto the old server misses again on the new "
+                "server once it switches (more extra reads). "
+                f"{st['reps'][:1].upper()}{st['reps'][1:]}. "
                 + cite, "", _stale_table(st), "",
                 " ".join(_stale_prose(st)), ""]
     # d
-    cf = f["cascade"]
-    if cf:
-        out += [f"### Q10d. Cascades after one death (N = {cf['n']}, Zipf "
-                f"s = {cf['zipf']:g})", "",
-                "Each server's capacity (requests per bucket) is set so "
-                "that the busiest server of the algorithm's own steady "
-                "state runs at utilization u; the last server dies; at the "
-                "end of each later bucket every server above its capacity "
-                "fails and is dropped. Cells: servers failed after the "
-                "first death, "
-                + cf["reps"] + "; \"; max m\" = the largest over the seeds; "
-                "a single number = every seed. steady max/mean sets the "
-                "headroom: capacity = (steady max/mean) / u × the mean "
-                "load, so a less balanced variant is given more capacity "
-                "per server at the same u. " + cite, "",
-                _cascade_table(cf), "", " ".join(_cascade_prose(cf)), ""]
-        for o in f["cascade_other"]:
-            out += [f"At N = {fmt_num(o['n'])} ({o['reps']}):", "",
-                    _cascade_table(o), "", " ".join(_cascade_prose(o)), ""]
+    cfs = [f[sc] for sc in ("cascade_mean", "cascade") if f[sc]]
+    if cfs:
+        c0 = cfs[0]
+        out += [f"### Q10d. Cascades after one death (N = {c0['n']}, Zipf "
+                f"s = {c0['zipf']:g})", "",
+                "Every server has a capacity in requests per time bucket; "
+                "the last server dies; at the end of each later bucket "
+                "every server above its capacity fails and is dropped. Two "
+                "sizings of the capacity from the steady state before the "
+                "death (utilization u): `cascade_mean` gives every "
+                "algorithm the **same servers**, capacity = the mean load "
+                "per server / u (the same hardware and traffic: the fair "
+                "comparison); `cascade` sizes each algorithm's servers for "
+                "**its own busiest server** (capacity = that server's load "
+                "/ u = (steady max/mean) / u × the mean load, so a less "
+                "balanced variant gets more capacity per server at the "
+                "same u). Cells: servers failed after the first death, "
+                + c0["reps"] + "; \"; max m\" = the largest over the seeds; "
+                "a single number = every seed"
+                + ("; \"k over before\" = servers whose steady-state load "
+                   "was already above the capacity before the death "
+                   "(`overloaded_before_event`, mean over the seeds; they "
+                   "fail at the first check and are among the failures)"
+                   if any(c["any_over"] for c in cfs) else "")
+                + ". \"no failure up to u\" = the highest u up to which no "
+                "seed had a failure (every lower u included). This measures "
+                "the seed articles' cascade: a dead server's load falls on "
+                "its successors, which may fail in turn; bounded loads cap "
+                "each server. " + cite, ""]
+        for cf in cfs:
+            sc = cf["scenario"]
+            head = f"**{sc}** ({cf['what']}"
+            if sc == "cascade_mean":
+                head += ("; a server is overloaded before the death when "
+                         "its steady max/mean exceeds 1/u")
+            out += [head + "):", "", _cascade_table(cf), "",
+                    " ".join(_cascade_prose(cf)), ""]
+        for sc in ("cascade_mean", "cascade"):
+            for o in f[sc + "_other"]:
+                out += [f"**{sc}** at N = {fmt_num(o['n'])} ({o['reps']}):",
+                        "", _cascade_table(o), "",
+                        " ".join(_cascade_prose(o)), ""]
     # e
     rf = f["real"]
     if rf:
@@ -1164,7 +1562,8 @@ def section(ctx):
 
 def guide_items(ctx):
     """Decision-guide entries from the cluster data only: hot keys
-    (Q10b), cascades (Q10d) and the stampede on a join (Q10a)."""
+    (Q10b), cascades (Q10d: cascade_mean, equal servers, first; then the
+    peak-sized cascade) and the stampede on a join (Q10a)."""
     f = findings(ctx)
     if f is None:
         return []
@@ -1196,25 +1595,47 @@ def guide_items(ctx):
             txt += "; " + "; ".join(parts)
         out.append(("cluster_hot_keys", txt + " (Q10b; " +
                     hf["reps"] + "). " + link))
-    cf = f["cascade"]
-    if cf and cf["per"]:
-        groups = safe_groups(cf, bold=True)
+    cm, cp = f["cascade_mean"], f["cascade"]
+    txt = []
+    if cm and cm["per"]:
+        bs = bounded_sentence(cm, bold=True)
+        if bs:
+            txt.append(
+                f"To avoid a cascade of overloads after one death (N = "
+                f"{cm['n']}, Zipf s = {cm['zipf']:g}), on equal servers "
+                "sized for the mean load (`cascade_mean`: the same hardware "
+                "and traffic for every algorithm; u = the mean load / "
+                "capacity before the death): " + bs)
+            bv = bounded_vs_unbounded(cm)
+            bb, bu = bv["best_bounded"], bv["best_unbounded"]
+            if bb is not None and bu is not None and (
+                    bu[0] is None or bb > bu[0]):
+                txt.append(
+                    "Bounded loads let equal servers run hotter without a "
+                    f"cascade: up to u = {bb:g}, against "
+                    + (f"{bu[0]:g} for the best unbounded variants ("
+                       + join_names(bu[1]) + ")" if bu[0] is not None
+                       else f"a failure at u = {cm['us'][0]:g} for every "
+                       "unbounded variant"))
+    if cp and cp["per"]:
+        groups = safe_groups(cp)
         if groups:
             parts = []
             for u, names in groups:
                 names = join_names(names)
                 parts.append(f"{names} up to u = {u:g}" if u is not None
                              else f"{names} not even at u = "
-                             f"{cf['us'][0]:g}")
-            out.append((
-                "cluster_cascade",
-                f"To avoid a cascade of overloads after one death (N = "
-                f"{cf['n']}, Zipf s = {cf['zipf']:g}; u = the busiest "
-                "server's share of its capacity before the death): no "
-                "server failed in any seed for " + "; ".join(parts)
-                + ". Keep the busiest server below the listed u for your "
-                "algorithm; capacity is relative to each algorithm's own "
-                "busiest server (Q10d). " + link))
+                             f"{cp['us'][0]:g}")
+            txt.append(
+                ("With" if txt else f"Cascades after one death (N = "
+                 f"{cp['n']}, Zipf s = {cp['zipf']:g}): with")
+                + " servers sized for each algorithm's own busiest "
+                "server instead (`cascade`: a less balanced algorithm gets "
+                "more capacity; u = the busiest server's load / capacity), "
+                "no server failed in any seed for " + "; ".join(parts))
+    if txt:
+        out.append(("cluster_cascade", ". ".join(txt) + " (Q10d). "
+                    + link))
     sf = f["stampede"]
     if sf:
         parts = []
@@ -1260,5 +1681,157 @@ def guide_items(ctx):
     return out
 
 
+# ---------------------------------------------------------------------------
+# README block (make_report.py --readme)
+
+README_BEGIN = "<!-- cluster:begin -->"
+README_END = "<!-- cluster:end -->"
+
+
+def _loose_match(var, cands):
+    """The candidate variant (dict) equal to var, else the only one of the
+    same algorithm whose parameters agree wherever both have one; None."""
+    k = var_key(var)
+    for c in cands:
+        if var_key(c) == k:
+            return c
+    ok = []
+    for c in cands:
+        ck = var_key(c)
+        if ck[0] != k[0]:
+            continue
+        if all(x is None or y is None or x == y
+               for x, y in zip(k[1:], ck[1:])):
+            ok.append(c)
+    return ok[0] if len(ok) == 1 else None
+
+
+def readme_rows(f):
+    """[(label, extra, predicted, max/mean, safe text, [notes])]: one row
+    per algorithm of the stampede block (add), plus variants measured in
+    both the hot-key and the cascade_mean blocks but not in the stampede
+    block; notes name a cell taken from a variant with other parameters."""
+    sf, hf, cm = f["stampede"], f["hot"], f["cascade_mean"]
+    add = sf["scenarios"].get("add") if sf else None
+    hot = {var_key(v): r for v, _, r in (hf["at"] if hf else [])}
+    hot_vars = [v for v, _, _ in (hf["at"] if hf else [])]
+    cmp_ = {var_key(p["var"]): p for p in (cm["per"] if cm else [])
+            if p["measured"]}
+    cm_vars = [p["var"] for p in (cm["per"] if cm else []) if p["measured"]]
+    base = [(v, c) for v, _, c in (add["rows"] if add else [])]
+    used = set()
+    for v, _ in base:
+        for m in (_loose_match(v, hot_vars), _loose_match(v, cm_vars)):
+            if m is not None:
+                used.add(var_key(m))
+    extra = [v for v in hot_vars if var_key(v) in cmp_ and
+             var_key(v) not in used]
+    allv = [v for v, _ in base] + extra
+    lab = labels(allv)
+    out = []
+    for v in allv:
+        c = next((c for b, c in base if var_key(b) == var_key(v)), None)
+        notes = []
+        hv = _loose_match(v, hot_vars)
+        cv = _loose_match(v, cm_vars)
+        cells = [fmtm(c["extra_db_reads"]) if c else "—",
+                 fmtm(c["predicted_extra_db_reads"]) if c else "—"]
+        if hv is not None:
+            cells.append(fmtm(hot[var_key(hv)], "x"))
+            if var_key(hv) != var_key(v):
+                cells[-1] += " †"
+                notes.append(labels(hot_vars)[var_key(hv)])
+        else:
+            cells.append("—")
+        if cv is not None:
+            p = cmp_[var_key(cv)]
+            cells.append(_safe_text(p, cm["us"]))
+            if var_key(cv) != var_key(v):
+                cells[-1] += " †"
+                notes.append(cm["labels"][var_key(cv)])
+        else:
+            cells.append("—")
+        out.append((lab[var_key(v)], *cells, notes))
+    return out
+
+
+def readme_block(ctx, readme_path, report_path):
+    """The README's cluster block (between README_BEGIN and README_END), or
+    None without cluster results."""
+    f = findings(ctx)
+    if f is None or not (f["stampede"] or f["hot"] or f["cascade_mean"]):
+        return None
+    e = ctx.exps[EXP]
+    rdir = os.path.dirname(os.path.abspath(readme_path))
+    rep = os.path.relpath(os.path.abspath(report_path), rdir).replace(
+        os.sep, "/")
+    sf, hf, cm, rf = f["stampede"], f["hot"], f["cascade_mean"], f["real"]
+    ns = sorted({x["n"] for x in (sf, hf, cm) if x})
+    rows = readme_rows(f)
+    z = hf["z"] if hf else PREFERRED_ZIPF
+    head = ["algorithm", "extra db reads on add", "predicted (moved × "
+            "hot set)", f"request max/mean (steady, Zipf s = {z:g})",
+            "cascade_mean: no failure up to u"]
+    table = md_table(head, [list(r[:5]) for r in rows])
+    notes = sorted({(r[0], n) for r in rows for n in r[5]})
+    reps = (sf or hf or cm)["reps"]
+    parts = []
+    if sf:
+        parts.append(f"stampede: a server joins, {fmt_num(sf['keys'])} "
+                     f"keys, {fmt_num(sf['requests'])} requests, "
+                     + ("no eviction" if not sf["cache"] else
+                        f"LRU {fmt_num(sf['cache'])} keys per server")
+                     + ", extra reads against a control run without the "
+                     "join")
+    if hf:
+        parts.append(f"hot keys: {fmt_num(hf['requests'])} requests, "
+                     "the busiest server's requests over the mean")
+    if cm:
+        parts.append("cascade_mean: the last server dies, equal servers "
+                     "with capacity = the mean load / u, the highest u "
+                     "without a failure in any seed (of u = "
+                     + ", ".join(f"{u:g}" for u in cm["us"]) + ")")
+    out = [README_BEGIN,
+           "<!-- Generated by plots/make_report.py; do not edit by hand. -->",
+           "", "Cache cluster, mode sim, N = "
+           + ", ".join(str(n) for n in ns)
+           + f" ({ctx.machine()}; {reps}; details in "
+           f"[REPORT.md]({rep}) Q10): " + "; ".join(parts) + ".", "",
+           table, ""]
+    if notes:
+        out += ["† measured with other parameters in that block: "
+                + "; ".join(f"{a} → {b}" for a, b in notes) + ".", ""]
+    txt = []
+    if sf and sf["scenarios"].get("add") and \
+            sf["scenarios"]["add"]["modulo_vs_ring"]:
+        mr = sf["scenarios"]["add"]["modulo_vs_ring"]
+        if mr["ratio"] is not None:
+            txt.append(f"On a join modulo reads {mr['ratio']:.3g}× as much "
+                       f"from the database as {mr['ring_label']} (ratio of "
+                       f"the means; {sep_text(mr['separate'])}).")
+    if cm:
+        bs = bounded_sentence(cm)
+        if bs:
+            txt.append("Equal servers after one death: " + bs + ".")
+    if rf:
+        ok = [r for r in rf if r["ok"]]
+        c0 = rf[0]["cfg"]
+        txt.append(
+            f"Real memcached on 127.0.0.1 against the simulation of the "
+            f"same configuration ({fmt_num(c0['keys'])} keys, "
+            f"{fmt_num(c0['requests'])} requests, no eviction): "
+            f"{len(ok)} of {len(rf)} configurations within the tolerance "
+            f"of bench/cluster/real_cluster_test.cc (hit ratios within "
+            f"{HIT_TOL:g}, extra reads within {EXTRA_REL_TOL * 100:g} % + "
+            f"{EXTRA_ABS_TOL}).")
+    commit = str(chdata.meta_get(e.meta, "git_commit", "commit") or "?")[:12]
+    txt.append(f"Run: cluster `{e.meta.get('run_id', '?')}` (commit "
+               f"`{commit}`).")
+    out += [" ".join(txt), README_END]
+    return "\n".join(out)
+
+
 __all__ = ["section", "guide_items", "findings", "within_tolerance",
-           "stampede_block", "labels", "var_key", "per_run", "per_bucket"]
+           "stampede_block", "stampede_configs", "cfg_mask",
+           "cascade_findings", "readme_block", "README_BEGIN", "README_END",
+           "labels", "var_key", "per_run", "per_bucket"]

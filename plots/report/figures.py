@@ -41,7 +41,13 @@ FIGURES = [
     ("cluster_stale_view", "Stale views: extra database reads and "
      "misrouted requests vs the stale fraction f (mean over seeds, 95 % CI "
      "of the mean)"),
-    ("cluster_cascade", "Cascades: servers failed after one death vs the "
+    ("cluster_cascade_mean", "Cascades on equal servers sized for the "
+     "mean load (cascade_mean): servers failed after one death vs the start "
+     "utilization (mean load / capacity), one panel per algorithm, one line "
+     "per variant (mean over seeds; band: the seeds' min–max; crosses: "
+     "servers already over capacity before the death)"),
+    ("cluster_cascade", "Cascades on servers sized for each algorithm's own "
+     "busiest server (cascade): servers failed after one death vs the "
      "busiest server's start utilization, one panel per algorithm, one line "
      "per variant (mean over seeds; band: the seeds' min–max)"),
     ("seeds", "Seed articles' numbers vs our repetitions"),

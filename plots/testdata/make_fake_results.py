@@ -1054,13 +1054,17 @@ def gen_cluster():
     w = Writer("cluster")
     base = dict(hash="xxh64", keyset="url", nodes=10, keys=100000,
                 zipf=0.99, requests=CL_R, cache_items=2000, mode="sim")
-    # 1. stampede: add and remove; jitter -10, 0, +10 (modulo x5)
+    # 1. stampede: add and remove, no eviction (cache_items = 0, as in the
+    # spec); jitter -10, 0, +10 (modulo x5). The small twin of the
+    # memcached block (5) is a second sim add/remove configuration with
+    # fewer algorithms (and more requests): Q10a must pick this one.
     for sc, col in (("add", 2), ("remove", 3)):
         for row in CL_STAMPEDE:
             a, prm, moved = row[0], row[1], row[4]
             for s in range(CL_SEEDS):
                 jit = (s - 1) * (50.0 if a == "modulo" else 10.0)
-                _cl_run(w, dict(base, algorithm=a, scenario=sc, **prm),
+                _cl_run(w, dict(base, algorithm=a, scenario=sc,
+                                cache_items=0, **prm),
                         extra=row[col], moved=moved, event=sc, seed=s,
                         jit=jit, not_recovered=(a == "modulo" and s == 2))
     # 2. hot keys: request max/mean vs Zipf; bounded_load at its bound
@@ -1092,41 +1096,66 @@ def gen_cluster():
                 w.add(metric="misrouted_requests",
                       value=8000.0 * f + (100.0 * (s - 1) if f else 0.0),
                       unit="requests", **c)
-    # 4. cascades: servers failed per seed at u = 0.5, 0.8, 0.9
-    casc = [("ring", dict(vnodes=1), 2.5, {0.5: [0, 0, 0], 0.8: [0, 0, 0],
-                                           0.9: [0, 0, 0]}),
-            ("ring", CL_RING, 1.6, {0.5: [0, 0, 0], 0.8: [0, 0, 0],
-                                    0.9: [0, 2, 0]}),
-            ("bounded_load", dict(CL_RING, load_factor=1.1), 1.1,
-             {0.5: [0, 0, 0], 0.8: [9, 9, 9], 0.9: [9, 9, 9]})]
-    for a, prm, mm, fails in casc:
-        for u, per_seed in fails.items():
+    # 4. cascades: servers failed per seed at u = 0.5, 0.8, 0.9; `cascade`
+    # sizes the servers for the variant's own busiest server, cascade_mean
+    # for the mean load (servers already over capacity before the death:
+    # overloaded_before_event, per seed)
+    z3 = [0, 0, 0]
+    casc = [("cascade", "ring", dict(vnodes=1), 2.5,
+             {0.5: ([0, 0, 0], z3), 0.8: ([0, 0, 0], z3),
+              0.9: ([0, 0, 0], z3)}),
+            ("cascade", "ring", CL_RING, 1.6,
+             {0.5: ([0, 0, 0], z3), 0.8: ([0, 0, 0], z3),
+              0.9: ([0, 2, 0], z3)}),
+            ("cascade", "bounded_load", dict(CL_RING, load_factor=1.1), 1.1,
+             {0.5: ([0, 0, 0], z3), 0.8: ([9, 9, 9], z3),
+              0.9: ([9, 9, 9], z3)}),
+            ("cascade_mean", "ring", dict(vnodes=1), 2.5,
+             {0.5: ([2, 9, 9], [1, 1, 1]), 0.8: ([9, 9, 9], [2, 2, 3]),
+              0.9: ([9, 9, 9], [3, 3, 3])}),
+            ("cascade_mean", "ring", CL_RING, 1.6,
+             {0.5: ([0, 0, 0], z3), 0.8: ([9, 9, 9], [0, 1, 0]),
+              0.9: ([9, 9, 9], [1, 1, 1])}),
+            ("cascade_mean", "bounded_load", dict(CL_RING, load_factor=1.1),
+             1.1, {0.5: ([0, 0, 0], z3), 0.8: ([0, 0, 0], z3),
+                   0.9: ([9, 9, 9], z3)})]
+    for sc, a, prm, mm, fails in casc:
+        for u, (per_seed, over) in fails.items():
             for s in range(CL_SEEDS):
-                c = dict(base, algorithm=a, scenario="cascade",
+                c = dict(base, algorithm=a, scenario=sc,
                          utilization=u, seed=s, repetition=s, **prm)
                 _cl_run(w, dict(c), extra=500.0 * (1 + per_seed[s]),
                         moved=0.1, event="cascade", seed=s, jit=0.0,
                         per_bucket=False, steady_mm=mm)
                 w.add(metric="servers_failed", value=float(per_seed[s]),
                       unit="servers", **c)
+                w.add(metric="overloaded_before_event", value=float(over[s]),
+                      unit="servers", **c)
                 w.add(metric="capacity_per_bucket",
-                      value=mm * CL_BR / 10 / u, unit="requests", **c)
-    for u in (0.5, 0.8, 0.9):
-        for s in range(CL_SEEDS):
-            c = dict(base, algorithm="jump", scenario="cascade",
-                     utilization=u, seed=s, repetition=s)
-            w.add(metric="extra_db_reads", value=None, unit="reads",
-                  note=CL_NA, **c)
-            w.add(metric="servers_failed", value=None, unit="servers",
-                  note=CL_NA, **c)
-    # 5. real memcached (n = 1) and the same configuration simulated
-    small = dict(base, keys=20000, cache_items=0, scenario="add")
+                      value=(mm if sc == "cascade" else 1.0) * CL_BR / 10 / u,
+                      unit="requests", **c)
+    for sc in ("cascade", "cascade_mean"):
+        for u in (0.5, 0.8, 0.9):
+            for s in range(CL_SEEDS):
+                c = dict(base, algorithm="jump", scenario=sc,
+                         utilization=u, seed=s, repetition=s)
+                w.add(metric="extra_db_reads", value=None, unit="reads",
+                      note=CL_NA, **c)
+                w.add(metric="servers_failed", value=None, unit="servers",
+                      note=CL_NA, **c)
+    # 5. real memcached (n = 1, add) and the same configuration simulated
+    # (add and remove: the twin of block 1, ring 400 and modulo 4000 extra
+    # reads: 10x, where block 1 has 5x)
+    small = dict(base, keys=20000, requests=2 * CL_R, cache_items=0)
     for a, prm, sim_x, real_x in (("ring", CL_RING, 400.0, 410.0),
                                   ("modulo", {}, 4000.0, 3990.0)):
-        for mode, x in (("sim", sim_x), ("memcached", real_x)):
-            _cl_run(w, dict(small, algorithm=a, mode=mode, **prm),
+        for sc, mode, x in (("add", "sim", sim_x),
+                            ("add", "memcached", real_x),
+                            ("remove", "sim", sim_x * 1.1)):
+            _cl_run(w, dict(small, algorithm=a, mode=mode, scenario=sc,
+                            **prm),
                     extra=x, moved=0.09 if a == "ring" else 0.9,
-                    event="add", seed=0, jit=0.0, hit=0.87,
+                    event=sc, seed=0, jit=0.0, hit=0.87,
                     real=mode == "memcached")
     return w
 
@@ -1223,6 +1252,9 @@ METRICS = [  # (name, unit, better, timing, description)
      "requests per server max/mean over the steady state"),
     ("servers_failed", "servers", "lower", False, "cluster, cascade: "
      "servers failed by overload after the first kill"),
+    ("overloaded_before_event", "servers", "none", False, "cluster, "
+     "cascade: servers whose steady-state mean load per bucket was already "
+     "above the capacity"),
     ("latency_p50_us", "us", "lower", True, "cluster, memcached: median "
      "client latency"),
     ("latency_p99_us", "us", "lower", True, "cluster, memcached: 99th "
