@@ -52,14 +52,20 @@
 // cached there too). When every server is full the owner serves.
 //
 // Every run is paired with a control run: the same requests, the same
-// algorithm, no event. extra_db_reads = database reads after the event minus
-// the control's; recovery = the first bucket from the event on whose hit
-// ratio is at least 95 % of the control's in that bucket. The prediction
+// algorithm, no event. extra_db_reads = database reads from the event on
+// minus the control's (with LRU eviction a joining server also adds cache
+// capacity, which the difference includes: the stampede blocks use no
+// eviction). Recovery: the buckets from the event until every later bucket's
+// hit ratio is at least 95 % of the control's in that bucket (0 when none
+// falls below; unset when the last bucket is still below). The stampede
+// lasts until 90 % of the extra reads have happened. The prediction
 // moved_fraction x hot_set uses the fraction of the U keys whose server
-// changed and the number of distinct keys requested both before and after
-// the event.
+// changed (the first 2^17 keys when U is larger) and the number of distinct
+// keys requested both before and after the event. The steady state is the
+// second half of the buckets before the event (the first half warms the
+// caches).
 //
-// Backends. The simulation (SimulatedCluster) keeps an LRU cache of
+// Backends. The simulation (SimulateCluster) keeps an LRU cache of
 // `cache_items` keys per server, in process; it is deterministic (a cell's
 // numbers are identical on every rerun and machine with the same libm). The
 // real cluster (bench/cluster/memcached.h) runs the same model against
