@@ -51,15 +51,16 @@
 //                                 # (prehashed cells)
 //   weights = [[1, 1, 2, 4]]      # weights only: one node per entry
 //   # kind "cluster" (bench/cluster/cluster.h): scenario = the event,
-//   # none|add|remove|stale_view|cascade; keys = the universe U; nodes =
-//   # servers before the event (2 .. 100000); load_factor = bounded_load's
-//   # request bound c.
+//   # none|add|remove|stale_view|cascade|cascade_mean; keys = the universe
+//   # U; nodes = servers before the event (2 .. 100000); load_factor =
+//   # bounded_load's request bound c.
 //   mode = ["sim", "memcached"]   # in-process LRU servers | real memcached
 //   zipf = [0, 0.99]              # request popularity exponent, 0 .. 10
 //   requests = [1000000]          # per run, buckets .. 2^40
 //   cache_items = [2000]          # sim: LRU keys per server (0 = U)
 //   stale_fraction = [0.25]       # stale_view: fraction of stale clients
 //   utilization = [0.8]           # cascade: busiest server's start load
+//                                 # (cascade_mean: the mean server's)
 //   buckets = 40                  # time buckets (2 .. 100000)
 //   clients = 20                  # logical clients (views)
 //   workers = 2                   # memcached: client threads (1 .. 64)
