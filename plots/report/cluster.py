@@ -580,15 +580,24 @@ def _stampede_prose(sf, sc):
 # b. hot keys
 
 
-def hot_findings(e):
+def _sim_block(e, scenario):
+    """(per-run sim rows of `scenario` at the preferred N, in the block with
+    the most rows by keys, requests and cache size; N), or (None, None)."""
     s = per_run(_mode(e.summary, "sim"))
-    d = s[s["scenario"] == "none"]
+    d = s[s["scenario"] == scenario]
     if d.empty:
-        return None
+        return None, None
     n = pick_n(d["nodes"], PREFERRED_N)
     d = d[d["nodes"] == n]
     for col in ("keys", "requests", "cache_items"):
         d, _ = _most_rows(d, col)
+    return d, n
+
+
+def hot_findings(e):
+    d, n = _sim_block(e, "none")
+    if d is None:
+        return None
     zs = sorted(float(z) for z in d["zipf"].dropna().unique())
     if not zs:
         return None
@@ -725,14 +734,9 @@ def _monotone(ys):
 
 
 def stale_findings(e):
-    s = per_run(_mode(e.summary, "sim"))
-    d = s[s["scenario"] == "stale_view"]
-    if d.empty:
+    d, n = _sim_block(e, "stale_view")
+    if d is None:
         return None
-    n = pick_n(d["nodes"], PREFERRED_N)
-    d = d[d["nodes"] == n]
-    for col in ("keys", "requests", "cache_items"):
-        d, _ = _most_rows(d, col)
     fs = sorted(float(x) for x in d["stale_fraction"].dropna().unique())
     vars_ = variants(d)
     lab = labels(vars_)
