@@ -2,6 +2,7 @@
 
 #include "experiments/runner.h"
 
+#include <signal.h>
 #include <sys/utsname.h>
 #include <unistd.h>
 
@@ -16,6 +17,7 @@
 #include <map>
 #include <mutex>
 #include <numeric>
+#include <sstream>
 #include <thread>
 
 #include "absl/strings/match.h"
@@ -31,6 +33,7 @@
 #include "experiments/kinds/kind.h"
 #include "experiments/metrics.h"
 #include "experiments/registry_json.h"
+#include "toml++/toml.h"
 
 namespace chbench {
 
@@ -90,13 +93,97 @@ absl::Status CheckGoldens() {
   }
   if (bad.empty()) return absl::OkStatus();
   return absl::FailedPreconditionError(absl::StrCat(
-      "regression checksum check failed (no timing was run): ", absl::StrJoin(bad, "; "),
+      "regression checksum check failed (no timing was run): ",
+      absl::StrJoin(bad, "; "),
       ". An algorithm's mapping changed: fix it, or regenerate the goldens "
       "(CHBENCH_REGENERATE_GOLDEN=1) if the change is intended."));
 }
 
+int ShardOfUnit(std::string_view experiment, size_t unit, int shards) {
+  size_t offset = 0;
+  for (size_t i = 0; i < kExperimentNames.size(); ++i) {
+    if (kExperimentNames[i] == experiment) offset = i;
+  }
+  return static_cast<int>((offset + unit) % static_cast<size_t>(shards)) + 1;
+}
+
 // ======================================================= orchestration
 namespace {
+
+// ------------------------------------------------------------ stopping
+// SIGINT / SIGTERM during a run: the first one lets the cells in progress
+// finish (their files are written atomically) and starts no new one; a
+// second one ends the process at once (its default action). A failed
+// result write (a full disk) stops the run the same way.
+std::atomic<int> g_stop_signal{0};
+std::atomic<bool> g_write_failed{false};
+// The handlers StopSignals replaced (SIGINT, SIGTERM), for the second signal.
+struct sigaction g_replaced[NSIG];
+std::mutex g_write_error_mu;
+std::string g_write_error;  // the first failed write
+
+void OnStopSignal(int sig) {
+  if (g_stop_signal.exchange(sig) != 0) {
+    // The handler this one replaced: the default (terminate), or the
+    // cluster's, which first kills the memcached servers (memcached.h).
+    sigaction(sig, &g_replaced[sig], nullptr);
+    raise(sig);
+    return;
+  }
+  static constexpr char kMsg[] =
+      "\nchbench run: interrupted; finishing the cells in progress "
+      "(interrupt again to stop at once)\n";
+  [[maybe_unused]] const ssize_t n = write(2, kMsg, sizeof(kMsg) - 1);
+}
+
+bool Stopping() { return g_stop_signal.load() != 0 || g_write_failed.load(); }
+
+// Installs OnStopSignal for SIGINT and SIGTERM (a signal the parent ignores
+// stays ignored) and restores the previous handlers when it goes away.
+class StopSignals {
+ public:
+  StopSignals() {
+    g_stop_signal.store(0);
+    g_write_failed.store(false);
+    g_write_error.clear();
+    for (int i = 0; i < 2; ++i) {
+      struct sigaction action {};
+      action.sa_handler = OnStopSignal;
+      sigemptyset(&action.sa_mask);
+      action.sa_flags = SA_RESTART;
+      installed_[i] = sigaction(kSignals[i], &action, &previous_[i]) == 0;
+      if (installed_[i] && !(previous_[i].sa_flags & SA_SIGINFO) &&
+          previous_[i].sa_handler == SIG_IGN) {
+        sigaction(kSignals[i], &previous_[i], nullptr);
+        installed_[i] = false;
+      }
+      if (installed_[i]) g_replaced[kSignals[i]] = previous_[i];
+    }
+  }
+  ~StopSignals() {
+    for (int i = 0; i < 2; ++i) {
+      if (installed_[i]) sigaction(kSignals[i], &previous_[i], nullptr);
+    }
+  }
+  StopSignals(const StopSignals&) = delete;
+  StopSignals& operator=(const StopSignals&) = delete;
+
+ private:
+  static constexpr int kSignals[2] = {SIGINT, SIGTERM};
+  struct sigaction previous_[2];
+  bool installed_[2] = {false, false};
+};
+
+// Writes a result file; a failure also stops the run (see above).
+absl::Status WriteResult(const std::string& path, std::string_view data) {
+  absl::Status s = WriteFileAtomic(path, data);
+  if (!s.ok()) {
+    std::lock_guard<std::mutex> lock(g_write_error_mu);
+    if (!g_write_failed.exchange(true))
+      g_write_error = std::string(s.message());
+  }
+  return s;
+}
 
 std::string JsonString(std::string_view s) {
   std::string out = "\"";
@@ -137,16 +224,19 @@ std::string ReadSmall(const std::string& path) {
   return s.ok() ? Trim(*s) : std::string();
 }
 
-std::string MachineJson() {
-  std::string cpu;
+std::string CpuModel() {
   std::ifstream in("/proc/cpuinfo");
   std::string line;
   while (std::getline(in, line)) {
     if (absl::StartsWith(line, "model name")) {
-      cpu = Trim(line.substr(line.find(':') + 1));
-      break;
+      return Trim(line.substr(line.find(':') + 1));
     }
   }
+  return "";
+}
+
+std::string MachineJson() {
+  const std::string cpu = CpuModel();
   std::vector<std::string> caches;
   for (int i = 0; i < 8; ++i) {
     const std::string dir =
@@ -168,21 +258,213 @@ std::string MachineJson() {
       "], \"kernel\": ", JsonString(kernel), "}");
 }
 
-std::string MetaJson(const Spec& spec, const RunOptions& o, bool timing,
-                     size_t cells) {
+struct GitState {
+  std::string commit;  // empty: not a git checkout
+  bool dirty = false;
+};
+
+GitState SourceGitState() {
   const std::string src = CHBENCH_SOURCE_DIR;
-  const std::string commit =
-      Command("git -C '" + src + "' rev-parse HEAD 2>/dev/null");
+  GitState g;
+  g.commit = Command("git -C '" + src + "' rev-parse HEAD 2>/dev/null");
   // Dirty = a tracked source file differs from the commit. Untracked files
   // and the suite's outputs (results/, plots/figures*/, the README headline)
   // do not count: a rerun rewrites committed results before this is read.
-  const std::string dirty = Command(
-      "git --no-optional-locks -C '" + src +
-      "' status --porcelain --untracked-files=no -- . ':(exclude)results' "
-      "':(exclude,glob)plots/figures*/**' ':(exclude)README.md' 2>/dev/null");
+  g.dirty = !Command("git --no-optional-locks -C '" + src +
+                     "' status --porcelain --untracked-files=no -- . "
+                     "':(exclude)results' ':(exclude,glob)plots/figures*/**' "
+                     "':(exclude)README.md' 2>/dev/null")
+                 .empty();
+  return g;
+}
+
+std::string UtcNow() {
   char date[64];
   const std::time_t now = std::time(nullptr);
   std::strftime(date, sizeof(date), "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&now));
+  return date;
+}
+
+std::string HostName() {
+  char host[256] = {0};
+  if (gethostname(host, sizeof(host) - 1) != 0) return "";
+  return host;
+}
+
+// ------------------------------------------------------------ shards
+// One shard's record: <dir>/shards/<shard>-of-<shards>.toml.
+struct ShardRecord {
+  int64_t shard = 0;
+  int64_t shards = 0;
+  std::string git_commit;
+  bool git_dirty = false;
+  std::string spec_hash;
+  std::string tier;
+  std::string host;
+  std::string cpu_model;
+  std::string date_utc;
+  std::string command_line;
+  std::string machine_json;
+  int64_t cells = 0;
+  int64_t timing_groups = 0;
+};
+
+std::string ShardFileName(int shard, int shards) {
+  return absl::StrCat(shard, "-of-", shards, ".toml");
+}
+
+std::string ShardRecordToml(const ShardRecord& r) {
+  toml::table t{{"shard", r.shard},
+                {"shards", r.shards},
+                {"git_commit", r.git_commit},
+                {"git_dirty", r.git_dirty},
+                {"spec_hash", r.spec_hash},
+                {"tier", r.tier},
+                {"host", r.host},
+                {"cpu_model", r.cpu_model},
+                {"date_utc", r.date_utc},
+                {"command_line", r.command_line},
+                {"machine_json", r.machine_json},
+                {"cells", r.cells},
+                {"timing_groups", r.timing_groups}};
+  std::ostringstream out;
+  out << "# chbench shard record (written by `chbench run --shard`)\n"
+      << t << "\n";
+  return out.str();
+}
+
+// Every shard record of the run in `dir`, by shard number. InvalidArgument
+// for a malformed record (naming the file).
+absl::StatusOr<std::vector<ShardRecord>> ReadShardRecords(
+    const std::string& dir) {
+  std::vector<ShardRecord> out;
+  std::error_code ec;
+  if (!fs::is_directory(dir + "/shards", ec)) return out;
+  std::vector<std::string> files;
+  for (const auto& e : fs::directory_iterator(dir + "/shards", ec)) {
+    const std::string name = e.path().filename().string();
+    if (absl::EndsWith(name, ".toml")) files.push_back(e.path().string());
+  }
+  std::sort(files.begin(), files.end());
+  for (const std::string& f : files) {
+    absl::StatusOr<std::string> text = ReadFile(f);
+    if (!text.ok()) return text.status();
+    ShardRecord r;
+    try {
+      const toml::table t = toml::parse(*text, f);
+      r.shard = t["shard"].value_or<int64_t>(0);
+      r.shards = t["shards"].value_or<int64_t>(0);
+      r.git_commit = t["git_commit"].value_or<std::string>("");
+      r.git_dirty = t["git_dirty"].value_or(false);
+      r.spec_hash = t["spec_hash"].value_or<std::string>("");
+      r.tier = t["tier"].value_or<std::string>("");
+      r.host = t["host"].value_or<std::string>("");
+      r.cpu_model = t["cpu_model"].value_or<std::string>("");
+      r.date_utc = t["date_utc"].value_or<std::string>("");
+      r.command_line = t["command_line"].value_or<std::string>("");
+      r.machine_json = t["machine_json"].value_or<std::string>("null");
+      r.cells = t["cells"].value_or<int64_t>(0);
+      r.timing_groups = t["timing_groups"].value_or<int64_t>(0);
+    } catch (const toml::parse_error& e) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "malformed shard record ", f, ": ", std::string(e.description())));
+    }
+    if (r.shards < 1 || r.shard < 1 || r.shard > r.shards ||
+        fs::path(f).filename().string() !=
+            ShardFileName(static_cast<int>(r.shard),
+                          static_cast<int>(r.shards))) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("malformed shard record ", f, ": shard ", r.shard,
+                       " of ", r.shards, " does not match its file name"));
+    }
+    out.push_back(std::move(r));
+  }
+  return out;
+}
+
+// The shards of one run must agree with each other and with this checkout:
+// the same shard count, commit, spec and tier. InvalidArgument naming the
+// disagreement otherwise.
+absl::Status CheckShards(const Spec& spec,
+                         const std::vector<ShardRecord>& records,
+                         const GitState& here) {
+  if (records.empty()) return absl::OkStatus();
+  const std::string where =
+      absl::StrCat(spec.experiment, " (", spec.run_id, ")");
+  const std::string spec_hash = absl::StrFormat("%016x", spec.hash);
+  for (const ShardRecord& r : records) {
+    const std::string name = absl::StrCat("shard ", r.shard, "/", r.shards);
+    if (r.shards != records.front().shards) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          where, ": shards of different splits in one run (", r.shard, "/",
+          r.shards, " and ", records.front().shard, "/", records.front().shards,
+          "); rerun every shard with one --shard I/N split"));
+    }
+    if (r.spec_hash != spec_hash || r.tier != spec.tier) {
+      return absl::InvalidArgumentError(
+          absl::StrCat(where, ": ", name, " ran spec ", r.spec_hash, " tier ",
+                       r.tier, ", this spec is ", spec_hash, " tier ",
+                       spec.tier, "; rerun that shard with this spec"));
+    }
+    if (r.git_commit != records.front().git_commit) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          where, ": shards from different commits: shard ", r.shard, "/",
+          r.shards, " ran at ",
+          r.git_commit.empty() ? "(no git)" : r.git_commit, ", shard ",
+          records.front().shard, "/", r.shards, " at ",
+          records.front().git_commit.empty() ? "(no git)"
+                                             : records.front().git_commit,
+          "; rerun the shards at one commit"));
+    }
+    if (!here.commit.empty() && !r.git_commit.empty() &&
+        r.git_commit != here.commit) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          where, ": ", name, " ran at commit ", r.git_commit,
+          ", this checkout is at ", here.commit,
+          "; merge with the checkout the shards ran from, or rerun them"));
+    }
+  }
+  return absl::OkStatus();
+}
+
+// meta.json's "shards" value: null, or each record and the hosts that
+// measured timing cells (more than one host: absolute times in different
+// timing groups come from different machines; ratios within a group do
+// not, as a group never spans shards).
+std::string ShardsJson(const std::vector<ShardRecord>& records) {
+  if (records.empty()) return "null";
+  std::vector<std::string> items;
+  std::vector<std::string> timing_hosts;
+  for (const ShardRecord& r : records) {
+    items.push_back(absl::StrCat(
+        "{\"shard\": ", r.shard, ", \"shards\": ", r.shards,
+        ", \"git_commit\": ", JsonString(r.git_commit), ", \"git_dirty\": ",
+        r.git_dirty ? "true" : "false", ", \"host\": ", JsonString(r.host),
+        ", \"cpu_model\": ", JsonString(r.cpu_model),
+        ", \"date_utc\": ", JsonString(r.date_utc),
+        ", \"command_line\": ", JsonString(r.command_line),
+        ", \"cells\": ", r.cells, ", \"timing_groups\": ", r.timing_groups,
+        ", \"machine\": ", r.machine_json, "}"));
+    const std::string id = absl::StrCat(r.host, " (", r.cpu_model, ")");
+    if (r.timing_groups > 0 &&
+        std::find(timing_hosts.begin(), timing_hosts.end(), id) ==
+            timing_hosts.end()) {
+      timing_hosts.push_back(id);
+    }
+  }
+  std::vector<std::string> hosts;
+  for (const std::string& h : timing_hosts) hosts.push_back(JsonString(h));
+  return absl::StrCat("{\"records\": [", absl::StrJoin(items, ", "),
+                      "], \"timing_hosts\": [", absl::StrJoin(hosts, ", "),
+                      "], \"timing_mixed_machines\": ",
+                      timing_hosts.size() > 1 ? "true" : "false", "}");
+}
+
+std::string MetaJson(const Spec& spec, const RunOptions& o, bool timing,
+                     size_t cells, const GitState& git,
+                     const std::string& shards_json) {
+  const std::string& commit = git.commit;
+  const std::string date = UtcNow();
   std::vector<std::string> seeds;
   for (uint64_t s : spec.seeds) seeds.push_back(std::to_string(s));
   std::string j = "{\n";
@@ -198,7 +480,7 @@ std::string MetaJson(const Spec& spec, const RunOptions& o, bool timing,
   kv("command_line", JsonString(o.command_line));
   kv("date_utc", JsonString(date));
   kv("git_commit", commit.empty() ? "null" : JsonString(commit));
-  kv("git_dirty", commit.empty() ? "null" : (dirty.empty() ? "false" : "true"));
+  kv("git_dirty", commit.empty() ? "null" : (git.dirty ? "true" : "false"));
   kv("compiler", JsonString(absl::StrCat("g++ ", __VERSION__)));
   kv("cxx_flags", JsonString(CHBENCH_CXX_FLAGS));
   kv("build_type", JsonString(CHBENCH_BUILD_TYPE));
@@ -216,6 +498,7 @@ std::string MetaJson(const Spec& spec, const RunOptions& o, bool timing,
   kv("node_names",
      JsonString("node-<i> for seed 0, node-<i>-s<seed> otherwise"));
   kv("cells", std::to_string(cells));
+  kv("shards", shards_json);
   kv("benchmark_context", timing ? BenchmarkContextJson() : "null", true);
   j += "}\n";
   return j;
@@ -325,7 +608,7 @@ absl::Status RunJob(const Job& j) {
                    absl::StatusOr<std::vector<ResultRow>> rows =
                        RunCell(*j.cell, j.spec->run_id);
                    if (!rows.ok()) return rows.status();
-                   return WriteFileAtomic(j.path, Rows(*rows));
+                   return WriteResult(j.path, Rows(*rows));
                  });
 }
 
@@ -352,7 +635,7 @@ absl::Status RunTimingJob(const TimingJob& j) {
             kind->run_group(j.cells, j.spec->run_id);
         if (!rows.ok()) return rows.status();
         for (size_t i = 0; i < j.cells.size(); ++i) {
-          if (absl::Status s = WriteFileAtomic(j.paths[i], Rows((*rows)[i]));
+          if (absl::Status s = WriteResult(j.paths[i], Rows((*rows)[i]));
               !s.ok()) {
             return s;
           }
@@ -384,7 +667,7 @@ absl::Status Assemble(const Spec& spec, const std::string& dir) {
       rows.push_back(std::move((*recs)[i]));
     }
   }
-  if (absl::Status s = WriteFileAtomic(dir + "/data.csv", data); !s.ok()) {
+  if (absl::Status s = WriteResult(dir + "/data.csv", data); !s.ok()) {
     return s;
   }
   // Summary: group by every configuration column (all but run_id, seed,
@@ -446,7 +729,7 @@ absl::Status Assemble(const Spec& spec, const std::string& dir) {
     f.push_back(g.noisy ? "1" : "0");
     summary += FormatFields(f);
   }
-  return WriteFileAtomic(dir + "/summary.csv", summary);
+  return WriteResult(dir + "/summary.csv", summary);
 }
 
 }  // namespace
@@ -481,44 +764,62 @@ absl::Status RunExperiments(const std::vector<std::string>& experiments,
     }
     specs.push_back(std::move(*spec));
   }
-  // Real memcached cells need the memcached binary and a server that
-  // starts: checked once before anything runs, so a missing package is a
-  // one-line error (exit 2), not one failed cell per configuration.
-  bool real_cluster = false;
-  for (const Spec& spec : specs) {
-    for (const Cell& c : spec.cells) {
-      real_cluster |= c.kind == "cluster" && c.mode == "memcached";
-    }
-  }
-  if (real_cluster) {
-    absl::StatusOr<std::unique_ptr<MemcachedCluster>> probe =
-        MemcachedCluster::Start(1, MemcachedOptions{});
-    if (!probe.ok()) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "the cluster experiment's memcached cells cannot run: ",
-          probe.status().message()));
-    }
-  }
+  const GitState git = SourceGitState();
+  const bool sharded = o.shards > 0;
   std::vector<Job> work;
   std::vector<TimingJob> timing;
   std::vector<std::string> dirs;
+  // Per experiment: how many cells and timing groups this shard runs.
+  std::vector<std::pair<int64_t, int64_t>> shard_units(specs.size());
   size_t skipped = 0;
-  for (const Spec& spec : specs) {
+  std::vector<std::string> missing;  // merge: what is not there
+  std::vector<std::string> notes;    // said before the run starts
+  for (size_t si = 0; si < specs.size(); ++si) {
+    const Spec& spec = specs[si];
     const std::string dir =
         absl::StrCat(results, "/", spec.experiment, "/", spec.run_id);
     dirs.push_back(dir);
-    std::error_code ec;
-    fs::create_directories(dir + "/cells", ec);
-    if (ec) {
-      return absl::InternalError(
-          absl::StrCat("cannot create ", dir, "/cells: ", ec.message()));
+    // Earlier runs of this experiment and tier under other spec hashes: the
+    // spec changed since. Their files stay as they are; say so once.
+    if (!o.merge) {
+      std::error_code ec;
+      std::vector<std::string> earlier;
+      for (const auto& e : fs::directory_iterator(
+               absl::StrCat(results, "/", spec.experiment), ec)) {
+        const std::string id = e.path().filename().string();
+        if (id != spec.run_id && absl::StartsWith(id, spec.tier + "-")) {
+          earlier.push_back(id);
+        }
+      }
+      std::sort(earlier.begin(), earlier.end());
+      if (!earlier.empty()) {
+        notes.push_back(absl::StrCat(
+            "chbench run: ", spec.display_path, " (tier ", spec.tier,
+            ") differs from the spec of run(s) ", absl::StrJoin(earlier, ", "),
+            " in ", results, "/", spec.experiment,
+            " (kept as they are); this spec's run is ", spec.run_id));
+      }
     }
-    // Timing cells by group, in expansion order of each group's first cell.
+    // Units (non-timing cells, and timing groups at their first cell) in
+    // expansion order; a sharded run keeps those of its shard.
+    size_t unit = 0;
+    auto mine = [&](size_t u) {
+      return !sharded || ShardOfUnit(spec.experiment, u, o.shards) == o.shard;
+    };
     std::map<std::string, size_t> group_of;
     std::vector<TimingJob> groups;
+    std::vector<size_t> group_unit;
+    size_t absent = 0;
     for (const Cell& c : spec.cells) {
       const std::string path = absl::StrCat(dir, "/cells/", c.Name(), ".csv");
       if (!c.timing()) {
+        const size_t u = unit++;
+        if (o.merge) {
+          absent += !fs::exists(path);
+          continue;
+        }
+        if (!mine(u)) continue;
+        ++shard_units[si].first;
         if (!o.force && fs::exists(path)) {
           ++skipped;
           continue;
@@ -527,41 +828,119 @@ absl::Status RunExperiments(const std::vector<std::string>& experiments,
         continue;
       }
       auto [it, inserted] = group_of.emplace(TimingGroupKey(c), groups.size());
-      if (inserted) groups.push_back(TimingJob{&spec, {}, {}});
+      if (inserted) {
+        groups.push_back(TimingJob{&spec, {}, {}});
+        group_unit.push_back(unit++);
+      }
       groups[it->second].cells.push_back(&c);
       groups[it->second].paths.push_back(path);
     }
     // A group is measured again as a whole unless every cell is there: its
     // cells are only comparable when measured in the same rounds.
-    for (TimingJob& g : groups) {
-      bool done = !o.force;
+    for (size_t gi = 0; gi < groups.size(); ++gi) {
+      TimingJob& g = groups[gi];
+      bool done = true;
       for (const std::string& p : g.paths) done = done && fs::exists(p);
-      if (done) {
+      if (o.merge) {
+        if (!done) absent += g.cells.size();
+        continue;
+      }
+      if (!mine(group_unit[gi])) continue;
+      shard_units[si].first += static_cast<int64_t>(g.cells.size());
+      ++shard_units[si].second;
+      if (done && !o.force) {
         skipped += g.cells.size();
         continue;
       }
       timing.push_back(std::move(g));
     }
+    if (o.merge && absent > 0) {
+      std::string which;
+      absl::StatusOr<std::vector<ShardRecord>> records = ReadShardRecords(dir);
+      if (records.ok() && !records->empty()) {
+        const int64_t n = records->front().shards;
+        std::vector<std::string> none;
+        for (int64_t i = 1; i <= n; ++i) {
+          bool seen = false;
+          for (const ShardRecord& r : *records) seen |= r.shard == i;
+          if (!seen) none.push_back(absl::StrCat(i, "/", n));
+        }
+        if (!none.empty()) {
+          which = absl::StrCat("; no record of shard(s) ",
+                               absl::StrJoin(none, ", "),
+                               " (not run, or not finished)");
+        }
+      } else {
+        which = "; no shard records (no `run --shard` wrote here)";
+      }
+      missing.push_back(absl::StrCat(spec.experiment, " (", dir, "): ", absent,
+                                     " of ", spec.cells.size(),
+                                     " cells missing", which));
+    }
   }
+  if (!missing.empty()) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "cannot merge: ", absl::StrJoin(missing, "; "),
+        ". Run the missing shards (same --tier and --results-dir), then merge "
+        "again."));
+  }
+  // Real memcached cells need the memcached binary and a server that
+  // starts: checked once before anything runs, so a missing package is a
+  // one-line error (exit 2), not one failed cell per configuration.
+  bool real_cluster = false;
+  for (const TimingJob& j : timing) {
+    for (const Cell* c : j.cells) {
+      real_cluster |= c->kind == "cluster" && c->mode == "memcached";
+    }
+  }
+  if (real_cluster) {
+    absl::StatusOr<std::unique_ptr<MemcachedCluster>> probe =
+        MemcachedCluster::Start(1, MemcachedOptions{});
+    if (!probe.ok()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("the cluster experiment's memcached cells cannot run: ",
+                       probe.status().message()));
+    }
+  }
+  if (!o.merge) {
+    for (const std::string& dir : dirs) {
+      for (const char* sub : {"/cells", "/shards"}) {
+        if (!sharded && std::string_view(sub) == "/shards") continue;
+        std::error_code ec;
+        fs::create_directories(dir + sub, ec);
+        if (ec) {
+          return absl::InvalidArgumentError(absl::StrCat(
+              "cannot write results: cannot create ", dir, sub, ": ",
+              ec.message(), " (--results-dir ", results, ")"));
+        }
+      }
+    }
+  }
+  StopSignals stop_signals;
   Progress progress(work.size(), timing.size());
+  for (const std::string& n : notes) progress.Message(n);
   if (skipped) {
     progress.Message(absl::StrCat("chbench run: ", skipped,
                                   " cells already done (use --force to redo)"));
   }
   std::vector<std::string> errors;
   std::mutex mu;
+  std::atomic<size_t> written{0};
   // 1. Non-timing cells on a thread pool.
   const int jobs =
       o.jobs > 0 ? o.jobs : std::max(1u, std::thread::hardware_concurrency());
   std::atomic<size_t> next{0};
   auto worker = [&] {
     for (;;) {
+      if (Stopping()) return;
       const size_t i = next.fetch_add(1);
       if (i >= work.size()) return;
       const absl::Status s = RunJob(work[i]);
       if (!s.ok()) {
         std::lock_guard<std::mutex> lock(mu);
         errors.push_back(std::string(s.message()));
+      } else {
+        ++written;
       }
       progress.Done(absl::StrCat(work[i].spec->experiment, "/",
                                  work[i].cell->Name(), s.ok() ? "" : " FAILED"),
@@ -575,29 +954,96 @@ absl::Status RunExperiments(const std::vector<std::string>& experiments,
   }
   for (std::thread& t : pool) t.join();
   // 2. The regression checksums, then timing groups alone.
-  if (!timing.empty()) {
+  if (!timing.empty() && !Stopping()) {
     if (absl::Status s = CheckGoldens(); !s.ok()) return s;
     progress.StartTiming();
     for (const TimingJob& j : timing) {
+      if (Stopping()) break;
       const absl::Status s = RunTimingJob(j);
-      if (!s.ok()) errors.push_back(std::string(s.message()));
-      progress.Done(absl::StrCat(j.spec->experiment, "/", j.cells[0]->Name(),
-                                 j.cells.size() > 1
-                                     ? absl::StrCat(" +", j.cells.size() - 1)
-                                     : "",
-                                 s.ok() ? "" : " FAILED"),
-                    /*timing=*/true);
+      if (!s.ok()) {
+        errors.push_back(std::string(s.message()));
+      } else {
+        written += j.cells.size();
+      }
+      progress.Done(
+          absl::StrCat(
+              j.spec->experiment, "/", j.cells[0]->Name(),
+              j.cells.size() > 1 ? absl::StrCat(" +", j.cells.size() - 1) : "",
+              s.ok() ? "" : " FAILED"),
+          /*timing=*/true);
     }
   }
-  // 3. What the names in these results mean, then assemble every experiment
-  // whose cells are all there.
-  if (absl::Status s = WriteFileAtomic(results + "/registry.json",
-                                       RegistryJson(spec_dir));
+  if (g_write_failed.load()) {
+    return absl::InternalError(absl::StrCat(
+        "cannot write results (stopped at the first failed write; ",
+        written.load(),
+        " cell file(s) of this run are complete and kept, no partial file is "
+        "left): ",
+        g_write_error, ". Free space or fix ", results,
+        ", then rerun the same command: it "
+        "resumes."));
+  }
+  if (const int sig = g_stop_signal.load(); sig != 0) {
+    return absl::CancelledError(absl::StrCat(
+        "interrupted by ", sig == SIGINT ? "SIGINT" : "SIGTERM", ": ",
+        written.load(),
+        " cell file(s) written by this run are complete and "
+        "kept; nothing was assembled. Rerun the same command to resume."));
+  }
+  // 3. Sharded: record this shard and stop (the merge assembles).
+  if (sharded) {
+    for (size_t i = 0; i < specs.size(); ++i) {
+      ShardRecord r;
+      r.shard = o.shard;
+      r.shards = o.shards;
+      r.git_commit = git.commit;
+      r.git_dirty = git.dirty;
+      r.spec_hash = absl::StrFormat("%016x", specs[i].hash);
+      r.tier = specs[i].tier;
+      r.host = HostName();
+      r.cpu_model = CpuModel();
+      r.date_utc = UtcNow();
+      r.command_line = o.command_line;
+      r.machine_json = MachineJson();
+      r.cells = shard_units[i].first;
+      r.timing_groups = shard_units[i].second;
+      if (absl::Status s =
+              WriteResult(absl::StrCat(dirs[i], "/shards/",
+                                       ShardFileName(o.shard, o.shards)),
+                          ShardRecordToml(r));
+          !s.ok()) {
+        errors.push_back(std::string(s.message()));
+      }
+    }
+    if (!errors.empty()) {
+      return absl::InternalError(absl::StrCat(
+          errors.size(), " error(s): ", absl::StrJoin(errors, "\n  ")));
+    }
+    progress.Message(
+        absl::StrCat("chbench run: shard ", o.shard, "/", o.shards, " done (",
+                     written.load(),
+                     " cell file(s) written); once every shard is done, "
+                     "`chbench merge` assembles data.csv"));
+    return absl::OkStatus();
+  }
+  // 4. What the names in these results mean, then assemble every experiment
+  // whose cells are all there and whose shards (if any) agree.
+  if (absl::Status s =
+          WriteResult(results + "/registry.json", RegistryJson(spec_dir));
       !s.ok()) {
     errors.push_back(std::string(s.message()));
   }
+  std::vector<std::string> refused;
   for (size_t i = 0; i < specs.size(); ++i) {
     const Spec& spec = specs[i];
+    absl::StatusOr<std::vector<ShardRecord>> records =
+        ReadShardRecords(dirs[i]);
+    absl::Status agree =
+        records.ok() ? CheckShards(spec, *records, git) : records.status();
+    if (!agree.ok()) {
+      refused.push_back(std::string(agree.message()));
+      continue;
+    }
     bool timing_exp = false;
     for (const Cell& c : spec.cells) timing_exp |= c.timing();
     if (absl::Status s = Assemble(spec, dirs[i]); !s.ok()) {
@@ -606,18 +1052,26 @@ absl::Status RunExperiments(const std::vector<std::string>& experiments,
       continue;
     }
     if (absl::Status s =
-            WriteFileAtomic(dirs[i] + "/meta.json",
-                            MetaJson(spec, o, timing_exp, spec.cells.size()));
+            WriteResult(dirs[i] + "/meta.json",
+                        MetaJson(spec, o, timing_exp, spec.cells.size(), git,
+                                 ShardsJson(*records)));
         !s.ok()) {
       errors.push_back(std::string(s.message()));
       continue;
     }
-    progress.Message(absl::StrCat("chbench run: wrote ", dirs[i], "/data.csv (",
-                                  spec.cells.size(), " cells)"));
+    progress.Message(absl::StrCat(
+        "chbench ", o.merge ? "merge" : "run", ": wrote ", dirs[i],
+        "/data.csv (", spec.cells.size(), " cells",
+        records->empty() ? "" : absl::StrCat(", ", records->size(), " shards"),
+        ")"));
   }
   if (!errors.empty()) {
     return absl::InternalError(absl::StrCat(
         errors.size(), " error(s): ", absl::StrJoin(errors, "\n  ")));
+  }
+  if (!refused.empty()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("not assembled: ", absl::StrJoin(refused, "; ")));
   }
   return absl::OkStatus();
 }

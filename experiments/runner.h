@@ -23,6 +23,20 @@
 // A failing cell or group (an error or an exception) is an error line and
 // exit status 1; the other cells still run.
 //
+// Sharded runs (`chbench run --shard I/N`, e.g. a Slurm job array) run the
+// units of one shard (ShardOfUnit) into the same directories, each writing
+// the shard record <dir>/shards/<I>-of-<N>.toml; `chbench merge` (or a
+// plain run once every cell exists) checks the records agree and assembles
+// as above, with every shard's host, machine and commit in meta.json. Cells
+// are deterministic, so a merged run equals an unsharded one in every
+// non-timing row.
+//
+// Faults: SIGINT/SIGTERM finish the cells in progress and stop (exit 130); a
+// failed write stops the run (exit 1). Cell files are written atomically
+// (write a temporary file, rename), so an interrupted or killed run leaves
+// only complete cells and the same command resumes it. A changed spec is a
+// new run_id (a new directory), said on stderr; earlier runs stay.
+//
 // Non-timing cells: repetition r of a block uses seed s = seed + r. The seed
 // selects the key set (GenerateKeys(keyset, keys, s)), the random removals
 // (Sfc64(s ^ salt)) and salts node names: node i is "node-<i>" for s = 0 and
@@ -46,6 +60,17 @@ namespace chbench {
 struct RunOptions {
   std::string tier = "default";
   bool force = false;
+  // Sharded run (`--shard I/N`, 1 <= shard <= shards): only the cells of
+  // shard I (ShardOfUnit below) run; each experiment gets the shard record
+  // <dir>/shards/<I>-of-<N>.toml (commit, spec hash, tier, host, machine,
+  // cells) and is not assembled. shards == 0: unsharded.
+  int shard = 0;
+  int shards = 0;
+  // `chbench merge`: run nothing; assemble every experiment whose cells all
+  // exist, after checking its shard records agree (same N, commit, spec and
+  // tier, and the commit of this checkout). Missing cells or disagreeing
+  // shards are InvalidArgument naming them.
+  bool merge = false;
   std::string results_dir;  // empty: DefaultResultsDir()
   std::string spec_dir;     // empty: <source dir>/experiments
   int jobs = 0;             // 0: std::thread::hardware_concurrency()
@@ -70,9 +95,23 @@ absl::StatusOr<std::vector<ResultRow>> RunCell(const Cell& cell,
 // itself is tested against external vectors and reference models).
 absl::Status CheckGoldens();
 
+// The shard (1 .. shards) that runs unit `unit` of experiment `experiment`.
+// An experiment's units are its non-timing cells and its timing groups (a
+// group's cells are measured together, so they stay in one shard), numbered
+// in expansion order (a group at its first cell); units are dealt round-robin,
+// starting at the experiment's index in kExperimentNames so that the first
+// units of the experiments do not all land in shard 1. Depends only on the
+// spec, never on which cells exist or which experiments a command names.
+int ShardOfUnit(std::string_view experiment, size_t unit, int shards);
+
 // Runs `experiments` (names from kExperimentNames, or "all"). Errors:
-// InvalidArgument for a bad experiment name, tier or spec (exit code 2);
-// anything else is an internal failure (exit code 1).
+// InvalidArgument for a bad experiment name, tier or spec, an unwritable
+// results directory, or (merge) missing cells or disagreeing shards (exit
+// code 2); Cancelled when SIGINT or SIGTERM stopped the run (exit code 130:
+// the cells in progress are finished and written, the next run resumes);
+// anything else is an internal failure (exit code 1). A failure to write a
+// result file (a full disk) stops the run at once: the cells written so far
+// stay, and a rerun resumes.
 absl::Status RunExperiments(const std::vector<std::string>& experiments,
                             const RunOptions& options);
 

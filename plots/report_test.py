@@ -197,6 +197,29 @@ class ReportTest(unittest.TestCase):
     def test_header_says_generated(self):
         self.assertIn("Generated file — do not edit by hand", self.text)
 
+    def test_sharded_runs_named_and_mixed_machines_warned(self):
+        from report import header
+
+        class E:
+            def __init__(self, meta):
+                self.meta = meta
+        rec = {"shard": 1, "shards": 2, "host": "a", "timing_groups": 1}
+        one = {"records": [rec, dict(rec, shard=2)],
+               "timing_hosts": ["a (CPU X)"],
+               "timing_mixed_machines": False}
+        two = {"records": [rec, dict(rec, shard=2, host="b")],
+               "timing_hosts": ["a (CPU X)", "b (CPU Y)"],
+               "timing_mixed_machines": True}
+        self.assertEqual(header.shard_lines({"lookup": E({"shards": None})}),
+                         [])
+        out = header.shard_lines({"lookup": E({"shards": one})})
+        self.assertEqual(len(out), 1)
+        self.assertIn("lookup (2 shards on a)", out[0])
+        out = header.shard_lines({"lookup": E({"shards": two})})
+        self.assertIn("lookup (2 shards on a, b)", out[0])
+        self.assertIn("**Warning:**", out[1])
+        self.assertIn("a (CPU X); b (CPU Y)", out[1])
+
     def test_every_figure_linked_exists(self):
         imgs = self._links(image=True)
         if self.fake:

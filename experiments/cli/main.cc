@@ -54,8 +54,8 @@ std::string CommandPath(const CLI::App& app) {
   std::string path = app.get_name();
   const CLI::App* current = &app;
   while (true) {
-    const std::vector<const CLI::App*> subs = current->get_subcommands(
-        [](const CLI::App*) { return true; });
+    const std::vector<const CLI::App*> subs =
+        current->get_subcommands([](const CLI::App*) { return true; });
     const CLI::App* next = nullptr;
     for (const CLI::App* sub : subs) {
       if (sub->parsed()) {
@@ -99,6 +99,7 @@ int Run(int argc, char** argv) {
   chbench::AddListCommand(app, &exit_code);
   chbench::AddMapCommand(app, &exit_code);
   chbench::AddRunCommand(app, &exit_code);
+  chbench::AddMergeCommand(app, &exit_code);
 
   try {
     app.parse(argc, argv);

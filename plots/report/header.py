@@ -62,6 +62,38 @@ def machine_rows(meta):
     ]
 
 
+def shard_lines(exps):
+    """Sharded runs (`chbench run --shard`, then `chbench merge`): which
+    experiments, on which hosts; a warning where timing groups of one
+    experiment ran on different machines (absolute times of different groups
+    are then not comparable; ratios within a group are, as a group never
+    spans shards)."""
+    sharded, mixed = [], []
+    for name, e in sorted(exps.items()):
+        sh = e.meta.get("shards")
+        if not isinstance(sh, dict):
+            continue
+        recs = sh.get("records") or []
+        hosts = sorted({str(r.get("host", "?")) for r in recs})
+        sharded.append(f"{name} ({len(recs)} shards on "
+                       f"{', '.join(hosts)})")
+        if sh.get("timing_mixed_machines"):
+            mixed.append(f"{name}: " + "; ".join(sh.get("timing_hosts", [])))
+    out = []
+    if sharded:
+        out.append("Sharded runs, merged by `chbench merge` (every shard's "
+                   "host, machine and commit are in its `meta.json`): " +
+                   ", ".join(sharded) + ".\n")
+    if mixed:
+        out.append("**Warning:** timing groups of one experiment ran on "
+                   "different machines (" + " | ".join(mixed) + "): absolute "
+                   "times of different rows of a timing table may come from "
+                   "different machines and are not comparable; the ratios "
+                   "to the reference implementations are (each group, with "
+                   "its peers, ran on one machine).\n")
+    return out
+
+
 def section(ctx, args):
     lines = ["# chbench results report", "",
              "> **Generated file — do not edit by hand.** Produced by "
@@ -91,6 +123,7 @@ def section(ctx, args):
     if len(cpus) > 1:
         lines.append("**Warning:** this report's runs come from different "
                      "CPUs: " + "; ".join(sorted(cpus)) + ".\n")
+    lines += shard_lines(ctx.exps)
     runs = []
     for which, exps in (("this report", ctx.exps),
                         ("reference", ctx.ref if ctx.has_ref else {})):
