@@ -12,6 +12,8 @@
 // bench/timing_<hash>.cc (AddMemberForHash<H>, explicitly instantiated there
 // and declared extern here), and the presets' in bench/timing_presets.cc; the
 // units compile in parallel and bench/timing.cc only dispatches to them.
+// Only the default hash's unit has every kernel; the others have the
+// string-key lookups (FullKernelHash below).
 
 #ifndef CHBENCH_BENCH_TIMING_MEMBERS_H_
 #define CHBENCH_BENCH_TIMING_MEMBERS_H_
@@ -89,8 +91,8 @@ absl::StatusOr<std::unique_ptr<A>> MakeConcrete(const TimingMember& m) {
 // algorithm, its keys placed.
 template <typename A>
 absl::StatusOr<std::unique_ptr<A>> MakeReady(
-    const TimingMember& m, uint32_t nodes,
-    const std::vector<uint64_t>& placed, uint64_t seed = 0) {
+    const TimingMember& m, uint32_t nodes, const std::vector<uint64_t>& placed,
+    uint64_t seed = 0) {
   absl::StatusOr<std::unique_ptr<A>> a = MakeConcrete<A>(m);
   if (!a.ok()) return a.status();
   // Presets are configured with servers "10.0.0.<i>:11211" (their point
@@ -138,16 +140,17 @@ inline bool LinearLookup(std::string_view algorithm) {
 }
 
 // The keys a member cycles over: all, or a prefix for O(N) lookups.
-inline size_t KeysFor(std::string_view algorithm, size_t num_keys, uint32_t nodes) {
+inline size_t KeysFor(std::string_view algorithm, size_t num_keys,
+                      uint32_t nodes) {
   if (!LinearLookup(algorithm)) return num_keys;
-  return std::min(num_keys, std::max<size_t>(4096, (size_t{1} << 26) /
-                                                       std::max(nodes, 1u)));
+  return std::min(num_keys, std::max<size_t>(
+                                4096, (size_t{1} << 26) / std::max(nodes, 1u)));
 }
 
 // Everything a lookup group owns while it is measured.
 struct LookupState {
-  std::vector<uint64_t> digests;      // prehashed keys
-  std::vector<std::string> strings;   // string keys
+  std::vector<uint64_t> digests;            // prehashed keys
+  std::vector<std::string> strings;         // string keys
   std::vector<std::shared_ptr<void>> keep;  // instances, peers, key copies
   std::vector<Kernel> kernels;
   // Where each kernel's values go.
@@ -177,16 +180,16 @@ std::pair<size_t, size_t> AddLookupPair(LookupState* st, std::string label,
   auto prefix = std::make_shared<const std::vector<uint64_t>>(
       PrefixSums<uint64_t>(owners));
   auto expected = [prefix](uint64_t it) { return CyclicFold(*prefix, it); };
-  Kernel tp{.label = label + "/lookup_ns",
-            .run = [op, keys](uint64_t it) {
-              return ThroughputLoop<Key>(*op, keys, it);
-            },
-            .expected = expected};
-  Kernel lat{.label = label + "/lookup_latency_ns",
-             .run = [op, keys](uint64_t it) {
-               return LatencyLoop<Key>(*op, keys, it);
-             },
-             .expected = expected};
+  Kernel tp{
+      .label = label + "/lookup_ns",
+      .run = [op,
+              keys](uint64_t it) { return ThroughputLoop<Key>(*op, keys, it); },
+      .expected = expected};
+  Kernel lat{
+      .label = label + "/lookup_latency_ns",
+      .run = [op,
+              keys](uint64_t it) { return LatencyLoop<Key>(*op, keys, it); },
+      .expected = expected};
   TimingSample s = base;
   s.metric = "lookup_ns";
   s.unit = "ns";
@@ -199,17 +202,19 @@ std::pair<size_t, size_t> AddLookupPair(LookupState* st, std::string label,
   return {a, b};
 }
 
-// The lookup kernels of one member (and its peers) of a lookup group.
-template <typename A>
+// The lookup kernels of one member (and its peers) of a lookup group. With
+// kStringOnly, only the string scenario's kernels are compiled (the other
+// hash policies' instantiations: see AddMemberForHash).
+template <typename A, bool kStringOnly = false>
 absl::Status AddLookupMember(const TimingGroup& g, size_t index,
                              LookupState* st) {
   const TimingMember& m = g.members[index];
   const bool stateful = Stateful(m.algorithm);
   std::vector<uint64_t> placed;
   if (stateful && m.placed_keys_per_node > 0) {
-    placed = GenerateKeyHashes(
-        static_cast<size_t>(m.placed_keys_per_node) * g.nodes,
-        g.seed ^ kPlacedSalt);
+    placed =
+        GenerateKeyHashes(static_cast<size_t>(m.placed_keys_per_node) * g.nodes,
+                          g.seed ^ kPlacedSalt);
   }
   absl::StatusOr<std::unique_ptr<A>> made =
       MakeReady<A>(m, g.nodes, placed, g.seed);
@@ -225,10 +230,10 @@ absl::Status AddLookupMember(const TimingGroup& g, size_t index,
   if constexpr (requires(const A& a) { a.table_size(); }) {
     base.table_size = algo->table_size();
   }
-  const size_t nkeys = KeysFor(m.algorithm, g.scenario == "string"
-                                                 ? st->strings.size()
-                                                 : st->digests.size(),
-                               g.nodes);
+  const size_t nkeys =
+      KeysFor(m.algorithm,
+              g.scenario == "string" ? st->strings.size() : st->digests.size(),
+              g.nodes);
   base.keys = nkeys;
 
   // The member's routing operation on a digest: for a stateful algorithm the
@@ -247,56 +252,67 @@ absl::Status AddLookupMember(const TimingGroup& g, size_t index,
         "full nodes) without the placed-key map");
   }
   std::pair<size_t, size_t> ours;
-  if (g.scenario == "prehashed") {
-    const std::span<const uint64_t> keys(st->digests.data(), nkeys);
-    auto op = std::make_shared<const decltype(route)>(route);
-    ours = AddLookupPair<uint64_t>(st, m.algorithm, op, keys, base);
-    if (m.multithread) {
-      std::vector<uint64_t> owners(keys.size());
-      for (size_t i = 0; i < keys.size(); ++i) owners[i] = route(keys[i]);
-      auto prefix = std::make_shared<const std::vector<uint64_t>>(
-          PrefixSums<uint64_t>(owners));
-      const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
-      std::vector<size_t> mt;
-      for (unsigned t = 1; t <= cores; ++t) {
-        Kernel k{.label = absl::StrCat(m.algorithm, "/lookups_per_s/t", t),
-                 .run = [op, keys, t](uint64_t it) {
-                   return MultiThreadLoop<uint64_t>(*op, keys, it, t);
-                 },
-                 .expected = [prefix, t](uint64_t it) {
-                   return MultiThreadFold(*prefix, it, t);
-                 },
-                 .ops_per_iteration = static_cast<double>(t)};
-        TimingSample s = base;
-        s.metric = "lookups_per_s";
-        s.unit = "1/s";
-        s.threads = t;
-        mt.push_back(AddKernel(st, std::move(k), s));
-      }
-      for (size_t a : mt) {
-        for (size_t b : mt) {
-          if (a != b) st->kernels[a].partners.push_back(b);
+  if constexpr (kStringOnly) {
+    if (g.scenario != "string") {
+      return absl::InternalError("string-only kernels given a " + g.scenario +
+                                 " group");
+    }
+  }
+  if constexpr (!kStringOnly) {
+    if (g.scenario == "prehashed") {
+      const std::span<const uint64_t> keys(st->digests.data(), nkeys);
+      auto op = std::make_shared<const decltype(route)>(route);
+      ours = AddLookupPair<uint64_t>(st, m.algorithm, op, keys, base);
+      if (m.multithread) {
+        std::vector<uint64_t> owners(keys.size());
+        for (size_t i = 0; i < keys.size(); ++i) owners[i] = route(keys[i]);
+        auto prefix = std::make_shared<const std::vector<uint64_t>>(
+            PrefixSums<uint64_t>(owners));
+        const unsigned cores =
+            std::max(1u, std::thread::hardware_concurrency());
+        std::vector<size_t> mt;
+        for (unsigned t = 1; t <= cores; ++t) {
+          Kernel k{.label = absl::StrCat(m.algorithm, "/lookups_per_s/t", t),
+                   .run =
+                       [op, keys, t](uint64_t it) {
+                         return MultiThreadLoop<uint64_t>(*op, keys, it, t);
+                       },
+                   .expected =
+                       [prefix, t](uint64_t it) {
+                         return MultiThreadFold(*prefix, it, t);
+                       },
+                   .ops_per_iteration = static_cast<double>(t)};
+          TimingSample s = base;
+          s.metric = "lookups_per_s";
+          s.unit = "1/s";
+          s.threads = t;
+          mt.push_back(AddKernel(st, std::move(k), s));
+        }
+        for (size_t a : mt) {
+          for (size_t b : mt) {
+            if (a != b) st->kernels[a].partners.push_back(b);
+          }
         }
       }
+      if (stateful && !placed.empty()) {
+        auto placed_keys =
+            std::make_shared<const std::vector<uint64_t>>(std::move(placed));
+        st->keep.push_back(
+            std::const_pointer_cast<std::vector<uint64_t>>(placed_keys));
+        auto probe = [algo](uint64_t h) -> uint64_t { return algo->Lookup(h); };
+        TimingSample s = base;
+        s.scenario = "placed";
+        s.keys = placed_keys->size();
+        s.note = absl::StrCat(placed_keys->size(),
+                              " keys placed; Lookup of those keys: the "
+                              "placed-key hash-map probe");
+        AddLookupPair<uint64_t>(st, m.algorithm + "/placed",
+                                std::make_shared<const decltype(probe)>(probe),
+                                std::span<const uint64_t>(*placed_keys), s);
+      }
     }
-    if (stateful && !placed.empty()) {
-      auto placed_keys = std::make_shared<const std::vector<uint64_t>>(
-          std::move(placed));
-      st->keep.push_back(std::const_pointer_cast<std::vector<uint64_t>>(
-          placed_keys));
-      auto probe = [algo](uint64_t h) -> uint64_t { return algo->Lookup(h); };
-      TimingSample s = base;
-      s.scenario = "placed";
-      s.keys = placed_keys->size();
-      s.note = absl::StrCat(placed_keys->size(),
-                            " keys placed; Lookup of those keys: the "
-                            "placed-key hash-map probe");
-      AddLookupPair<uint64_t>(
-          st, m.algorithm + "/placed",
-          std::make_shared<const decltype(probe)>(probe),
-          std::span<const uint64_t>(*placed_keys), s);
-    }
-  } else {
+  }
+  if (g.scenario != "prehashed") {
     const std::span<const std::string> keys(st->strings.data(), nkeys);
     auto op = [algo, route](const std::string& s) -> uint64_t {
       return route(algo->HashKey(s));
@@ -310,13 +326,13 @@ absl::Status AddLookupMember(const TimingGroup& g, size_t index,
     for (size_t i = 0; i < keys.size(); ++i) digests[i] = hash(keys[i]);
     auto prefix = std::make_shared<const std::vector<uint64_t>>(
         PrefixSums<uint64_t>(digests));
-    Kernel k{.label = m.algorithm + "/hash_ns",
-             .run = [hash, keys](uint64_t it) {
-               return ThroughputLoop<std::string>(hash, keys, it);
-             },
-             .expected = [prefix](uint64_t it) {
-               return CyclicFold(*prefix, it);
-             }};
+    Kernel k{
+        .label = m.algorithm + "/hash_ns",
+        .run =
+            [hash, keys](uint64_t it) {
+              return ThroughputLoop<std::string>(hash, keys, it);
+            },
+        .expected = [prefix](uint64_t it) { return CyclicFold(*prefix, it); }};
     TimingSample s = base;
     s.metric = "hash_ns";
     s.unit = "ns";
@@ -341,9 +357,13 @@ absl::Status AddLookupMember(const TimingGroup& g, size_t index,
               "peer of ", m.algorithm, ": ",
               info != nullptr ? std::string(info->description) : "");
           std::pair<size_t, size_t> theirs;
-          if constexpr (requires(const P& q, uint64_t h) {
+          if constexpr (kStringOnly && requires(const P& q, uint64_t h) {
                           { q.Lookup(h) } -> std::same_as<NodeId>;
                         }) {
+            return;  // a prehashed peer: not in a string group
+          } else if constexpr (requires(const P& q, uint64_t h) {
+                                 { q.Lookup(h) } -> std::same_as<NodeId>;
+                               }) {
             auto op = [p](uint64_t h) -> uint64_t { return p->Lookup(h); };
             theirs = AddLookupPair<uint64_t>(
                 st, s.algorithm, std::make_shared<const decltype(op)>(op),
@@ -407,24 +427,24 @@ absl::Status AddBuildMember(const TimingGroup& g, size_t index,
   const TimingMember& m = g.members[index];
   auto placed = std::make_shared<std::vector<uint64_t>>();
   if (Stateful(m.algorithm) && m.placed_keys_per_node > 0) {
-    *placed = GenerateKeyHashes(
-        static_cast<size_t>(m.placed_keys_per_node) * g.nodes,
-        g.seed ^ kPlacedSalt);
+    *placed =
+        GenerateKeyHashes(static_cast<size_t>(m.placed_keys_per_node) * g.nodes,
+                          g.seed ^ kPlacedSalt);
   }
   st->keep.push_back(placed);
   auto probes = std::make_shared<const std::vector<uint64_t>>(
       GenerateKeyHashes(kProbeKeys, g.seed ^ kProbeSalt));
-  auto specs = std::make_shared<const std::vector<NodeSpec>>(
-      NodeSpecs(g.nodes));
+  auto specs =
+      std::make_shared<const std::vector<NodeSpec>>(NodeSpecs(g.nodes));
   auto extra = std::make_shared<NodeSpec>();
   extra->name = absl::StrCat("node-", g.nodes);
 
   absl::StatusOr<std::unique_ptr<A>> probe = MakeReady<A>(m, g.nodes, *placed);
   if (!probe.ok()) return probe.status();
   const bool last_only = !(*probe)->capabilities().arbitrary_removal;
-  const NodeId victim =
-      last_only ? g.nodes - 1
-                : static_cast<NodeId>(Sfc64(g.seed).Below(g.nodes));
+  const NodeId victim = last_only
+                            ? g.nodes - 1
+                            : static_cast<NodeId>(Sfc64(g.seed).Below(g.nodes));
 
   TimingSample base;
   base.member = index;
@@ -435,10 +455,10 @@ absl::Status AddBuildMember(const TimingGroup& g, size_t index,
     base.table_size = (*probe)->table_size();
   }
   if (!placed->empty()) {
-    base.note = absl::StrCat(placed->size(), " keys placed (",
-                             m.placed_keys_per_node,
-                             " per node) before the operation; a change "
-                             "replays them");
+    base.note =
+        absl::StrCat(placed->size(), " keys placed (", m.placed_keys_per_node,
+                     " per node) before the operation; a change "
+                     "replays them");
   }
   // The fold of the probe keys' owners after an operation.
   auto probe_fold = [probes](const A& a) {
@@ -469,7 +489,8 @@ absl::Status AddBuildMember(const TimingGroup& g, size_t index,
     } else {
       status = (*ref)->RemoveNode(victim);
     }
-    const double wall = std::chrono::duration<double>(Clock::now() - w0).count();
+    const double wall =
+        std::chrono::duration<double>(Clock::now() - w0).count();
     if (!status.ok()) {
       s.note = absl::StrCat("not applicable: ", status.message());
       st->samples.push_back(std::move(s));
@@ -484,8 +505,7 @@ absl::Status AddBuildMember(const TimingGroup& g, size_t index,
     Kernel k{
         .label = absl::StrCat(m.algorithm, "/", kMetric[op]),
         .run =
-            [setup, op, specs, extra, victim, placed,
-             probe_fold](uint64_t it) {
+            [setup, op, specs, extra, victim, placed, probe_fold](uint64_t it) {
               Measurement total;
               for (uint64_t i = 0; i < it; ++i) {
                 std::unique_ptr<A> a = setup();
@@ -524,30 +544,53 @@ absl::Status AddBuildMember(const TimingGroup& g, size_t index,
     const double setup_s =
         std::chrono::duration<double>(Clock::now() - s0).count();
     probe_setup.reset();
-    k.max_iterations = static_cast<uint64_t>(std::max(
-        1.0, g.build_wall_budget_s / std::max(wall + setup_s, 1e-9)));
+    k.max_iterations = static_cast<uint64_t>(
+        std::max(1.0, g.build_wall_budget_s / std::max(wall + setup_s, 1e-9)));
     AddKernel(st, std::move(k), s);
   }
   return absl::OkStatus();
 }
 
+// The hash policy whose instantiations cover every kernel (the default
+// hash, AlgorithmParams{}.hash). Prehashed lookups do not hash keys, and
+// builds are timed with the default hash (experiments/spec.h rejects other
+// hashes there), so the other policies need only the string-key lookup
+// kernels: compiling all kernels for all nine policies was most of the
+// build.
+using FullKernelHash = Xxh64;
+inline constexpr std::string_view kFullKernelHashName = "xxh64";
+
 // Adds member `index` of `g` (its algorithm with hash policy H) to `st`:
 // lookup kernels, or with `build` the build/add/remove kernels.
-// InvalidArgument naming the valid algorithms for an unknown algorithm.
+// InvalidArgument naming the valid algorithms for an unknown algorithm, and
+// for a build or prehashed group with a hash other than FullKernelHash.
 template <typename H>
 absl::Status AddMemberForHash(bool build, const TimingGroup& g, size_t index,
                               LookupState* st) {
+  constexpr bool kFull = std::is_same_v<H, FullKernelHash>;
+  if (!kFull && (build || g.scenario != "string")) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "hash '", g.members[index].params.hash, "' in a ",
+        build ? "build" : absl::StrCat(g.scenario, " lookup"),
+        " group: timed with hash '", std::string(kFullKernelHashName),
+        "' only (prehashed lookups hash no key; other hashes are timed on "
+        "string keys)"));
+  }
   absl::Status inner = absl::OkStatus();
   auto add = [&]<typename A>() {
-    inner = build ? AddBuildMember<A>(g, index, st)
-                  : AddLookupMember<A>(g, index, st);
+    if constexpr (kFull) {
+      inner = build ? AddBuildMember<A>(g, index, st)
+                    : AddLookupMember<A>(g, index, st);
+    } else {
+      inner = AddLookupMember<A, /*kStringOnly=*/true>(g, index, st);
+    }
   };
   if (!dispatch_internal::DispatchAlgorithm<H>(g.members[index].algorithm,
                                                add)) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "unknown algorithm '", g.members[index].algorithm,
-        "'; valid algorithms: ",
-        dispatch_internal::JoinNames(kConcreteAlgorithms)));
+    return absl::InvalidArgumentError(
+        absl::StrCat("unknown algorithm '", g.members[index].algorithm,
+                     "'; valid algorithms: ",
+                     dispatch_internal::JoinNames(kConcreteAlgorithms)));
   }
   return inner;
 }
@@ -559,18 +602,22 @@ extern template absl::Status AddMemberForHash<Xxh64>(bool, const TimingGroup&,
                                                      size_t, LookupState*);
 extern template absl::Status AddMemberForHash<Xxh3>(bool, const TimingGroup&,
                                                     size_t, LookupState*);
-extern template absl::Status AddMemberForHash<Murmur3_128>(
-    bool, const TimingGroup&, size_t, LookupState*);
-extern template absl::Status AddMemberForHash<Murmur3_32>(
-    bool, const TimingGroup&, size_t, LookupState*);
+extern template absl::Status AddMemberForHash<Murmur3_128>(bool,
+                                                           const TimingGroup&,
+                                                           size_t,
+                                                           LookupState*);
+extern template absl::Status AddMemberForHash<Murmur3_32>(bool,
+                                                          const TimingGroup&,
+                                                          size_t, LookupState*);
 extern template absl::Status AddMemberForHash<Crc32>(bool, const TimingGroup&,
                                                      size_t, LookupState*);
 extern template absl::Status AddMemberForHash<Fnv1a>(bool, const TimingGroup&,
                                                      size_t, LookupState*);
-extern template absl::Status AddMemberForHash<AbslHash>(
-    bool, const TimingGroup&, size_t, LookupState*);
-extern template absl::Status AddMemberForHash<SipHash>(
-    bool, const TimingGroup&, size_t, LookupState*);
+extern template absl::Status AddMemberForHash<AbslHash>(bool,
+                                                        const TimingGroup&,
+                                                        size_t, LookupState*);
+extern template absl::Status AddMemberForHash<SipHash>(bool, const TimingGroup&,
+                                                       size_t, LookupState*);
 
 // The same for a production preset (bench/timing_presets.cc).
 absl::Status AddPresetMember(bool build, const TimingGroup& g, size_t index,

@@ -768,6 +768,26 @@ class Parser {
         }
       }
     }
+    // Builds and prehashed lookups are timed with the default hash only
+    // (bench/timing_members.h: the other hashes' kernels are string-key
+    // lookups; a prehashed lookup hashes no key).
+    if ((b.kind == "build" || b.kind == "lookup") && !b.algorithm.empty()) {
+      const std::string def = AlgorithmParams{}.hash;
+      const bool prehashed =
+          b.kind == "build" || b.scenario.empty() ||
+          std::find(b.scenario.begin(), b.scenario.end(), "prehashed") !=
+              b.scenario.end();
+      for (const std::string& h : b.hash) {
+        if (h != def && prehashed) {
+          return Error("hash", absl::StrCat(
+              "value '", h, "' with kind '", b.kind, "'",
+              b.kind == "lookup" ? " and scenario 'prehashed'" : "",
+              ": builds and prehashed lookups are timed with hash '", def,
+              "' only (a prehashed lookup hashes no key); time other hashes "
+              "with scenario = [\"string\"]"));
+        }
+      }
+    }
     if (b.kind == "memory" || b.kind == "build") {
       if (!b.keys.empty() || !b.keys_per_node.empty()) {
         return Error("keys", absl::StrCat("not used by kind '", b.kind, "'"));

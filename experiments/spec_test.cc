@@ -146,6 +146,37 @@ scenario = ["add", "explode"]
                         "default, full"));
 }
 
+TEST(SpecTest, BuildsAndPrehashedLookupsTimeTheDefaultHashOnly) {
+  EXPECT_THAT(Error(R"([[sweep]]
+kind = "build"
+algorithm = ["ring"]
+hash = ["md5"]
+nodes = [10]
+)"),
+              HasSubstr("key 'hash': value 'md5' with kind 'build': builds "
+                        "and prehashed lookups are timed with hash 'xxh64' "
+                        "only"));
+  // No scenario means both, prehashed included.
+  EXPECT_THAT(Error(R"([[sweep]]
+kind = "lookup"
+algorithm = ["jump"]
+hash = ["xxh64", "xxh3"]
+nodes = [10]
+keys = [100]
+)"),
+              HasSubstr("value 'xxh3' with kind 'lookup' and scenario "
+                        "'prehashed'"));
+  EXPECT_TRUE(Parse(R"([[sweep]]
+kind = "lookup"
+scenario = ["string"]
+algorithm = ["jump"]
+hash = ["xxh64", "xxh3"]
+nodes = [10]
+keys = [100]
+)")
+                  .ok());
+}
+
 TEST(SpecTest, RejectsEmptyAxis) {
   EXPECT_THAT(Error(std::string(kBase) + "[sweep.tiers.full]\nnodes = []\n"),
               HasSubstr("key 'nodes': empty axis"));
