@@ -560,6 +560,22 @@ absl::Status AddBuildMember(const TimingGroup& g, size_t index,
 using FullKernelHash = Xxh64;
 inline constexpr std::string_view kFullKernelHashName = "xxh64";
 
+// DispatchAlgorithm restricted to kHashAxisAlgorithms.
+template <typename H, typename F>
+bool DispatchHashAxisAlgorithm(std::string_view algorithm, F& f) {
+  if (algorithm == "modulo") return f.template operator()<Modulo<H>>(), true;
+  if (algorithm == "ring") return f.template operator()<Ring<H>>(), true;
+  if (algorithm == "rendezvous") {
+    return f.template operator()<Rendezvous<H>>(), true;
+  }
+  if (algorithm == "jump") return f.template operator()<Jump<H>>(), true;
+  if (algorithm == "maglev") return f.template operator()<Maglev<H>>(), true;
+  if (algorithm == "bounded_load") {
+    return f.template operator()<BoundedLoad<H>>(), true;
+  }
+  return false;
+}
+
 // Adds member `index` of `g` (its algorithm with hash policy H) to `st`:
 // lookup kernels, or with `build` the build/add/remove kernels.
 // InvalidArgument naming the valid algorithms for an unknown algorithm, and
@@ -585,11 +601,25 @@ absl::Status AddMemberForHash(bool build, const TimingGroup& g, size_t index,
       inner = AddLookupMember<A, /*kStringOnly=*/true>(g, index, st);
     }
   };
-  if (!dispatch_internal::DispatchAlgorithm<H>(g.members[index].algorithm,
-                                               add)) {
+  const std::string& name = g.members[index].algorithm;
+  bool known;
+  if constexpr (kFull) {
+    known = dispatch_internal::DispatchAlgorithm<H>(name, add);
+  } else {
+    known = DispatchHashAxisAlgorithm<H>(name, add);
+    if (!known &&
+        std::find(kConcreteAlgorithms.begin(), kConcreteAlgorithms.end(),
+                  name) != kConcreteAlgorithms.end()) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "hash '", g.members[index].params.hash, "' with algorithm '", name,
+          "': string-key lookups with hashes other than '",
+          std::string(kFullKernelHashName), "' are timed for ",
+          dispatch_internal::JoinNames(kHashAxisAlgorithms), " only"));
+    }
+  }
+  if (!known) {
     return absl::InvalidArgumentError(
-        absl::StrCat("unknown algorithm '", g.members[index].algorithm,
-                     "'; valid algorithms: ",
+        absl::StrCat("unknown algorithm '", name, "'; valid algorithms: ",
                      dispatch_internal::JoinNames(kConcreteAlgorithms)));
   }
   return inner;

@@ -5,9 +5,9 @@
 #include <set>
 #include <string>
 
+#include "experiments/csv.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
-#include "experiments/csv.h"
 
 namespace chbench {
 namespace {
@@ -107,8 +107,9 @@ nodes = [5]
 }
 
 TEST(SpecTest, RejectsUnknownKey) {
-  EXPECT_THAT(Error(std::string(kBase) + "bogus = 1\n"),
-              HasSubstr("experiments/x.toml: key 'bogus': unknown key; valid:"));
+  EXPECT_THAT(
+      Error(std::string(kBase) + "bogus = 1\n"),
+      HasSubstr("experiments/x.toml: key 'bogus': unknown key; valid:"));
   EXPECT_THAT(Error("foo = 1\n" + std::string(kBase)),
               HasSubstr("key 'foo': unknown key; valid: description, sweep"));
   EXPECT_THAT(Error(std::string(kBase) + "[sweep.tiers.smoke]\nnodez = [1]\n"),
@@ -175,6 +176,18 @@ nodes = [10]
 keys = [100]
 )")
                   .ok());
+  EXPECT_THAT(Error(R"([[sweep]]
+kind = "lookup"
+scenario = ["string"]
+algorithm = ["jump", "flip"]
+hash = ["md5"]
+nodes = [10]
+keys = [100]
+)"),
+              HasSubstr("value 'md5' with algorithm 'flip': string-key "
+                        "lookups with hashes other than 'xxh64' are timed for "
+                        "modulo, ring, rendezvous, jump, maglev, bounded_load "
+                        "only"));
 }
 
 TEST(SpecTest, RejectsEmptyAxis) {
@@ -234,8 +247,9 @@ scenario = "add"
 }
 
 TEST(SpecTest, RejectsTypesMissingKeysAndNonReproducibleHash) {
-  EXPECT_THAT(Error(std::string(kBase) + "[sweep.tiers.full]\nnodes = \"ten\"\n"),
-              HasSubstr("key 'nodes': expected an integer"));
+  EXPECT_THAT(
+      Error(std::string(kBase) + "[sweep.tiers.full]\nnodes = \"ten\"\n"),
+      HasSubstr("key 'nodes': expected an integer"));
   EXPECT_THAT(Error("[[sweep]]\nkind = \"balance\"\nnodes = 1\nkeys = 1\n"),
               HasSubstr("key 'algorithm': missing"));
   EXPECT_THAT(Error(std::string(kBase) + "keys_per_node = 5\n"),
@@ -244,7 +258,8 @@ TEST(SpecTest, RejectsTypesMissingKeysAndNonReproducibleHash) {
               HasSubstr("key 'hash': value 'absl_hash' is seeded per process"));
   EXPECT_THAT(Error(std::string(kBase) + "scenario = \"add\"\n"),
               HasSubstr("key 'scenario': not used by kind 'balance'"));
-  EXPECT_THAT(Error("description = \"x\"\n"), HasSubstr("key 'sweep': missing"));
+  EXPECT_THAT(Error("description = \"x\"\n"),
+              HasSubstr("key 'sweep': missing"));
   EXPECT_THAT(Error("[[sweep]\n"), HasSubstr("experiments/x.toml:1:"));
 }
 
@@ -295,14 +310,15 @@ keys = [0]
 
 TEST(SpecTest, RejectsOverflowingProductsAndAlgorithmLimits) {
   // Each factor is in range, the product is not (8 * 2^29 = 2^32 is fine).
-  EXPECT_THAT(Error(R"([[sweep]]
+  EXPECT_THAT(
+      Error(R"([[sweep]]
 kind = "balance"
 algorithm = ["modulo"]
 nodes = [16]
 keys_per_node = [536870912]
 )"),
-              HasSubstr("key 'keys_per_node': value 536870912 x 16 nodes out of "
-                        "range; the key count must be in 1..4294967296"));
+      HasSubstr("key 'keys_per_node': value 536870912 x 16 nodes out of "
+                "range; the key count must be in 1..4294967296"));
   absl::StatusOr<Spec> edge = Parse(R"([[sweep]]
 kind = "balance"
 algorithm = ["modulo"]
@@ -422,8 +438,8 @@ keys = 1000
 }
 
 TEST(SpecTest, PlacedKeysPerNodeOnlyForBoundedLoad) {
-  absl::StatusOr<Spec> spec = Parse(std::string(kLookup) +
-                                    "placed_keys_per_node = [0, 1000]\n");
+  absl::StatusOr<Spec> spec =
+      Parse(std::string(kLookup) + "placed_keys_per_node = [0, 1000]\n");
   ASSERT_TRUE(spec.ok()) << spec.status();
   // jump: 2 nodes x 2 scenarios (placed keys dropped); bounded_load: x 2.
   ASSERT_EQ(spec->cells.size(), 4u + 8u);
@@ -577,7 +593,8 @@ TEST(SpecTest, LookupScenariosAndMultithread) {
   for (const Cell& c : mt->cells) {
     EXPECT_EQ(c.multithread, c.scenario == "prehashed") << c.Name();
   }
-  EXPECT_EQ(mt->cells[0].Name(), "lookup_jump_xxh64_uniform_n10_k1000_prehashed_mt_s0");
+  EXPECT_EQ(mt->cells[0].Name(),
+            "lookup_jump_xxh64_uniform_n10_k1000_prehashed_mt_s0");
   EXPECT_THAT(Error(std::string(kBase) + "multithread = true\n"),
               HasSubstr("key 'multithread': not used by kind 'balance'"));
   EXPECT_THAT(Error(std::string(kLookup) + "multithread = 1\n"),
@@ -612,10 +629,10 @@ keys = 100
 }
 
 TEST(SpecTest, TimingMetrics) {
-  for (const char* m : {"lookup_ns", "lookup_latency_ns", "hash_ns", "build_ns",
-                        "add_node_ns", "remove_node_ns", "lookups_per_s",
-                        "lookup_ns_ratio_to_jump_paper", "load_avg_1m",
-                        "cpu_steal_fraction"}) {
+  for (const char* m :
+       {"lookup_ns", "lookup_latency_ns", "hash_ns", "build_ns", "add_node_ns",
+        "remove_node_ns", "lookups_per_s", "lookup_ns_ratio_to_jump_paper",
+        "load_avg_1m", "cpu_steal_fraction"}) {
     EXPECT_TRUE(IsTimingMetric(m)) << m;
   }
   for (const char* m : {"checksum", "memory_bytes", "moved_fraction",
@@ -627,17 +644,17 @@ TEST(SpecTest, TimingMetrics) {
 TEST(SpecTest, UnknownTier) {
   absl::StatusOr<Spec> s = Parse(kBase, "huge");
   ASSERT_FALSE(s.ok());
-  EXPECT_THAT(s.status().message(),
-              HasSubstr("unknown tier 'huge'; valid tiers: smoke, default, full"));
+  EXPECT_THAT(
+      s.status().message(),
+      HasSubstr("unknown tier 'huge'; valid tiers: smoke, default, full"));
 }
 
 // Every shipped spec parses in every tier and yields cells.
 TEST(SpecTest, ShippedSpecsAreValid) {
   for (std::string_view e : kExperimentNames) {
     for (std::string_view t : kTierNames) {
-      const std::string path =
-          std::string(CHBENCH_SOURCE_DIR) + "/experiments/" + std::string(e) +
-          ".toml";
+      const std::string path = std::string(CHBENCH_SOURCE_DIR) +
+                               "/experiments/" + std::string(e) + ".toml";
       absl::StatusOr<Spec> spec = LoadSpec(path, path, e, t);
       ASSERT_TRUE(spec.ok()) << spec.status();
       EXPECT_FALSE(spec->cells.empty()) << e << " " << t;
