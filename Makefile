@@ -15,6 +15,9 @@
 #                        uhashring, nginx, HAProxy, groupcache, Guava, the
 #                        pinned npm packages), run them on 6,300 keys and
 #                        require chbench's presets to map every key the same
+#   make test-slurm      (root) a single-node Slurm cluster on this machine runs
+#                        the smoke tier as 3 array shards + merge, checked
+#                        against an unsharded run (experiments/slurm/)
 #   make deps            install missing Debian packages (root) or say how
 #
 # FLAVOR=portable (default) builds with -O2; FLAVOR=native with -O3
@@ -150,6 +153,16 @@ verify-presets: build
 	CHBENCH_VERIFY_NPM_DIR=$(abspath $(BUILD))/verify-presets/npm \
 	  algorithms/presets/verify/run_all.sh $(VERIFY_OUT)
 	algorithms/presets/verify/compare.sh $(CHBENCH) $(VERIFY_OUT)
+
+# A real single-node Slurm cluster on this machine (Debian's slurmctld, slurmd,
+# munge; 127.0.0.1, free ports, a temporary directory, daemons stopped by PID
+# on every exit path; no system service is started): the smoke tier through
+# experiments/slurm/submit.sh as 3 shards + the merge job, compared with an
+# unsharded run. See experiments/slurm/README.md.
+.PHONY: test-slurm
+test-slurm: build
+	@$(MAKE) --no-print-directory deps DEB_PACKAGES="slurmctld slurmd slurm-client munge"
+	experiments/slurm/test_slurm.sh $(CHBENCH) $(BUILD)/experiments/experiments_slow_test
 
 clean:
 	rm -rf $(BUILD) $(BUILD_SAN)
