@@ -219,6 +219,14 @@ class ReportTest(unittest.TestCase):
         self.assertIn("lookup (2 shards on a, b)", out[0])
         self.assertIn("**Warning:**", out[1])
         self.assertIn("a (CPU X); b (CPU Y)", out[1])
+        import style
+        self.assertIn("merged from 2 shards",
+                      style.footer_text([{"run_id": "r", "shards": one}]))
+        self.assertNotIn("MACHINES",
+                         style.footer_text([{"run_id": "r", "shards": one}]))
+        self.assertIn("TIMING FROM 2 MACHINES",
+                      style.footer_text([{"run_id": "r", "shards": two}]))
+        self.assertNotIn("shards", style.footer_text([{"run_id": "r"}]))
 
     def test_every_figure_linked_exists(self):
         imgs = self._links(image=True)

@@ -183,7 +183,17 @@ def footer_text(runs):
             commit += "+dirty"
         date = str(m.get("date") or m.get("date_utc") or "?")
         exp = m.get("experiment", "")
-        parts.append(f"{exp} run {rid} · {date} · commit {commit}")
+        part = f"{exp} run {rid} · {date} · commit {commit}"
+        sh = m.get("shards")
+        if isinstance(sh, dict):
+            n = len(sh.get("records") or [])
+            part += f" · merged from {n} shards"
+            if sh.get("timing_mixed_machines"):
+                part += (" · TIMING FROM " +
+                         str(len(sh.get("timing_hosts") or [])) +
+                         " MACHINES: compare absolute times within one "
+                         "timing group only")
+        parts.append(part)
     return "chbench · " + ("; ".join(parts) if parts else "no run metadata")
 
 
