@@ -69,6 +69,12 @@ constexpr int64_t kMaxNodes = int64_t{1} << 24;
 // and a cell's keys fit in memory (2^32 16-byte keys are ~200 GB already).
 constexpr int64_t kMaxKeys = int64_t{1} << 32;
 constexpr int64_t kMaxRepetitions = 10000;
+// Cells per tier, counted as the product is expanded (repeated axis values
+// count before the duplicates are dropped): a bound on the memory and time
+// of expansion, which happens before anything runs. The largest shipped
+// expansion is 4640 cells (disruption, tier full); the axes' product of a
+// spec written by mistake (or by a fuzzer) can be 10^10.
+constexpr size_t kMaxCells = 100000;
 constexpr double kMaxMinTimeS = 60;
 // Timing kinds: rounds when `repetitions` is not given, and the fewest
 // accepted (a median and a spread need at least 3).
@@ -895,6 +901,7 @@ struct ClusterCombo {
   std::optional<double> stale_fraction, utilization;
 };
 
+// Stops after kMaxCells + 1 combinations (each gives at least one cell).
 std::vector<ClusterCombo> ClusterCombos(const Block& b, std::string_view sc) {
   if (b.kind != "cluster") return {ClusterCombo{}};
   const std::vector<std::string> modes =
@@ -923,6 +930,7 @@ std::vector<ClusterCombo> ClusterCombos(const Block& b, std::string_view sc) {
           if (m == "memcached" && c != caches.front()) continue;
           for (const auto& f : stale) {
             for (const auto& u : util) {
+              if (out.size() > kMaxCells) return out;
               out.push_back(ClusterCombo{
                   m, z, static_cast<uint64_t>(r),
                   m == "memcached" ? 0 : static_cast<uint64_t>(c), f, u});
@@ -935,7 +943,9 @@ std::vector<ClusterCombo> ClusterCombos(const Block& b, std::string_view sc) {
   return out;
 }
 
-void Expand(const Block& b, std::string_view experiment, std::string_view tier,
+// Appends the block's cells; false, leaving the cells so far, as soon as the
+// tier would have more than kMaxCells.
+bool Expand(const Block& b, std::string_view experiment, std::string_view tier,
             std::vector<Cell>* cells) {
   const bool hs = b.kind == "hash_speed";
   const bool timing = IsTimingKind(b.kind);
@@ -1025,14 +1035,13 @@ void Expand(const Block& b, std::string_view experiment, std::string_view tier,
               const AlgorithmInfo* info = FindAlgorithm(alg);
               const bool arbitrary =
                   info != nullptr && info->capabilities.arbitrary_removal;
+              std::set<std::pair<std::string, uint32_t>> seen;
               for (const std::string& o : b.removal) {
                 if (!arbitrary && o != "lifo") continue;
                 for (double f : b.removed_fraction) {
                   const std::pair<std::string, uint32_t> st = {
                       o, RemovedCount(n, f)};
-                  if (std::find(rem.begin(), rem.end(), st) == rem.end()) {
-                    rem.push_back(st);
-                  }
+                  if (seen.insert(st).second) rem.push_back(st);
                 }
               }
             }
@@ -1047,6 +1056,7 @@ void Expand(const Block& b, std::string_view experiment, std::string_view tier,
                       for (const std::string& sc : scenarios) {
                         for (const ClusterCombo& cc : ClusterCombos(b, sc)) {
                         for (int64_t r = 0; r < reps; ++r) {
+                          if (cells->size() >= kMaxCells) return false;
                           Cell cell;
                           cell.experiment = std::string(experiment);
                           cell.kind = b.kind;
@@ -1106,6 +1116,7 @@ void Expand(const Block& b, std::string_view experiment, std::string_view tier,
       }
     }
   }
+  return true;
 }
 
 }  // namespace
@@ -1180,7 +1191,15 @@ absl::StatusOr<Spec> ParseSpec(std::string_view text,
         }
       }
       if (absl::Status s = p.CheckBlock(b); !s.ok()) return s;
-      if (t == tier && b.enabled) Expand(b, experiment, tier, &cells);
+      if (t == tier && b.enabled && !Expand(b, experiment, tier, &cells)) {
+        return p.Error(
+            "sweep",
+            absl::StrCat("tier '", std::string(tier), "' expands to more than ",
+                         kMaxCells, " cells (the product of each block's axes "
+                         "and repetitions, summed over the blocks); valid: "
+                         "1..", kMaxCells, " cells per tier: shorten the "
+                         "axes or split the experiment"));
+      }
     }
     if (t != tier) continue;
     std::set<std::string> names;

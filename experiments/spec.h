@@ -89,6 +89,10 @@
 // hash_speed): NOT expanded over seeds; one cell at `seed` with
 // Cell::rounds = repetitions measurement rounds (default 10, at least 3).
 //
+// Expansion is bounded: a tier expands to at most 100000 cells (counted
+// before repeated axis values are merged; the largest shipped spec has
+// 4640), or ParseSpec fails naming the tier and the limit.
+//
 // Validation happens before anything runs, for every tier: unknown key,
 // unknown algorithm/hash/keyset/scenario/kind/tier, empty axis, wrong type and
 // out-of-range values (including overflowing products such as

@@ -5,6 +5,7 @@
 #include <set>
 #include <string>
 
+#include "absl/strings/str_cat.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "experiments/csv.h"
@@ -819,6 +820,45 @@ nodes = 10
 keys = 100
 )"),
               HasSubstr("key 'enabled': expected true or false"));
+}
+
+// Regression (fuzz/spec_fuzzer.cc): an expansion past kMaxCells is refused
+// as soon as it passes the limit, instead of allocating 10^7 cells (5 GB)
+// for 100 nodes x 100 key counts x 1000 repetitions, or 2 * 10^5 cluster
+// combinations before the first cell.
+TEST(SpecTest, ExpansionIsBounded) {
+  std::string nodes, keys;
+  for (int i = 1; i <= 100; ++i) {
+    absl::StrAppend(&nodes, i == 1 ? "" : ", ", i);
+    absl::StrAppend(&keys, i == 1 ? "" : ", ", 1000 + i);
+  }
+  const std::string huge = absl::StrCat(R"([[sweep]]
+kind = "balance"
+algorithm = ["modulo"]
+nodes = [)", nodes, "]\nkeys = [", keys, "]\nrepetitions = 1000\n");
+  EXPECT_THAT(Error(huge),
+              HasSubstr("key 'sweep': tier 'default' expands to more than "
+                        "100000 cells"));
+  std::string zipf, requests;
+  for (int i = 0; i < 500; ++i) {
+    absl::StrAppend(&zipf, i == 0 ? "" : ", ", i / 100.0);
+    absl::StrAppend(&requests, i == 0 ? "" : ", ", 1000 + i);
+  }
+  EXPECT_THAT(Error(absl::StrCat(R"([[sweep]]
+kind = "cluster"
+algorithm = ["ring"]
+scenario = ["add"]
+nodes = 10
+keys = 1000
+zipf = [)", zipf, "]\nrequests = [", requests, "]\n")),
+              HasSubstr("expands to more than 100000 cells"));
+  // 100 x 1000 = 10^5 cells is the limit itself: accepted.
+  absl::StatusOr<Spec> edge = Parse(absl::StrCat(R"([[sweep]]
+kind = "balance"
+algorithm = ["modulo"]
+nodes = [)", nodes, "]\nkeys = 1000\nrepetitions = 1000\n"));
+  ASSERT_TRUE(edge.ok()) << edge.status();
+  EXPECT_EQ(edge->cells.size(), 100000u);
 }
 
 }  // namespace
