@@ -180,6 +180,40 @@ TEST(PresetProperties, MinimalDisruptionWhereClaimed) {
   }
 }
 
+// Regression (fuzz/ops_fuzzer.cc): a live server of weight > 1 switches
+// libmemcached's unweighted modes to the weighted point formula, whose point
+// counts depend on N, so adding a server moves keys between the others;
+// minimal_disruption is claimed only while every live server has weight 1.
+TEST(PresetProperties, LibmemcachedMinimalDisruptionOnlyWithUnitWeights) {
+  for (const char* name : {"libmemcached_ketama", "libmemcached_default"}) {
+    SCOPED_TRACE(name);
+    absl::StatusOr<std::unique_ptr<ConsistentHash>> made = MakePreset(name, "");
+    ASSERT_TRUE(made.ok()) << made.status();
+    ConsistentHash& p = **made;
+    EXPECT_TRUE(p.capabilities().minimal_disruption);  // `chbench list`
+    std::vector<NodeSpec> servers(2);
+    servers[0].name = "10.0.0.72:11211";
+    servers[0].weight = 3;
+    servers[1].name = "10.0.0.60:11211";
+    ASSERT_TRUE(p.Build(servers).ok());
+    EXPECT_FALSE(p.capabilities().minimal_disruption);
+    const std::vector<NodeId> before = Owners(p);
+    NodeSpec extra;
+    extra.name = "10.0.0.0:11211";
+    absl::StatusOr<NodeId> added = p.AddNode(extra);
+    ASSERT_TRUE(added.ok()) << added.status();
+    const std::vector<NodeId> after = Owners(p);
+    size_t moved_elsewhere = 0;
+    for (size_t i = 0; i < before.size(); ++i) {
+      moved_elsewhere += after[i] != before[i] && after[i] != *added;
+    }
+    EXPECT_GT(moved_elsewhere, 0u);
+    servers[0].weight = 1;
+    ASSERT_TRUE(p.Build(servers).ok());
+    EXPECT_TRUE(p.capabilities().minimal_disruption);
+  }
+}
+
 // HAProxy: a server keeps its id, so removing one moves only its keys, and
 // the others' points do not move (its ring depends on ids, not addresses).
 TEST(PresetProperties, HaproxyServersKeepTheirIds) {
