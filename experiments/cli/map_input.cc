@@ -350,6 +350,15 @@ absl::Status ConfigureMap(const MapFlags& flags, MapConfig* config) {
       return Invalid(absl::StrCat("invalid --remove: removes all ", n,
                                   " nodes; at least one must stay live"));
     }
+    // Replicas come from the nodes left (found by map_input_fuzzer: the
+    // lookup failed at the first key, exit 1, after printing the key).
+    const uint64_t left = n - config->remove.size();
+    if (config->replicas > left) {
+      return Invalid(absl::StrCat(
+          "invalid --replicas '", Excerpt(flags.replicas.value),
+          "': more than the ", left, " node", left == 1 ? "" : "s",
+          " left after --remove; expected an integer in 1..", left));
+    }
   }
   return absl::OkStatus();
 }
