@@ -93,11 +93,10 @@
 // before repeated axis values are merged; the largest shipped spec has
 // 4640), or ParseSpec fails naming the tier and the limit.
 //
-// Text that the TOML parser (toml++ 3.3.0) cannot read safely is refused
-// before it sees it, as a syntax error with its line and column: a
-// non-ASCII character outside strings and comments (invalid TOML anyway),
-// or right after a backslash in a multi-line basic string (spec.cc,
-// CheckTomlText).
+// Spec files are ASCII: a non-ASCII byte (but a leading byte-order mark) is
+// a syntax error with its line and column, before the TOML parser (toml++
+// 3.3.0, which misreads some non-ASCII text) sees it. Strings can hold any
+// character as \uXXXX (spec.cc, CheckSpecIsAscii).
 //
 // Validation happens before anything runs, for every tier: unknown key,
 // unknown algorithm/hash/keyset/scenario/kind/tier, empty axis, wrong type and
