@@ -1119,6 +1119,8 @@ bool Expand(const Block& b, std::string_view experiment, std::string_view tier,
   return true;
 }
 
+}  // namespace
+
 // Refuses, before toml++ sees it, spec text with a non-ASCII byte (a UTF-8
 // byte-order mark at the start excepted). toml++ 3.3.0 (Debian 12's
 // libtomlplusplus) has undefined behaviour when it asks whether some
@@ -1153,8 +1155,6 @@ absl::Status CheckSpecIsAscii(std::string_view text, std::string_view path) {
   }
   return absl::OkStatus();
 }
-
-}  // namespace
 
 absl::StatusOr<Spec> ParseSpec(std::string_view text,
                                std::string_view display_path,

@@ -241,6 +241,13 @@ absl::StatusOr<Spec> ParseSpec(std::string_view text,
                                std::string_view display_path,
                                std::string_view experiment,
                                std::string_view tier);
+// OK when `text` is ASCII (a leading UTF-8 byte-order mark allowed), else
+// InvalidArgument "<path>:<line>:<column>: TOML syntax error: non-ASCII
+// byte 0xNN; ...". ParseSpec checks it first; so does any other reader of
+// spec files with toml++ (registry_json.cc), which 3.3.0 cannot be trusted
+// with non-ASCII text.
+absl::Status CheckSpecIsAscii(std::string_view text, std::string_view path);
+
 // Reads `path` and calls ParseSpec.
 absl::StatusOr<Spec> LoadSpec(const std::string& path,
                               std::string_view display_path,
