@@ -18,6 +18,11 @@
 #   make test-slurm      (root) a single-node Slurm cluster on this machine runs
 #                        the smoke tier as 3 array shards + merge, checked
 #                        against an unsharded run (experiments/slurm/)
+#   make fuzz [FUZZ_SECONDS=30]  build the libFuzzer targets of fuzz/ with
+#                        clang, ASan and UBSan in build-fuzz/ and run each for
+#                        FUZZ_SECONDS from its committed seeds (copied to
+#                        build-fuzz/corpus/); fails on any finding, whose input
+#                        is kept in build-fuzz/artifacts/<target>/
 #   make deps            install missing Debian packages (root) or say how
 #
 # FLAVOR=portable (default) builds with -O2; FLAVOR=native with -O3
@@ -73,7 +78,13 @@ VERIFY_DEB_PACKAGES := gcc libmemcached-dev nutcracker python3-uhashring \
   $(if $(shell command -v node && command -v npm),,nodejs npm)
 VERIFY_OUT := $(BUILD)/verify-presets/out
 
-.PHONY: all deps build test test-sanitize experiments plots report reference clean verify-presets
+# The fuzz build (fuzz/README.md): clang with libFuzzer, ASan and UBSan.
+BUILD_FUZZ ?= build-fuzz
+FUZZ_SECONDS ?= 30
+FUZZ_DEB_PACKAGES := clang libclang-rt-14-dev
+FUZZERS := ops_fuzzer spec_fuzzer map_input_fuzzer
+
+.PHONY: all deps build test test-sanitize experiments plots report reference clean verify-presets fuzz
 
 all: build
 
@@ -163,6 +174,39 @@ verify-presets: build
 test-slurm: build
 	@$(MAKE) --no-print-directory deps DEB_PACKAGES="slurmctld slurmd slurm-client munge"
 	experiments/slurm/test_slurm.sh $(CHBENCH) $(BUILD)/experiments/experiments_slow_test
+# Each target runs for FUZZ_SECONDS on a scratch corpus (the committed seeds
+# plus what earlier runs found), never writing into fuzz/corpus/. An input
+# over 2 GB of RSS or malloc, a crash, a sanitizer report or a broken
+# invariant stops that target with its input saved; the others still run.
+fuzz: deps
+	@$(MAKE) --no-print-directory deps DEB_PACKAGES="$(FUZZ_DEB_PACKAGES)"
+	CC=clang CXX=clang++ cmake -S . -B $(BUILD_FUZZ) -DCHBENCH_FUZZ=ON
+	cmake --build $(BUILD_FUZZ) -j $(JOBS)
+	@mkdir -p $(BUILD_FUZZ)/logs; failed=; summary=; \
+	for t in $(FUZZERS); do \
+	  corpus=$(BUILD_FUZZ)/corpus/$$t; art=$(BUILD_FUZZ)/artifacts/$$t/; \
+	  log=$(BUILD_FUZZ)/logs/$$t.log; \
+	  mkdir -p $$corpus $$art; cp fuzz/corpus/$$t/* $$corpus/; \
+	  dict=; [ ! -f fuzz/$$t.dict ] || dict=-dict=fuzz/$$t.dict; \
+	  echo "chbench: fuzzing $$t for $(FUZZ_SECONDS) s (log $$log)"; \
+	  UBSAN_OPTIONS=print_stacktrace=1 $(BUILD_FUZZ)/fuzz/$$t $$corpus $$dict \
+	    -max_total_time=$(FUZZ_SECONDS) -rss_limit_mb=2048 \
+	    -malloc_limit_mb=2048 -timeout=60 -print_final_stats=1 \
+	    -artifact_prefix=$$art > $$log 2>&1; rc=$$?; \
+	  done_line=$$(grep -E '^Done [0-9]+ runs in [0-9]+ second' $$log | tail -1); \
+	  if [ $$rc = 0 ] && [ -n "$$done_line" ]; then \
+	    runs=$$(echo "$$done_line" | awk '{print $$2}'); \
+	    secs=$$(echo "$$done_line" | awk '{print $$5}'); \
+	    summary+=$$(printf '  %-17s %10s executions in %4s s, %7s exec/s' \
+	      $$t $$runs $$secs $$(( runs / (secs > 0 ? secs : 1) )))$$'\n'; \
+	  else \
+	    tail -n 60 $$log; failed+=" $$t"; \
+	    summary+="  $$t: FINDING (exit $$rc): log $$log, input in $$art"$$'\n'; \
+	  fi; \
+	done; \
+	echo "chbench: fuzz summary (FUZZ_SECONDS=$(FUZZ_SECONDS), rss/malloc limit 2048 MB)"; \
+	printf '%s' "$$summary"; \
+	[ -z "$$failed" ] || { echo "chbench: fuzz findings in:$$failed"; exit 1; }
 
 clean:
-	rm -rf $(BUILD) $(BUILD_SAN)
+	rm -rf $(BUILD) $(BUILD_SAN) $(BUILD_FUZZ)

@@ -66,6 +66,7 @@ using ::chbench::testing::CheckAggregateBalance;
 using ::chbench::testing::CountSigma;
 using ::chbench::testing::KeyDigests;
 using ::chbench::testing::LiveNode;
+using ::chbench::testing::MakeReferenceModel;
 using ::chbench::testing::Map;
 using ::chbench::testing::Node;
 using ::chbench::testing::ReferenceModel;
@@ -123,7 +124,8 @@ struct Traits {
   std::string_view algorithm;
   BalanceModel balance;
   Churn churn;
-  // An independent model of the definition exists (MakeModel below); the
+  // An independent model of the definition exists (MakeReferenceModel,
+  // testing/reference_models.h); the
   // others are checked against a fresh instance built from the live set.
   bool reference_model;
   // AlgorithmParams::capacity in Params() (0: the default). A fixed-capacity
@@ -676,11 +678,6 @@ TEST_P(ConformanceTest, Replicas) {
 // Random add/remove sequences against a reference
 // -----------------------------------------------------------------------------
 
-// The reference for algorithm `algo` with `params`: an independent model of
-// the definition where one exists (testing/reference_models.h), else nullptr.
-std::unique_ptr<ReferenceModel> MakeModel(std::string_view algorithm,
-                                          const AlgorithmParams& params);
-
 // Builds a fresh instance from the live node set and maps a key to the
 // incremental instance's id (fresh ids are 0..k-1 in live order).
 struct FreshInstance {
@@ -695,7 +692,7 @@ TEST_P(ConformanceTest, RandomChurnMatchesReference) {
   auto algo = Make(params);
   ASSERT_TRUE(algo);
   std::unique_ptr<ReferenceModel> model =
-      MakeModel(GetParam().algorithm, params);
+      MakeReferenceModel(GetParam().algorithm, params);
   const bool stateful = caps().stateful;
   ASSERT_EQ(model != nullptr, traits_->reference_model);
 
@@ -1029,58 +1026,6 @@ TEST(BoundedLoadHashTest, Refuses32BitHashes) {
       EXPECT_THAT(algo.status().message(), HasSubstr("32-bit digests"));
     }
   }
-}
-
-// -----------------------------------------------------------------------------
-// Reference model factory
-// -----------------------------------------------------------------------------
-
-std::unique_ptr<ReferenceModel> MakeModel(std::string_view algorithm,
-                                          const AlgorithmParams& params) {
-  if (algorithm == "modulo") {
-    return std::make_unique<::chbench::testing::ModuloModel>();
-  }
-  if (algorithm == "jump") {
-    return std::make_unique<::chbench::testing::JumpModel>();
-  }
-  if (algorithm == "anchor") {
-    return std::make_unique<::chbench::testing::AnchorModel>(params.capacity);
-  }
-  if (algorithm == "memento") {
-    return std::make_unique<::chbench::testing::MementoModel>();
-  }
-  if (algorithm == "dx") {
-    return std::make_unique<::chbench::testing::DxModel>(params.capacity);
-  }
-  using ::chbench::testing::RangeHashModel;
-  if (algorithm == "jumpback") {
-    return std::make_unique<RangeHashModel>(&RangeHashModel::JumpBack);
-  }
-  if (algorithm == "flip") {
-    return std::make_unique<RangeHashModel>(&RangeHashModel::Flip);
-  }
-  if (algorithm == "power") {
-    return std::make_unique<RangeHashModel>(&RangeHashModel::Power);
-  }
-  if (algorithm == "binomial") {
-    return std::make_unique<RangeHashModel>(&RangeHashModel::Binomial);
-  }
-  std::unique_ptr<ReferenceModel> model;
-  DispatchHash(params.hash, [&]<typename H>() {
-    if (algorithm == "ring") {
-      model = std::make_unique<::chbench::testing::RingModel<H>>(
-          params.vnodes, &::chbench::testing::RingVnodes);
-    } else if (algorithm == "rendezvous") {
-      model = std::make_unique<::chbench::testing::RendezvousModel<H>>();
-    } else if (algorithm == "bounded_load") {
-      model = std::make_unique<::chbench::testing::BoundedLoadModel<H>>(
-          params.vnodes, params.load_factor);
-    } else if (algorithm == "multiprobe") {
-      model = std::make_unique<::chbench::testing::MultiProbeModel<H>>(
-          params.probes);
-    }
-  });
-  return model;
 }
 
 }  // namespace

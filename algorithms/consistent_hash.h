@@ -70,7 +70,12 @@ struct NodeSpec {
 struct Capabilities {
   bool arbitrary_removal = false;   // false: only the last added node (jump)
   bool minimal_disruption = false;  // adding/removing moves only the keys that
-                                    // must move (ring, rendezvous, jump)
+                                    // must move (ring, rendezvous, jump). A
+                                    // preset may claim it for its current
+                                    // servers only (libmemcached's unweighted
+                                    // modes: while every live server has
+                                    // weight 1); then it covers a change
+                                    // whose before and after both claim it.
   bool weights = false;             // accepts NodeSpec::weight != 1
   bool replicas = false;            // LookupReplicas(key, r) is supported
   bool stateful = false;            // Place() consumes capacity (bounded_load)

@@ -13,6 +13,7 @@
 #include "algorithms/presets/registry.h"
 #include "algorithms/registry.h"
 #include "bench/peers/peers.h"
+#include "experiments/csv.h"
 #include "experiments/metric_registry.h"
 #include "experiments/runner.h"
 #include "experiments/spec.h"
@@ -24,12 +25,15 @@ namespace {
 
 const char* Bool(bool b) { return b ? "true" : "false"; }
 
-// "description" of <spec_dir>/<name>.toml, or "".
+// "description" of <spec_dir>/<name>.toml, or "" (also for a file that
+// ParseSpec would refuse as non-ASCII: CheckSpecIsAscii).
 std::string SpecDescription(const std::string& spec_dir,
                             std::string_view name) {
   const std::string path = spec_dir + "/" + std::string(name) + ".toml";
+  const absl::StatusOr<std::string> text = ReadFile(path);
+  if (!text.ok() || !CheckSpecIsAscii(*text, path).ok()) return "";
   try {
-    const toml::table root = toml::parse_file(path);
+    const toml::table root = toml::parse(*text, path);
     if (std::optional<std::string> d =
             root["description"].value<std::string>()) {
       return *d;

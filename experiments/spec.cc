@@ -70,6 +70,12 @@ constexpr int64_t kMaxNodes = int64_t{1} << 24;
 // and a cell's keys fit in memory (2^32 16-byte keys are ~200 GB already).
 constexpr int64_t kMaxKeys = int64_t{1} << 32;
 constexpr int64_t kMaxRepetitions = 10000;
+// Cells per tier, counted as the product is expanded (repeated axis values
+// count before the duplicates are dropped): a bound on the memory and time
+// of expansion, which happens before anything runs. The largest shipped
+// expansion is 4640 cells (disruption, tier full); the axes' product of a
+// spec written by mistake (or by a fuzzer) can be 10^10.
+constexpr size_t kMaxCells = 100000;
 constexpr double kMaxMinTimeS = 60;
 // Timing kinds: rounds when `repetitions` is not given, and the fewest
 // accepted (a median and a spread need at least 3).
@@ -1008,6 +1014,7 @@ struct ClusterCombo {
   std::optional<double> stale_fraction, utilization;
 };
 
+// Stops after kMaxCells + 1 combinations (each gives at least one cell).
 std::vector<ClusterCombo> ClusterCombos(const Block& b, std::string_view sc) {
   if (b.kind != "cluster") return {ClusterCombo{}};
   const std::vector<std::string> modes =
@@ -1036,6 +1043,7 @@ std::vector<ClusterCombo> ClusterCombos(const Block& b, std::string_view sc) {
           if (m == "memcached" && c != caches.front()) continue;
           for (const auto& f : stale) {
             for (const auto& u : util) {
+              if (out.size() > kMaxCells) return out;
               out.push_back(ClusterCombo{
                   m, z, static_cast<uint64_t>(r),
                   m == "memcached" ? 0 : static_cast<uint64_t>(c), f, u});
@@ -1048,7 +1056,9 @@ std::vector<ClusterCombo> ClusterCombos(const Block& b, std::string_view sc) {
   return out;
 }
 
-void Expand(const Block& b, std::string_view experiment, std::string_view tier,
+// Appends the block's cells; false, leaving the cells so far, as soon as the
+// tier would have more than kMaxCells.
+bool Expand(const Block& b, std::string_view experiment, std::string_view tier,
             std::vector<Cell>* cells) {
   const bool hs = b.kind == "hash_speed";
   const bool timing = IsTimingKind(b.kind);
@@ -1139,14 +1149,13 @@ void Expand(const Block& b, std::string_view experiment, std::string_view tier,
               const AlgorithmInfo* info = FindAlgorithm(alg);
               const bool arbitrary =
                   info != nullptr && info->capabilities.arbitrary_removal;
+              std::set<std::pair<std::string, uint32_t>> seen;
               for (const std::string& o : b.removal) {
                 if (!arbitrary && o != "lifo") continue;
                 for (double f : b.removed_fraction) {
                   const std::pair<std::string, uint32_t> st = {
                       o, RemovedCount(n, f)};
-                  if (std::find(rem.begin(), rem.end(), st) == rem.end()) {
-                    rem.push_back(st);
-                  }
+                  if (seen.insert(st).second) rem.push_back(st);
                 }
               }
             }
@@ -1162,6 +1171,7 @@ void Expand(const Block& b, std::string_view experiment, std::string_view tier,
                               for (const ClusterCombo& cc :
                                    ClusterCombos(b, sc)) {
                                 for (int64_t r = 0; r < reps; ++r) {
+                                  if (cells->size() >= kMaxCells) return false;
                                   Cell cell;
                                   cell.experiment = std::string(experiment);
                                   cell.kind = b.kind;
@@ -1208,7 +1218,6 @@ void Expand(const Block& b, std::string_view experiment, std::string_view tier,
                                         static_cast<uint32_t>(b.db_delay_us);
                                     cell.rate = b.rate;
                                   }
-                                  cells->push_back(std::move(cell));
                                 }
                               }
                             }
@@ -1221,112 +1230,166 @@ void Expand(const Block& b, std::string_view experiment, std::string_view tier,
               }
             }
           }
+          return true;
         }
+
+      }  // namespace
+
+      // Refuses, before toml++ sees it, spec text with a non-ASCII byte (a
+      // UTF-8 byte-order mark at the start excepted). toml++ 3.3.0 (Debian 12's
+      // libtomlplusplus) has undefined behaviour when it asks whether some
+      // non-ASCII characters are whitespace (is_non_ascii_horizontal_whitespace
+      // reaches an unreachable switch default for most of U+00A1..U+0499 and
+      // U+FB36..U+FEFE: upstream issues #190 and #295), and it asks that in
+      // many places: between tokens, at the end of every number, boolean or
+      // date, while scanning a value that starts like a number (`+"..."`,
+      // through quotes), and after a backslash in a multi-line string. Found by
+      // fuzz/spec_fuzzer.cc, first between tokens, then inside a string that a
+      // lexer of strings and comments took as safe. ASCII-only specs cannot
+      // reach it; strings can still hold any character as \uXXXX. Errors read
+      // like toml++'s: "<path>:<line>:<column>: TOML syntax error: ...".
+      absl::Status CheckSpecIsAscii(std::string_view text,
+                                    std::string_view path) {
+        size_t start = text.substr(0, 3) == "\xEF\xBB\xBF" ? 3 : 0;  // a BOM
+        size_t line = 1, column = 1;
+        for (size_t i = 0; i < text.size(); ++i) {
+          const unsigned char c = static_cast<unsigned char>(text[i]);
+          if (c >= 0x80 && i >= start) {
+            return absl::InvalidArgumentError(absl::StrFormat(
+                "%s:%d:%d: TOML syntax error: non-ASCII byte 0x%02X; spec "
+                "files "
+                "are ASCII (the TOML parser, toml++ 3.3.0, misreads some "
+                "non-ASCII "
+                "text): write other characters in strings as \\uXXXX",
+                std::string(path), line, column, c));
+          }
+          if (c == '\n') {
+            ++line;
+            column = 1;
+          } else {
+            ++column;
+          }
+        }
+        return absl::OkStatus();
       }
-    }
-  }
-}
 
-}  // namespace
-
-absl::StatusOr<Spec> ParseSpec(std::string_view text,
-                               std::string_view display_path,
-                               std::string_view experiment,
-                               std::string_view tier) {
-  Parser p(display_path);
-  if (std::find(kTierNames.begin(), kTierNames.end(), tier) ==
-      kTierNames.end()) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("unknown tier '", std::string(tier),
-                     "'; valid tiers: ", JoinNames(kTierNames)));
-  }
-  toml::table root;
-  try {
-    root = toml::parse(text, display_path);
-  } catch (const toml::parse_error& e) {
-    return absl::InvalidArgumentError(
-        absl::StrCat(std::string(display_path), ":", e.source().begin.line, ":",
-                     e.source().begin.column,
-                     ": TOML syntax error: ", std::string(e.description())));
-  }
-  Spec spec;
-  spec.experiment = std::string(experiment);
-  spec.display_path = std::string(display_path);
-  spec.tier = std::string(tier);
-  const std::string salted =
-      absl::StrCat(std::string(text), std::string(1, '\0'), std::string(tier));
-  spec.hash = Fnv1a64(salted);
-  spec.run_id = absl::StrFormat("%s-%08x", std::string(tier),
-                                static_cast<uint32_t>(spec.hash >> 32));
-  for (const auto& [k, node] : root) {
-    const std::string key(k.str());
-    if (key != "description" && key != "sweep" && key != "tiers") {
-      return p.Error(key, "unknown key; valid: description, sweep, tiers");
-    }
-  }
-  if (const toml::node* d = root.get("description")) {
-    if (absl::Status s = p.Scalar("description", *d, &spec.description);
-        !s.ok()) {
-      return s;
-    }
-  }
-  if (absl::Status s = p.CheckTiers(root.get("tiers")); !s.ok()) return s;
-  const toml::array* sweep =
-      root.get("sweep") ? root.get("sweep")->as_array() : nullptr;
-  if (sweep == nullptr || sweep->empty()) {
-    return p.Error("sweep", "missing; give at least one [[sweep]] block");
-  }
-  std::set<uint64_t> seeds;
-  // Every tier is validated; the requested one is expanded.
-  for (std::string_view t : kTierNames) {
-    std::vector<Cell> cells;
-    for (const toml::node& bn : *sweep) {
-      const toml::table* bt = bn.as_table();
-      if (bt == nullptr) return p.Error("sweep", "expected [[sweep]] tables");
-      Block b;
-      if (absl::Status s = p.Apply(*bt, true, &b); !s.ok()) return s;
-      const toml::node* bt_tiers = bt->get("tiers");
-      if (absl::Status s = p.CheckTiers(bt_tiers); !s.ok()) return s;
-      if (const toml::node* g =
-              root.at_path(absl::StrCat("tiers.", std::string(t))).node()) {
-        if (absl::Status s = p.Apply(*g->as_table(), false, &b); !s.ok()) {
+      absl::StatusOr<Spec> ParseSpec(
+          std::string_view text, std::string_view display_path,
+          std::string_view experiment, std::string_view tier) {
+        Parser p(display_path);
+        if (std::find(kTierNames.begin(), kTierNames.end(), tier) ==
+            kTierNames.end()) {
+          return absl::InvalidArgumentError(
+              absl::StrCat("unknown tier '", std::string(tier),
+                           "'; valid tiers: ", JoinNames(kTierNames)));
+        }
+        if (absl::Status s = CheckSpecIsAscii(text, display_path); !s.ok()) {
           return s;
         }
-      }
-      if (bt_tiers != nullptr) {
-        if (const toml::node* o = bt_tiers->as_table()->get(t)) {
-          if (absl::Status s = p.Apply(*o->as_table(), false, &b); !s.ok()) {
+        toml::table root;
+        try {
+          root = toml::parse(text, display_path);
+        } catch (const toml::parse_error& e) {
+          return absl::InvalidArgumentError(absl::StrCat(
+              std::string(display_path), ":", e.source().begin.line, ":",
+              e.source().begin.column,
+              ": TOML syntax error: ", std::string(e.description())));
+        }
+        Spec spec;
+        spec.experiment = std::string(experiment);
+        spec.display_path = std::string(display_path);
+        spec.tier = std::string(tier);
+        const std::string salted = absl::StrCat(
+            std::string(text), std::string(1, '\0'), std::string(tier));
+        spec.hash = Fnv1a64(salted);
+        spec.run_id = absl::StrFormat("%s-%08x", std::string(tier),
+                                      static_cast<uint32_t>(spec.hash >> 32));
+        for (const auto& [k, node] : root) {
+          const std::string key(k.str());
+          if (key != "description" && key != "sweep" && key != "tiers") {
+            return p.Error(key,
+                           "unknown key; valid: description, sweep, tiers");
+          }
+        }
+        if (const toml::node* d = root.get("description")) {
+          if (absl::Status s = p.Scalar("description", *d, &spec.description);
+              !s.ok()) {
             return s;
           }
         }
+        if (absl::Status s = p.CheckTiers(root.get("tiers")); !s.ok()) return s;
+        const toml::array* sweep =
+            root.get("sweep") ? root.get("sweep")->as_array() : nullptr;
+        if (sweep == nullptr || sweep->empty()) {
+          return p.Error("sweep", "missing; give at least one [[sweep]] block");
+        }
+        std::set<uint64_t> seeds;
+        // Every tier is validated; the requested one is expanded.
+        for (std::string_view t : kTierNames) {
+          std::vector<Cell> cells;
+          for (const toml::node& bn : *sweep) {
+            const toml::table* bt = bn.as_table();
+            if (bt == nullptr)
+              return p.Error("sweep", "expected [[sweep]] tables");
+            Block b;
+            if (absl::Status s = p.Apply(*bt, true, &b); !s.ok()) return s;
+            const toml::node* bt_tiers = bt->get("tiers");
+            if (absl::Status s = p.CheckTiers(bt_tiers); !s.ok()) return s;
+            if (const toml::node* g =
+                    root.at_path(absl::StrCat("tiers.", std::string(t)))
+                        .node()) {
+              if (absl::Status s = p.Apply(*g->as_table(), false, &b);
+                  !s.ok()) {
+                return s;
+              }
+            }
+            if (bt_tiers != nullptr) {
+              if (const toml::node* o = bt_tiers->as_table()->get(t)) {
+                if (absl::Status s = p.Apply(*o->as_table(), false, &b);
+                    !s.ok()) {
+                  return s;
+                }
+              }
+            }
+            if (absl::Status s = p.CheckBlock(b); !s.ok()) return s;
+            if (t == tier && b.enabled &&
+                !Expand(b, experiment, tier, &cells)) {
+              return p.Error(
+                  "sweep",
+                  absl::StrCat(
+                      "tier '", std::string(tier), "' expands to more than ",
+                      kMaxCells,
+                      " cells (the product of each block's axes "
+                      "and repetitions, summed over the blocks); valid: "
+                      "1..",
+                      kMaxCells,
+                      " cells per tier: shorten the "
+                      "axes or split the experiment"));
+            }
+          }
+          if (t != tier) continue;
+          std::set<std::string> names;
+          for (Cell& c : cells) {
+            if (names.insert(c.Name()).second) {
+              seeds.insert(c.seed);
+              spec.cells.push_back(std::move(c));
+            }
+          }
+        }
+        spec.seeds.assign(seeds.begin(), seeds.end());
+        return spec;
       }
-      if (absl::Status s = p.CheckBlock(b); !s.ok()) return s;
-      if (t == tier && b.enabled) Expand(b, experiment, tier, &cells);
-    }
-    if (t != tier) continue;
-    std::set<std::string> names;
-    for (Cell& c : cells) {
-      if (names.insert(c.Name()).second) {
-        seeds.insert(c.seed);
-        spec.cells.push_back(std::move(c));
+
+      absl::StatusOr<Spec> LoadSpec(
+          const std::string& path, std::string_view display_path,
+          std::string_view experiment, std::string_view tier) {
+        absl::StatusOr<std::string> text = ReadFile(path);
+        if (!text.ok()) {
+          return absl::NotFoundError(
+              absl::StrCat("cannot read spec ", path, " for experiment '",
+                           std::string(experiment), "'"));
+        }
+        return ParseSpec(*text, display_path, experiment, tier);
       }
-    }
-  }
-  spec.seeds.assign(seeds.begin(), seeds.end());
-  return spec;
-}
 
-absl::StatusOr<Spec> LoadSpec(const std::string& path,
-                              std::string_view display_path,
-                              std::string_view experiment,
-                              std::string_view tier) {
-  absl::StatusOr<std::string> text = ReadFile(path);
-  if (!text.ok()) {
-    return absl::NotFoundError(absl::StrCat("cannot read spec ", path,
-                                            " for experiment '",
-                                            std::string(experiment), "'"));
-  }
-  return ParseSpec(*text, display_path, experiment, tier);
-}
-
-}  // namespace chbench
+    }  // namespace chbench

@@ -89,6 +89,15 @@
 // hash_speed): NOT expanded over seeds; one cell at `seed` with
 // Cell::rounds = repetitions measurement rounds (default 10, at least 3).
 //
+// Expansion is bounded: a tier expands to at most 100000 cells (counted
+// before repeated axis values are merged; the largest shipped spec has
+// 4640), or ParseSpec fails naming the tier and the limit.
+//
+// Spec files are ASCII: a non-ASCII byte (but a leading byte-order mark) is
+// a syntax error with its line and column, before the TOML parser (toml++
+// 3.3.0, which misreads some non-ASCII text) sees it. Strings can hold any
+// character as \uXXXX (spec.cc, CheckSpecIsAscii).
+//
 // Validation happens before anything runs, for every tier: unknown key,
 // unknown algorithm/hash/keyset/scenario/kind/tier, empty axis, wrong type and
 // out-of-range values (including overflowing products such as
@@ -232,6 +241,13 @@ absl::StatusOr<Spec> ParseSpec(std::string_view text,
                                std::string_view display_path,
                                std::string_view experiment,
                                std::string_view tier);
+// OK when `text` is ASCII (a leading UTF-8 byte-order mark allowed), else
+// InvalidArgument "<path>:<line>:<column>: TOML syntax error: non-ASCII
+// byte 0xNN; ...". ParseSpec checks it first; so does any other reader of
+// spec files with toml++ (registry_json.cc), which 3.3.0 cannot be trusted
+// with non-ASCII text.
+absl::Status CheckSpecIsAscii(std::string_view text, std::string_view path);
+
 // Reads `path` and calls ParseSpec.
 absl::StatusOr<Spec> LoadSpec(const std::string& path,
                               std::string_view display_path,

@@ -5,6 +5,7 @@
 #include <set>
 #include <string>
 
+#include "absl/strings/str_cat.h"
 #include "experiments/csv.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
@@ -867,6 +868,84 @@ nodes = 10
 keys = 100
 )"),
               HasSubstr("key 'enabled': expected true or false"));
+}
+
+// Regression (fuzz/spec_fuzzer.cc): an expansion past kMaxCells is refused
+// as soon as it passes the limit, instead of allocating 10^7 cells (5 GB)
+// for 100 nodes x 100 key counts x 1000 repetitions, or 2 * 10^5 cluster
+// combinations before the first cell.
+TEST(SpecTest, ExpansionIsBounded) {
+  std::string nodes, keys;
+  for (int i = 1; i <= 100; ++i) {
+    absl::StrAppend(&nodes, i == 1 ? "" : ", ", i);
+    absl::StrAppend(&keys, i == 1 ? "" : ", ", 1000 + i);
+  }
+  const std::string huge =
+      absl::StrCat(R"([[sweep]]
+kind = "balance"
+algorithm = ["modulo"]
+nodes = [)",
+                   nodes, "]\nkeys = [", keys, "]\nrepetitions = 1000\n");
+  EXPECT_THAT(Error(huge),
+              HasSubstr("key 'sweep': tier 'default' expands to more than "
+                        "100000 cells"));
+  std::string zipf, requests;
+  for (int i = 0; i < 500; ++i) {
+    absl::StrAppend(&zipf, i == 0 ? "" : ", ", i / 100.0);
+    absl::StrAppend(&requests, i == 0 ? "" : ", ", 1000 + i);
+  }
+  EXPECT_THAT(Error(absl::StrCat(R"([[sweep]]
+kind = "cluster"
+algorithm = ["ring"]
+scenario = ["add"]
+nodes = 10
+keys = 1000
+zipf = [)",
+                                 zipf, "]\nrequests = [", requests, "]\n")),
+              HasSubstr("expands to more than 100000 cells"));
+  // 100 x 1000 = 10^5 cells is the limit itself: accepted.
+  absl::StatusOr<Spec> edge =
+      Parse(absl::StrCat(R"([[sweep]]
+kind = "balance"
+algorithm = ["modulo"]
+nodes = [)",
+                         nodes, "]\nkeys = 1000\nrepetitions = 1000\n"));
+  ASSERT_TRUE(edge.ok()) << edge.status();
+  EXPECT_EQ(edge->cells.size(), 100000u);
+}
+
+// Regression (fuzz/spec_fuzzer.cc): toml++ 3.3.0 reaches undefined behaviour
+// (an unreachable switch default) when it classifies some non-ASCII
+// characters as whitespace or not, between tokens but also inside strings
+// (a value starting like a number is scanned through quotes, and so is the
+// text after a backslash in a multi-line string). Spec files are ASCII:
+// ParseSpec refuses any other byte first, with its position; strings hold
+// other characters as \uXXXX.
+TEST(SpecTest, NonAsciiBytesAreRefusedBeforeTheTomlParser) {
+  EXPECT_THAT(Error("description = \"x\"\nnodes = [1\xD0\xA8]\n"),
+              HasSubstr("experiments/x.toml:2:11: TOML syntax error: "
+                        "non-ASCII byte 0xD0; spec files are ASCII"));
+  EXPECT_THAT(Error("x = +\"\xC3\xA9\"\n"),  // scanned as a number
+              HasSubstr("experiments/x.toml:1:7: TOML syntax error"));
+  EXPECT_THAT(Error("description = \"\"\"\\\n\xC2\xA7\"\"\"\n"),
+              HasSubstr("experiments/x.toml:2:1: TOML syntax error"));
+  EXPECT_THAT(Error("description = \"caf\xC3\xA9\"  # \xE2\x80\x94\n"),
+              HasSubstr("\\uXXXX"));
+  // Escapes and a byte-order mark are ASCII-safe and parse as before.
+  absl::StatusOr<Spec> ok = Parse(absl::StrCat(
+      "\xEF\xBB\xBF# a comment\ndescription = \"caf\\u00e9 \\\"q\\\"\"\n",
+      kBase));
+  ASSERT_TRUE(ok.ok()) << ok.status();
+  EXPECT_EQ(ok->description, "caf\xC3\xA9 \"q\"");
+}
+
+// Regression (fuzz/spec_fuzzer.cc, a debug assert inside toml++ 3.3.0): a
+// table header whose '[' is followed by a character that cannot start a
+// key is a syntax error.
+TEST(SpecTest, TomlSyntaxErrorAfterTableBracket) {
+  EXPECT_THAT(Error("[#\n"), HasSubstr("experiments/x.toml:1:2: TOML syntax "
+                                       "error"));
+  EXPECT_THAT(Error("[&\n"), HasSubstr("TOML syntax error"));
 }
 
 }  // namespace

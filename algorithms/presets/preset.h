@@ -21,9 +21,12 @@
 // twemproxy, hashring and Envoy depend on N), so `AddNode` and `RemoveNode`
 // rebuild the lookup structure from the live servers in order of addition:
 // an instance after any sequence of changes maps exactly like the system
-// configured with its live servers in that order. (Exception, stated by the
-// preset: Cassandra's `tokens=even`, where a joining node takes the midpoint
-// of the largest range, as an operator assigns `initial_token`.)
+// configured with its live servers in that order. (Exceptions, stated by
+// Capabilities::history_dependent: presets that identify a server by its
+// id, which a change keeps and a fresh configuration renumbers: HAProxy's
+// puid, and Cassandra's tokens, where with `tokens=even` a joining node
+// takes the midpoint of the largest range, as an operator assigns
+// `initial_token`.)
 //
 // Lookup structure. Ring presets generate their system's points and hand
 // them, ties already resolved the system's way, to the project's `Ring`

@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
@@ -129,12 +130,13 @@ TEST(PresetProperties, DeterministicLiveAndBalancedEnough) {
 // Removing a server and adding one equal a fresh configuration of the live
 // servers in order (the systems rebuild their continuum), except where a
 // server's identity is its id rather than its name: HAProxy (puid = id + 1,
-// kept across changes) and Cassandra (tokens fixed when a node joins).
+// kept across changes) and Cassandra (tokens fixed when a node joins), which
+// say so with history_dependent.
 TEST(PresetProperties, ChangesEqualAFreshConfiguration) {
   for (const PresetInfo& info : Presets()) {
     SCOPED_TRACE(info.name);
     auto p = Make(info);
-    if (info.name == "haproxy" || info.name == "cassandra") continue;
+    if (p->capabilities().history_dependent) continue;
     std::vector<NodeSpec> servers = PresetServers(9);
     ASSERT_TRUE(p->Build(servers).ok());
     const NodeId victim = p->capabilities().arbitrary_removal ? 3 : 8;
@@ -177,6 +179,82 @@ TEST(PresetProperties, MinimalDisruptionWhereClaimed) {
     for (size_t i = 0; i < after.size(); ++i) {
       if (removed[i] != after[i]) ASSERT_EQ(after[i], victim) << i;
     }
+  }
+}
+
+// Regression (fuzz/ops_fuzzer.cc): presets that identify a server by its id
+// (HAProxy's puid, every Cassandra token rule) map differently from a fresh
+// configuration of the live servers after a removal and an addition, and
+// say so: history_dependent (HAProxy and Cassandra's splitmix64 and list
+// rules claimed false).
+TEST(PresetProperties, IdIdentifiedPresetsAreHistoryDependent) {
+  const std::pair<std::string, std::string> cases[] = {
+      {"haproxy", ""},
+      {"cassandra", ""},
+      {"cassandra", "tokens=splitmix64:4"},
+      {"cassandra",
+       "tokens=list:-9000000000000000000/-4000000000000000000/0/"
+       "4000000000000000000/8000000000000000000/100"}};
+  for (const auto& [name, options] : cases) {
+    SCOPED_TRACE(absl::StrCat(name, " ", options));
+    absl::StatusOr<std::unique_ptr<ConsistentHash>> p =
+        MakePreset(name, options);
+    absl::StatusOr<std::unique_ptr<ConsistentHash>> fresh =
+        MakePreset(name, options);
+    ASSERT_TRUE(p.ok() && fresh.ok()) << p.status() << fresh.status();
+    ASSERT_TRUE((*p)->Build(PresetServers(5)).ok());
+    ASSERT_TRUE((*p)->RemoveNode(1).ok());
+    NodeSpec extra;
+    extra.name = "10.0.0.99:11211";
+    ASSERT_TRUE((*p)->AddNode(extra).ok());
+    std::vector<NodeSpec> live;
+    for (NodeId id : (*p)->LiveNodes()) {
+      live.emplace_back();
+      live.back().name = (*p)->NodeName(id);
+    }
+    ASSERT_TRUE((*fresh)->Build(live).ok());
+    const std::vector<NodeId> a = Owners(**p);
+    const std::vector<NodeId> b = Owners(**fresh);
+    size_t differ = 0;
+    for (size_t i = 0; i < a.size(); ++i) {
+      differ += (*p)->NodeName(a[i]) != (*fresh)->NodeName(b[i]);
+    }
+    EXPECT_GT(differ, 0u);
+    EXPECT_TRUE((*p)->capabilities().history_dependent);
+  }
+}
+
+// Regression (fuzz/ops_fuzzer.cc): a live server of weight > 1 switches
+// libmemcached's unweighted modes to the weighted point formula, whose point
+// counts depend on N, so adding a server moves keys between the others;
+// minimal_disruption is claimed only while every live server has weight 1.
+TEST(PresetProperties, LibmemcachedMinimalDisruptionOnlyWithUnitWeights) {
+  for (const char* name : {"libmemcached_ketama", "libmemcached_default"}) {
+    SCOPED_TRACE(name);
+    absl::StatusOr<std::unique_ptr<ConsistentHash>> made = MakePreset(name, "");
+    ASSERT_TRUE(made.ok()) << made.status();
+    ConsistentHash& p = **made;
+    EXPECT_TRUE(p.capabilities().minimal_disruption);  // `chbench list`
+    std::vector<NodeSpec> servers(2);
+    servers[0].name = "10.0.0.72:11211";
+    servers[0].weight = 3;
+    servers[1].name = "10.0.0.60:11211";
+    ASSERT_TRUE(p.Build(servers).ok());
+    EXPECT_FALSE(p.capabilities().minimal_disruption);
+    const std::vector<NodeId> before = Owners(p);
+    NodeSpec extra;
+    extra.name = "10.0.0.0:11211";
+    absl::StatusOr<NodeId> added = p.AddNode(extra);
+    ASSERT_TRUE(added.ok()) << added.status();
+    const std::vector<NodeId> after = Owners(p);
+    size_t moved_elsewhere = 0;
+    for (size_t i = 0; i < before.size(); ++i) {
+      moved_elsewhere += after[i] != before[i] && after[i] != *added;
+    }
+    EXPECT_GT(moved_elsewhere, 0u);
+    servers[0].weight = 1;
+    ASSERT_TRUE(p.Build(servers).ok());
+    EXPECT_TRUE(p.capabilities().minimal_disruption);
   }
 }
 

@@ -4,7 +4,8 @@
 // File: testing/reference_models.h
 // -----------------------------------------------------------------------------
 //
-// Reference models for the conformance suite (algorithms/conformance_test.cc):
+// Reference models for the conformance suite (algorithms/conformance_test.cc)
+// and the operation-sequence fuzzer (fuzz/ops_fuzzer.cc):
 // deliberately naive implementations of each algorithm's *definition*
 // (ARCHITECTURE.md §4), rebuilt from scratch from the current live node set
 // on every call to `Rebuild`. The production algorithms are incremental and
@@ -882,6 +883,48 @@ class MultiProbeModel final : public ReferenceModel {
   uint32_t probes_;
   std::vector<Point> nodes_;
 };
+
+// The reference model of registry algorithm `algorithm` with `params` (the
+// hash, vnodes, load factor, capacity and probes it reads): an independent
+// model of the definition where one exists, else nullptr (maglev). Shared by
+// the conformance suite and the operation-sequence fuzzer
+// (fuzz/ops_fuzzer.cc).
+inline std::unique_ptr<ReferenceModel> MakeReferenceModel(
+    std::string_view algorithm, const AlgorithmParams& params) {
+  if (algorithm == "modulo") return std::make_unique<ModuloModel>();
+  if (algorithm == "jump") return std::make_unique<JumpModel>();
+  if (algorithm == "anchor") {
+    return std::make_unique<AnchorModel>(params.capacity);
+  }
+  if (algorithm == "memento") return std::make_unique<MementoModel>();
+  if (algorithm == "dx") return std::make_unique<DxModel>(params.capacity);
+  if (algorithm == "jumpback") {
+    return std::make_unique<RangeHashModel>(&RangeHashModel::JumpBack);
+  }
+  if (algorithm == "flip") {
+    return std::make_unique<RangeHashModel>(&RangeHashModel::Flip);
+  }
+  if (algorithm == "power") {
+    return std::make_unique<RangeHashModel>(&RangeHashModel::Power);
+  }
+  if (algorithm == "binomial") {
+    return std::make_unique<RangeHashModel>(&RangeHashModel::Binomial);
+  }
+  std::unique_ptr<ReferenceModel> model;
+  DispatchHash(params.hash, [&]<typename H>() {
+    if (algorithm == "ring") {
+      model = std::make_unique<RingModel<H>>(params.vnodes, &RingVnodes);
+    } else if (algorithm == "rendezvous") {
+      model = std::make_unique<RendezvousModel<H>>();
+    } else if (algorithm == "bounded_load") {
+      model = std::make_unique<BoundedLoadModel<H>>(params.vnodes,
+                                                    params.load_factor);
+    } else if (algorithm == "multiprobe") {
+      model = std::make_unique<MultiProbeModel<H>>(params.probes);
+    }
+  });
+  return model;
+}
 
 }  // namespace testing
 }  // namespace chbench

@@ -1095,6 +1095,12 @@ const std::vector<ErrorCase>& ErrorCases() {
        Map({"-a", "ring", "-n", "2", "--remove", "node-0,node-1"}),
        "k\n",
        {"at least one must stay live"}},
+      // Regression (fuzz/map_input_fuzzer.cc): the replicas exceed the nodes
+      // left; this was an internal error (exit 1) at the first key, after
+      // printing the key.
+      {"ReplicasAboveNodesLeftAfterRemove",
+       Map({"-a", "rendezvous", "-n", "3", "-r", "3", "--remove", "node-1"}),
+       "x\n", {"--replicas '3'", "2 nodes left after --remove", "1..2"}},
       {"RemoveNotLastFromJump",
        Map({"-a", "jump", "-n", "3", "--remove", "node-0"}),
        "k\n",

@@ -42,10 +42,14 @@ class HaproxyPreset final : public Preset {
         hash_(hash),
         avalanche_(avalanche) {}
 
+  // History-dependent: the ring is made of puids, so after servers come and
+  // go it differs from a fresh configuration of the live servers, which
+  // numbers them 1..k again (found by fuzz/ops_fuzzer.cc).
   Capabilities capabilities() const override {
     return {.arbitrary_removal = true,
             .minimal_disruption = true,
-            .weights = true};
+            .weights = true,
+            .history_dependent = true};
   }
   uint64_t HashKey(std::string_view key) const override {
     uint32_t h;

@@ -60,9 +60,15 @@ class LibmemcachedPreset final : public Preset {
                /*max_weight=*/1u << 20, /*needs_port=*/true),
         mode_(mode) {}
 
+  // Minimal disruption holds while the point formula is the unweighted
+  // one: 100 points per server whatever N is. A live server of weight > 1
+  // switches the unweighted modes to the weighted formula, whose point
+  // counts depend on N and the total weight (found by fuzz/ops_fuzzer.cc:
+  // adding a server moved keys between two others), so the claim is made
+  // for the current servers only.
   Capabilities capabilities() const override {
     return {.arbitrary_removal = true,
-            .minimal_disruption = mode_ != Mode::kWeighted,
+            .minimal_disruption = !WeightedFormula(),
             .weights = true};
   }
 
@@ -76,10 +82,17 @@ class LibmemcachedPreset final : public Preset {
   size_t point_count() const { return ring_.point_count(); }
 
  private:
-  absl::Status Rebuild() override {
-    const uint64_t total_weight = LiveWeightSum();
+  // The weighted point formula: libmemcached_weighted, or any live server
+  // of weight > 1.
+  bool WeightedFormula() const {
     bool weighted = mode_ == Mode::kWeighted;
     for (const PresetServer& s : servers_) weighted |= s.live && s.weight > 1;
+    return weighted;
+  }
+
+  absl::Status Rebuild() override {
+    const uint64_t total_weight = LiveWeightSum();
+    const bool weighted = WeightedFormula();
     std::vector<PresetPoint> points;
     std::string prefix;
     uint64_t index = 0;  // the server's place among the live ones

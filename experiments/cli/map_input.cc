@@ -1,0 +1,442 @@
+// Copyright 2026 The chbench Authors.
+
+#include "experiments/cli/map_input.h"
+
+#include <algorithm>
+#include <cstdint>
+#include <memory>
+#include <set>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "absl/strings/str_split.h"
+#include "algorithms/consistent_hash.h"
+#include "algorithms/hash/hash_registry.h"
+#include "algorithms/presets/registry.h"
+#include "algorithms/registry.h"
+#include "experiments/cli/cli_util.h"
+
+namespace chbench::cli {
+namespace {
+
+absl::Status Invalid(std::string message) {
+  return absl::InvalidArgumentError(std::move(message));
+}
+
+bool Reads(const AlgorithmInfo& info, std::string_view param) {
+  for (std::string_view p : info.parameters) {
+    if (p == param) return true;
+  }
+  return false;
+}
+
+absl::Status ConfigurePreset(const MapFlags& flags, MapConfig* config) {
+  if (FindPreset(flags.preset.value) == nullptr) {
+    return Invalid(absl::StrCat("unknown preset '", Excerpt(flags.preset.value),
+                                "'; valid presets: ", PresetNames()));
+  }
+  const std::pair<const MapFlag*, const char*> conflicts[] = {
+      {&flags.algorithm, "--algorithm"}, {&flags.nodes, "--nodes"},
+      {&flags.node_names, "--node-names"}, {&flags.vnodes, "--vnodes"},
+      {&flags.hash, "--hash"}, {&flags.table_size, "--table-size"},
+      {&flags.load_factor, "--load-factor"}, {&flags.weights, "--weights"},
+      {&flags.zones, "--zones"}, {&flags.capacity, "--capacity"},
+      {&flags.probes, "--probes"}, {&flags.replicas, "--replicas"}};
+  for (const auto& [flag, name] : conflicts) {
+    if (flag->given) {
+      return Invalid(absl::StrCat(
+          name, " does not apply to --preset (a preset fixes its system's "
+          "configuration); give servers with --servers host:port[:weight],... "
+          "and system options with --preset-options"));
+    }
+  }
+  if (!flags.servers.given) {
+    return Invalid(absl::StrCat("--preset ", flags.preset.value,
+                                " needs --servers host:port[:weight],..."));
+  }
+  if (absl::Status s = ParseServers(flags.servers.value, &config->nodes); !s.ok()) {
+    return s;
+  }
+  // Options are validated by the factory (unknown names, bad values).
+  absl::StatusOr<std::unique_ptr<ConsistentHash>> probe =
+      MakePreset(flags.preset.value, flags.preset_options.value);
+  if (!probe.ok()) return Invalid(std::string(probe.status().message()));
+  config->preset = flags.preset.value;
+  config->preset_options = flags.preset_options.value;
+  config->algorithm = flags.preset.value;
+  if (absl::Status s = ParseKeyFormat(flags.key_format.value, config); !s.ok()) {
+    return s;
+  }
+  if (flags.remove.given) {
+    for (const std::string& name :
+         std::vector<std::string>(absl::StrSplit(flags.remove.value, ','))) {
+      config->remove.push_back(name);
+    }
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+// "ring, rendezvous, maglev": the registry's algorithms with a capability.
+std::string AlgorithmsWith(bool Capabilities::*field) {
+  std::vector<std::string> names;
+  for (const AlgorithmInfo& info : Algorithms()) {
+    if (info.capabilities.*field) names.emplace_back(info.name);
+  }
+  return names.empty() ? std::string("(none)") : absl::StrJoin(names, ", ");
+}
+
+// "anchor, dx": the registry's algorithms whose factory reads `param`.
+std::string AlgorithmsReading(std::string_view param) {
+  std::vector<std::string> names;
+  for (const AlgorithmInfo& info : Algorithms()) {
+    for (std::string_view p : info.parameters) {
+      if (p == param) names.emplace_back(info.name);
+    }
+  }
+  return names.empty() ? std::string("(none)") : absl::StrJoin(names, ", ");
+}
+
+absl::Status ParseKeyFormat(const std::string& format, MapConfig* config) {
+  if (format != "string" && format != "u64") {
+    return Invalid(absl::StrCat("invalid --key-format '", Excerpt(format),
+                                "'; valid formats: string, u64"));
+  }
+  config->u64_keys = format == "u64";
+  return absl::OkStatus();
+}
+
+absl::Status ParseServers(std::string_view text, std::vector<NodeSpec>* out) {
+  if (text.empty()) return Invalid("--servers is empty; e.g. --servers 10.0.0.1:11211,10.0.0.2:11211");
+  for (const std::string& item :
+       std::vector<std::string>(absl::StrSplit(std::string(text), ','))) {
+    if (item.empty()) {
+      return Invalid(absl::StrCat("--servers '", Excerpt(text),
+                                  "' has an empty item; valid: "
+                                  "host:port[:weight],..."));
+    }
+    const std::vector<std::string> f = absl::StrSplit(item, ':');
+    auto digits = [](const std::string& s) {
+      return !s.empty() && s.size() <= 10 &&
+             std::all_of(s.begin(), s.end(),
+                         [](char c) { return c >= '0' && c <= '9'; });
+    };
+    NodeSpec spec;
+    if (f.size() == 3 && !f[0].empty() && digits(f[1]) && digits(f[2])) {
+      spec.name = f[0] + ":" + f[1];
+      spec.weight = static_cast<double>(std::stoull(f[2]));
+      if (spec.weight < 1) {
+        return Invalid(absl::StrCat("--servers item '", Excerpt(item),
+                                    "' has weight 0; weights are >= 1"));
+      }
+    } else {
+      spec.name = item;
+    }
+    out->push_back(std::move(spec));
+  }
+  if (out->size() > kMapMaxNodes) {
+    return Invalid(absl::StrCat("--servers lists ", out->size(),
+                                " servers; at most ", kMapMaxNodes));
+  }
+  return absl::OkStatus();
+}
+
+absl::Status ConfigureMap(const MapFlags& flags, MapConfig* config) {
+  if (flags.preset.given) return ConfigurePreset(flags, config);
+  if (!flags.algorithm.given) {
+    return Invalid("one of --algorithm NAME or --preset NAME is required");
+  }
+  if (flags.servers.given || flags.preset_options.given) {
+    return Invalid(
+        "--servers and --preset-options apply to --preset only; algorithms "
+        "take --nodes or --node-names");
+  }
+  const AlgorithmInfo* info = FindAlgorithm(flags.algorithm.value);
+  if (info == nullptr) {
+    return Invalid(absl::StrCat("unknown algorithm '",
+                                Excerpt(flags.algorithm.value),
+                                "'; valid algorithms: ", AlgorithmNames()));
+  }
+  config->algorithm = std::string(info->name);
+  const Capabilities& caps = info->capabilities;
+
+  if (FindHash(flags.hash.value) == nullptr) return UnknownHashError(flags.hash.value);
+  config->params.hash = flags.hash.value;
+
+  if (absl::Status s = ParseKeyFormat(flags.key_format.value, config); !s.ok()) {
+    return s;
+  }
+
+  // Node count and names.
+  const bool have_count = flags.nodes.given;
+  const bool have_names = flags.node_names.given;
+  uint64_t n = 0;
+  if (have_count) {
+    if (!ParseDecimalU64(flags.nodes.value, &n) || n == 0 || n > kMapMaxNodes) {
+      return Invalid(absl::StrCat("invalid --nodes '", Excerpt(flags.nodes.value),
+                                  "'; expected an integer in 1..", kMapMaxNodes));
+    }
+  }
+  std::vector<std::string> names;
+  if (have_names) {
+    names = SplitCommaList(flags.node_names.value);
+    if (names.size() > kMapMaxNodes) {
+      return Invalid(absl::StrCat("--node-names lists ", names.size(),
+                                  " names; at most ", kMapMaxNodes));
+    }
+    if (have_count && n != names.size()) {
+      return Invalid(absl::StrCat(
+          "--nodes ", n, " disagrees with --node-names, which lists ",
+          names.size(), " name", names.size() == 1 ? "" : "s", " ('",
+          Excerpt(flags.node_names.value), "'); give one of them or make them "
+          "agree"));
+    }
+    n = names.size();
+  }
+  if (n == 0) {
+    return Invalid(absl::StrCat("--nodes is required (an integer in 1..",
+                                kMapMaxNodes, ") unless --node-names is given"));
+  }
+
+  uint64_t vnodes = 0;
+  if (!ParseDecimalU64(flags.vnodes.value, &vnodes) || vnodes == 0 ||
+      vnodes > UINT32_MAX) {
+    return Invalid(absl::StrCat("invalid --vnodes '", Excerpt(flags.vnodes.value),
+                                "'; expected an integer in 1..", UINT32_MAX));
+  }
+  config->params.vnodes = static_cast<uint32_t>(vnodes);
+
+  if (flags.table_size.given) {
+    uint64_t m = 0;
+    if (!ParseDecimalU64(flags.table_size.value, &m) || !IsPrime(m)) {
+      return Invalid(absl::StrCat(
+          "invalid --table-size '", Excerpt(flags.table_size.value),
+          "'; expected a prime >= the number of nodes (", n, ")"));
+    }
+    if (m < n) {
+      return Invalid(absl::StrCat("invalid --table-size '", flags.table_size.value,
+                                  "': smaller than the number of nodes (", n,
+                                  "); expected a prime >= ", n));
+    }
+    config->params.table_size = m;
+  }
+
+  double c = 0;
+  if (!ParseFiniteDouble(flags.load_factor.value, &c) || !(c > 1.0)) {
+    return Invalid(absl::StrCat("invalid --load-factor '",
+                                Excerpt(flags.load_factor.value),
+                                "'; expected a number > 1 (c = 1 + epsilon)"));
+  }
+  config->params.load_factor = c;
+
+  if (flags.capacity.given) {
+    if (!Reads(*info, "capacity")) {
+      return Invalid(absl::StrCat(config->algorithm,
+                                  " does not use --capacity; algorithms with "
+                                  "a capacity: ", AlgorithmsReading("capacity")));
+    }
+    uint64_t a = 0;
+    if (!ParseDecimalU64(flags.capacity.value, &a) || a < n) {
+      return Invalid(absl::StrCat(
+          "invalid --capacity '", Excerpt(flags.capacity.value),
+          "'; expected an integer >= the number of nodes (", n, ")"));
+    }
+    config->params.capacity = a;
+  }
+  if (flags.probes.given) {
+    if (!Reads(*info, "probes")) {
+      return Invalid(absl::StrCat(config->algorithm,
+                                  " does not use --probes; algorithms with "
+                                  "probes: ", AlgorithmsReading("probes")));
+    }
+    uint64_t q = 0;
+    if (!ParseDecimalU64(flags.probes.value, &q) || q < 1 || q > 1024) {
+      return Invalid(absl::StrCat("invalid --probes '",
+                                  Excerpt(flags.probes.value),
+                                  "'; expected an integer in 1..1024"));
+    }
+    config->params.probes = static_cast<uint32_t>(q);
+  }
+
+  config->nodes.assign(n, NodeSpec{});
+  for (uint64_t i = 0; i < n; ++i) {
+    config->nodes[i].name =
+        have_names ? std::move(names[i]) : absl::StrCat("node-", i);
+  }
+
+  if (flags.weights.given) {
+    if (!caps.weights) {
+      return Invalid(absl::StrCat(config->algorithm,
+                                  " does not support --weights; algorithms "
+                                  "with weights: ",
+                                  AlgorithmsWith(&Capabilities::weights)));
+    }
+    const std::vector<std::string> weights = SplitCommaList(flags.weights.value);
+    if (weights.size() != n) {
+      return Invalid(absl::StrCat("--weights lists ", weights.size(),
+                                  " weight", weights.size() == 1 ? "" : "s",
+                                  " but there ", n == 1 ? "is " : "are ", n,
+                                  " node", n == 1 ? "" : "s",
+                                  "; give one weight per node"));
+    }
+    for (size_t i = 0; i < n; ++i) {
+      double w = 0;
+      if (!ParseFiniteDouble(weights[i], &w) || !(w > 0)) {
+        return Invalid(absl::StrCat("invalid weight '",
+                                    Excerpt(weights[i]), "' (number ",
+                                    i + 1, " in --weights); weights must be "
+                                    "finite numbers > 0"));
+      }
+      config->nodes[i].weight = w;
+    }
+  }
+
+  uint64_t r = 0;
+  if (!ParseDecimalU64(flags.replicas.value, &r) || r == 0) {
+    return Invalid(absl::StrCat("invalid --replicas '",
+                                Excerpt(flags.replicas.value),
+                                "'; expected an integer in 1..", n,
+                                " (the number of nodes)"));
+  }
+  if (r > n) {
+    return Invalid(absl::StrCat("invalid --replicas '", flags.replicas.value,
+                                "': more than the number of nodes (", n,
+                                "); expected an integer in 1..", n));
+  }
+  if (r > 1 && !caps.replicas) {
+    return Invalid(absl::StrCat(config->algorithm, " does not support --replicas ", r,
+                                "; algorithms with replicas: ",
+                                AlgorithmsWith(&Capabilities::replicas)));
+  }
+  config->replicas = static_cast<size_t>(r);
+
+  if (flags.zones.given) {
+    const std::vector<std::string> zones = SplitCommaList(flags.zones.value);
+    if (zones.size() != n) {
+      return Invalid(absl::StrCat("--zones lists ", zones.size(), " zone",
+                                  zones.size() == 1 ? "" : "s", " ('",
+                                  Excerpt(flags.zones.value), "') but there ",
+                                  n == 1 ? "is " : "are ", n, " node",
+                                  n == 1 ? "" : "s",
+                                  "; give one zone per node"));
+    }
+    for (size_t i = 0; i < n; ++i) config->nodes[i].zone = zones[i];
+    config->distinct_zones = true;
+  }
+
+  if (flags.remove.given) {
+    config->remove = SplitCommaList(flags.remove.value);
+    std::set<std::string_view> known, seen;
+    for (const NodeSpec& s : config->nodes) known.insert(s.name);
+    for (const std::string& name : config->remove) {
+      if (known.count(name) == 0) {
+        return Invalid(absl::StrCat(
+            "invalid --remove: no node named '", Excerpt(name),
+            "'; nodes are ", have_names ? std::string("the --node-names") : absl::StrCat(
+                "node-0..node-", n - 1)));
+      }
+      if (!seen.insert(name).second) {
+        return Invalid(absl::StrCat("invalid --remove: node '",
+                                    Excerpt(name), "' listed twice"));
+      }
+    }
+    if (config->remove.size() >= n) {
+      return Invalid(absl::StrCat("invalid --remove: removes all ", n,
+                                  " nodes; at least one must stay live"));
+    }
+    // Replicas come from the nodes left (found by map_input_fuzzer: the
+    // lookup failed at the first key, exit 1, after printing the key).
+    const uint64_t left = n - config->remove.size();
+    if (config->replicas > left) {
+      return Invalid(absl::StrCat(
+          "invalid --replicas '", Excerpt(flags.replicas.value),
+          "': more than the ", left, " node", left == 1 ? "" : "s",
+          " left after --remove; expected an integer in 1..", left));
+    }
+  }
+  return absl::OkStatus();
+}
+
+absl::StatusOr<MapInstance> BuildMapInstance(MapConfig* config) {
+  absl::StatusOr<std::unique_ptr<ConsistentHash>> made =
+      config->preset.empty()
+          ? MakeAlgorithm(config->algorithm, config->params)
+          : MakePreset(config->preset, config->preset_options);
+  if (!made.ok()) return Invalid(std::string(made.status().message()));
+  MapInstance instance;
+  instance.algo = *std::move(made);
+  ConsistentHash& algo = *instance.algo;
+  if (absl::Status s = algo.Build(config->nodes); !s.ok()) {
+    return Invalid(std::string(s.message()));
+  }
+  const size_t n = config->nodes.size();
+  config->nodes.clear();
+  config->nodes.shrink_to_fit();
+  for (const std::string& name : config->remove) {
+    if (absl::Status s = algo.RemoveNodeByName(name); !s.ok()) {
+      return Invalid(absl::StrCat("--remove ", name, ": ", s.message()));
+    }
+  }
+  // Owner names by id, read back from the instance (ids 0..n-1 after Build).
+  instance.names.resize(n);
+  for (NodeId id = 0; id < n; ++id) instance.names[id] = algo.NodeName(id);
+  instance.stateful = algo.capabilities().stateful;
+  return instance;
+}
+
+absl::Status MapLine(std::string_view line, uint64_t line_number,
+                     const MapConfig& config, MapInstance& instance,
+                     std::vector<NodeId>* owners, std::string* out) {
+  if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+  ConsistentHash& algo = *instance.algo;
+  const size_t n = instance.names.size();
+  uint64_t key_hash;
+  if (config.u64_keys) {
+    if (!ParseDecimalU64(line, &key_hash)) {
+      return Invalid(absl::StrCat(
+          "line ", line_number, ": invalid u64 key '", Excerpt(line),
+          "'; with --key-format u64 every line must be a decimal integer in "
+          "0..18446744073709551615"));
+    }
+  } else {
+    key_hash = algo.HashKey(line);
+  }
+  out->append(line);
+  if (config.replicas == 1) {
+    const NodeId id =
+        instance.stateful ? algo.Place(key_hash) : algo.Lookup(key_hash);
+    if (id >= n) {
+      return absl::InternalError(absl::StrCat(
+          "internal error: ", config.algorithm, " returned node id ", id,
+          " for line ", line_number, "; valid ids: 0..", n - 1));
+    }
+    out->push_back('\t');
+    out->append(instance.names[id]);
+  } else {
+    if (absl::Status s = algo.LookupReplicas(key_hash, config.replicas,
+                                             config.distinct_zones, owners);
+        !s.ok()) {
+      return absl::InternalError(absl::StrCat(
+          "internal error at line ", line_number, ": ", s.message()));
+    }
+    for (const NodeId id : *owners) {
+      if (id >= n) {
+        return absl::InternalError(absl::StrCat(
+            "internal error: ", config.algorithm, " returned replica id ", id,
+            " for line ", line_number, "; valid ids: 0..", n - 1));
+      }
+      out->push_back('\t');
+      out->append(instance.names[id]);
+    }
+  }
+  out->push_back('\n');
+  return absl::OkStatus();
+}
+
+}  // namespace chbench::cli
