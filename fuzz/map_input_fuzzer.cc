@@ -246,6 +246,7 @@ void Run(std::string_view data) {
   FUZZ_CHECK(algo.size() + configured_copy.remove.size() == n, "live ",
              algo.size(), " after removing ", configured_copy.remove.size(),
              " of ", n);
+  FUZZ_CHECK(algo.size() > 0, "no live node left to map keys to");
   std::set<NodeId> live;
   for (NodeId id : algo.LiveNodes()) live.insert(id);
 

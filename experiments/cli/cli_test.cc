@@ -1101,6 +1101,13 @@ const std::vector<ErrorCase>& ErrorCases() {
       {"ReplicasAboveNodesLeftAfterRemove",
        Map({"-a", "rendezvous", "-n", "3", "-r", "3", "--remove", "node-1"}),
        "x\n", {"--replicas '3'", "2 nodes left after --remove", "1..2"}},
+      // Regression (fuzz/map_input_fuzzer.cc): removing every server of a
+      // preset was an internal error (exit 1) at the first key.
+      {"PresetRemoveEveryServer",
+       Map({"--preset", "libmemcached_ketama", "--servers",
+            "10.0.0.2:11211,10.0.0.3:11211", "--remove",
+            "10.0.0.3:11211,10.0.0.2:11211"}),
+       "user:1\n", {"removes all 2 servers", "at least one must stay live"}},
       {"RemoveNotLastFromJump",
        Map({"-a", "jump", "-n", "3", "--remove", "node-0"}),
        "k\n",
