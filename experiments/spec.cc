@@ -17,13 +17,13 @@
 #include "algorithms/maglev/maglev.h"
 #include "algorithms/presets/registry.h"
 #include "algorithms/registry.h"
-#include "algorithms/ring/ring.h"
 #include "bench/timing.h"
+#include "algorithms/ring/ring.h"
 #include "experiments/csv.h"
 #include "experiments/metric_registry.h"
-#include "toml++/toml.h"
 #include "workload/keyset.h"
 #include "workload/removal.h"
+#include "toml++/toml.h"
 
 namespace chbench {
 
@@ -116,8 +116,7 @@ std::string Cell::Name() const {
   if (nodes) parts.push_back(absl::StrCat("n", nodes));
   if (vnodes) parts.push_back(absl::StrCat("v", *vnodes));
   if (table_size) parts.push_back(absl::StrCat("t", *table_size));
-  if (load_factor)
-    parts.push_back(absl::StrCat("c", FormatNumber(*load_factor)));
+  if (load_factor) parts.push_back(absl::StrCat("c", FormatNumber(*load_factor)));
   if (capacity) parts.push_back(absl::StrCat("a", *capacity));
   if (probes) parts.push_back(absl::StrCat("q", *probes));
   parts.push_back(absl::StrCat("k", keys));
@@ -200,47 +199,20 @@ struct Block {
   std::set<std::string> set_keys;  // keys given anywhere
 };
 
-constexpr std::array<std::string_view, 38> kBlockKeys = {"kind",
-                                                         "claim",
-                                                         "algorithm",
-                                                         "preset",
-                                                         "hash",
-                                                         "keyset",
-                                                         "nodes",
-                                                         "vnodes",
-                                                         "table_size",
-                                                         "load_factor",
-                                                         "overprovision",
-                                                         "probes",
-                                                         "removal",
-                                                         "removed_fraction",
-                                                         "keys",
-                                                         "keys_per_node",
-                                                         "placed_keys_per_node",
-                                                         "scenario",
-                                                         "weights",
-                                                         "repetitions",
-                                                         "seed",
-                                                         "min_time_s",
-                                                         "multithread",
-                                                         "mode",
-                                                         "zipf",
-                                                         "requests",
-                                                         "cache_items",
-                                                         "stale_fraction",
-                                                         "utilization",
-                                                         "buckets",
-                                                         "clients",
-                                                         "workers",
-                                                         "rate",
-                                                         "db_delay_us",
-                                                         "enabled",
-                                                         "tiers"};
+constexpr std::array<std::string_view, 38> kBlockKeys = {
+    "kind",          "claim",       "algorithm",   "preset",      "hash",
+    "keyset",        "nodes",       "vnodes",      "table_size",
+    "load_factor",   "overprovision", "probes",    "removal",
+    "removed_fraction", "keys",     "keys_per_node",
+    "placed_keys_per_node",         "scenario",    "weights",
+    "repetitions",   "seed",        "min_time_s",  "multithread",
+    "mode",          "zipf",        "requests",    "cache_items",
+    "stale_fraction", "utilization", "buckets",    "clients",
+    "workers",       "rate",        "db_delay_us", "enabled", "tiers"};
 // Keys of the cluster kind only.
 constexpr std::array<std::string_view, 11> kClusterKeys = {
-    "mode",           "zipf",        "requests",   "cache_items",
-    "stale_fraction", "utilization", "buckets",    "clients",
-    "workers",        "rate",        "db_delay_us"};
+    "mode",    "zipf",    "requests", "cache_items", "stale_fraction",
+    "utilization", "buckets", "clients", "workers", "rate", "db_delay_us"};
 constexpr std::array<std::string_view, 6> kClusterScenarios = {
     "none", "add", "remove", "stale_view", "cascade", "cascade_mean"};
 
@@ -268,8 +240,9 @@ class Parser {
   explicit Parser(std::string_view path) : path_(path) {}
 
   absl::Status Error(std::string_view key, std::string_view problem) const {
-    return absl::InvalidArgumentError(absl::StrCat(
-        path_, ": key '", std::string(key), "': ", std::string(problem)));
+    return absl::InvalidArgumentError(
+        absl::StrCat(path_, ": key '", std::string(key), "': ",
+                     std::string(problem)));
   }
 
   // Elements of an axis: an array's elements, or the scalar itself.
@@ -288,8 +261,7 @@ class Parser {
     out->clear();
     for (const toml::node* e : Elements(node)) {
       std::optional<std::string> s = e->value<std::string>();
-      if (!s || !e->is_string())
-        return Error(key, "expected a string or an array of strings");
+      if (!s || !e->is_string()) return Error(key, "expected a string or an array of strings");
       out->push_back(*s);
     }
     if (out->empty()) return Error(key, "empty axis; give at least one value");
@@ -297,8 +269,8 @@ class Parser {
   }
 
   // Integers in [min, max]; `why` (optional) explains the bounds.
-  absl::Status Ints(std::string_view key, const toml::node& node, int64_t min,
-                    int64_t max, std::vector<int64_t>* out,
+  absl::Status Ints(std::string_view key, const toml::node& node,
+                    int64_t min, int64_t max, std::vector<int64_t>* out,
                     std::string_view why = "") const {
     out->clear();
     for (const toml::node* e : Elements(node)) {
@@ -307,10 +279,11 @@ class Parser {
       }
       const int64_t v = *e->value<int64_t>();
       if (v < min || v > max) {
-        return Error(key,
-                     absl::StrCat("value ", v, " out of range; valid: ",
-                                  Range(min, max), why.empty() ? "" : " (",
-                                  std::string(why), why.empty() ? "" : ")"));
+        return Error(key, absl::StrCat("value ", v, " out of range; valid: ",
+                                       Range(min, max),
+                                       why.empty() ? "" : " (",
+                                       std::string(why),
+                                       why.empty() ? "" : ")"));
       }
       out->push_back(v);
     }
@@ -344,8 +317,8 @@ class Parser {
       const std::string key(k.str());
       if (std::find(kBlockKeys.begin(), kBlockKeys.end(), key) ==
           kBlockKeys.end()) {
-        return Error(
-            key, absl::StrCat("unknown key; valid: ", JoinNames(kBlockKeys)));
+        return Error(key, absl::StrCat("unknown key; valid: ",
+                                       JoinNames(kBlockKeys)));
       }
       if (key == "tiers") continue;
       b->set_keys.insert(key);
@@ -365,14 +338,13 @@ class Parser {
         s = Strings(key, node, &b->algorithm);
         for (const std::string& a : b->algorithm) {
           if (s.ok() && FindAlgorithm(a) == nullptr) {
-            return Error(
-                key, absl::StrCat(
-                         "unknown value '", a, "'; valid: ", AlgorithmNames(),
-                         FindPreset(a) != nullptr
-                             ? " ('" + a +
-                                   "' is a production "
-                                   "preset: list it under key 'preset')"
-                             : std::string()));
+            return Error(key, absl::StrCat(
+                                  "unknown value '", a, "'; valid: ",
+                                  AlgorithmNames(),
+                                  FindPreset(a) != nullptr
+                                      ? " ('" + a + "' is a production "
+                                        "preset: list it under key 'preset')"
+                                      : std::string()));
           }
         }
       } else if (key == "preset") {
@@ -452,8 +424,7 @@ class Parser {
           }
         }
       } else if (key == "probes") {
-        s = Ints(key, node, 1, 1024, &b->probes,
-                 "multiprobe's probes per lookup");
+        s = Ints(key, node, 1, 1024, &b->probes, "multiprobe's probes per lookup");
       } else if (key == "removal") {
         s = Strings(key, node, &b->removal);
         for (const std::string& o : b->removal) {
@@ -507,16 +478,14 @@ class Parser {
           const int64_t max_seed =
               std::numeric_limits<int64_t>::max() - kMaxRepetitions;
           if (v < 0 || v > max_seed) {
-            return Error(key,
-                         absl::StrCat("value ", v, " out of range; valid: ",
-                                      Range(0, max_seed)));
+            return Error(key, absl::StrCat("value ", v, " out of range; valid: ",
+                                           Range(0, max_seed)));
           }
           b->seed = v;
         } else {
           if (v < 1 || v > kMaxRepetitions) {
-            return Error(key,
-                         absl::StrCat("value ", v, " out of range; valid: ",
-                                      Range(1, kMaxRepetitions)));
+            return Error(key, absl::StrCat("value ", v, " out of range; valid: ",
+                                           Range(1, kMaxRepetitions)));
           }
           b->repetitions = v;
         }
@@ -537,16 +506,14 @@ class Parser {
         s = Doubles(key, node, v);
         const double lo = 0, hi = key == "zipf" ? 10 : 1;
         for (double x : *v) {
-          const bool ok =
-              key == "utilization" ? (x > 0 && x <= 1) : (x >= lo && x <= hi);
+          const bool ok = key == "utilization" ? (x > 0 && x <= 1)
+                                               : (x >= lo && x <= hi);
           if (s.ok() && !ok) {
-            return Error(key,
-                         absl::StrCat("value ", FormatNumber(x),
-                                      " out of range; valid: ",
-                                      key == "utilization"
-                                          ? "(0, 1]"
-                                          : absl::StrCat(FormatNumber(lo), "..",
-                                                         FormatNumber(hi))));
+            return Error(key, absl::StrCat(
+                "value ", FormatNumber(x), " out of range; valid: ",
+                key == "utilization" ? "(0, 1]"
+                                     : absl::StrCat(FormatNumber(lo), "..",
+                                                    FormatNumber(hi))));
           }
         }
       } else if (key == "requests") {
@@ -557,7 +524,7 @@ class Parser {
       } else if (key == "buckets" || key == "clients" || key == "workers" ||
                  key == "db_delay_us") {
         std::vector<int64_t> v;
-        const int64_t hi = key == "workers"       ? 64
+        const int64_t hi = key == "workers" ? 64
                            : key == "db_delay_us" ? 1000000
                                                   : 100000;
         const int64_t lo = key == "buckets" ? 2 : key == "db_delay_us" ? 0 : 1;
@@ -581,10 +548,9 @@ class Parser {
         if (!node.is_number()) return Error(key, "expected a number");
         b->min_time_s = *node.value<double>();
         if (!(b->min_time_s > 0 && b->min_time_s <= kMaxMinTimeS)) {
-          return Error(key,
-                       absl::StrCat("value ", FormatNumber(b->min_time_s),
-                                    " out of range; valid: (0, ",
-                                    FormatNumber(kMaxMinTimeS), "] seconds"));
+          return Error(key, absl::StrCat("value ", FormatNumber(b->min_time_s),
+                                         " out of range; valid: (0, ",
+                                         FormatNumber(kMaxMinTimeS), "] seconds"));
         }
       }
       if (!s.ok()) return s;
@@ -600,9 +566,8 @@ class Parser {
     for (const auto& [k, v] : *t) {
       if (std::find(kTierNames.begin(), kTierNames.end(), k.str()) ==
           kTierNames.end()) {
-        return Error("tiers",
-                     absl::StrCat("unknown value '", std::string(k.str()),
-                                  "'; valid: ", JoinNames(kTierNames)));
+        return Error("tiers", absl::StrCat("unknown value '", std::string(k.str()),
+                                           "'; valid: ", JoinNames(kTierNames)));
       }
       if (!v.is_table()) return Error(k.str(), "expected a table");
     }
@@ -610,14 +575,12 @@ class Parser {
   }
 
   absl::Status CheckBlock(const Block& b) const {
-    if (b.kind.empty())
-      return Error("kind",
-                   absl::StrCat("missing; valid: ", JoinNames(kCellKinds)));
+    if (b.kind.empty()) return Error("kind", absl::StrCat("missing; valid: ", JoinNames(kCellKinds)));
     if (b.kind != "cluster") {
       for (std::string_view k : kClusterKeys) {
         if (b.set_keys.count(std::string(k))) {
-          return Error(
-              k, absl::StrCat("not used by kind '", b.kind, "'; cluster only"));
+          return Error(k, absl::StrCat("not used by kind '", b.kind,
+                                       "'; cluster only"));
         }
       }
     } else if (absl::Status s = CheckCluster(b); !s.ok()) {
@@ -631,7 +594,8 @@ class Parser {
       return Error("algorithm", "not used by kind 'hash_speed'");
     }
     if (!b.preset.empty()) {
-      const bool string_lookup = b.kind == "lookup" && b.scenario.size() == 1 &&
+      const bool string_lookup = b.kind == "lookup" &&
+                                 b.scenario.size() == 1 &&
                                  b.scenario[0] == "string";
       if (b.kind != "presets" && !string_lookup) {
         return Error("preset",
@@ -645,8 +609,7 @@ class Parser {
     if (b.kind == "weights") {
       if (b.weights.empty()) return Error("weights", "missing");
       if (!b.nodes.empty()) {
-        return Error("nodes",
-                     "not used by kind 'weights' (one node per weight)");
+        return Error("nodes", "not used by kind 'weights' (one node per weight)");
       }
     } else if (!b.weights.empty()) {
       return Error("weights", absl::StrCat("not used by kind '", b.kind, "'"));
@@ -666,8 +629,7 @@ class Parser {
         return Error("removal", absl::StrCat("missing; valid: ",
                                              JoinNames(kRemovalOrders)));
       }
-      if (b.removed_fraction.empty())
-        return Error("removed_fraction", "missing");
+      if (b.removed_fraction.empty()) return Error("removed_fraction", "missing");
       for (int64_t n : b.nodes) {
         if (n < 2) {
           return Error("nodes", absl::StrCat("value ", n,
@@ -683,17 +645,14 @@ class Parser {
       if (!b.removal.empty()) {
         for (const std::string& sc : b.scenario) {
           if (sc != "prehashed") {
-            return Error(
-                "scenario",
-                absl::StrCat("value '", sc,
-                             "' with 'removal'; lookups after removals are "
-                             "timed on prehashed keys only; valid: prehashed"));
+            return Error("scenario", absl::StrCat(
+                "value '", sc, "' with 'removal'; lookups after removals are "
+                "timed on prehashed keys only; valid: prehashed"));
           }
         }
         if (b.scenario.empty()) {
-          return Error("scenario",
-                       "missing; give scenario = [\"prehashed\"] "
-                       "with 'removal'");
+          return Error("scenario", "missing; give scenario = [\"prehashed\"] "
+                                   "with 'removal'");
         }
       }
     } else if (!b.removal.empty() || !b.removed_fraction.empty()) {
@@ -722,11 +681,11 @@ class Parser {
       return Error("scenario", absl::StrCat("not used by kind '", b.kind, "'"));
     }
     if (b.set_keys.count("multithread") && b.kind != "lookup") {
-      return Error("multithread", absl::StrCat("not used by kind '", b.kind,
-                                               "'; lookup only"));
+      return Error("multithread",
+                   absl::StrCat("not used by kind '", b.kind, "'; lookup only"));
     }
-    const bool places =
-        b.kind == "lookup" || b.kind == "build" || b.kind == "memory";
+    const bool places = b.kind == "lookup" || b.kind == "build" ||
+                        b.kind == "memory";
     if (b.set_keys.count("placed_keys_per_node") && !places) {
       return Error("placed_keys_per_node",
                    absl::StrCat("not used by kind '", b.kind,
@@ -736,14 +695,10 @@ class Parser {
       const int64_t rounds = b.repetitions.value_or(kDefaultTimingRounds);
       if (rounds < kMinTimingRounds) {
         return Error("repetitions",
-                     absl::StrCat("value ", rounds,
-                                  " out of range for timing "
-                                  "kind '",
-                                  b.kind,
-                                  "' (measurement rounds of "
+                     absl::StrCat("value ", rounds, " out of range for timing "
+                                  "kind '", b.kind, "' (measurement rounds of "
                                   "one cell; a median and its spread need at "
-                                  "least ",
-                                  kMinTimingRounds, "); valid: ",
+                                  "least ", kMinTimingRounds, "); valid: ",
                                   Range(kMinTimingRounds, kMaxRepetitions)));
       }
     }
@@ -752,8 +707,7 @@ class Parser {
     for (const std::vector<double>& w : b.weights) {
       const int64_t n = static_cast<int64_t>(w.size());
       if (n > kMaxNodes) {
-        return Error("weights", absl::StrCat(n,
-                                             " weights (one node each) out "
+        return Error("weights", absl::StrCat(n, " weights (one node each) out "
                                              "of range; valid: ",
                                              Range(1, kMaxNodes), " nodes"));
       }
@@ -764,8 +718,7 @@ class Parser {
       for (int64_t n : node_counts) {
         if (k > kMaxKeys / n) {
           return Error("keys_per_node",
-                       absl::StrCat("value ", k, " x ", n,
-                                    " nodes out of "
+                       absl::StrCat("value ", k, " x ", n, " nodes out of "
                                     "range; the key count must be in ",
                                     Range(1, kMaxKeys)));
         }
@@ -778,11 +731,9 @@ class Parser {
     if (has("bounded_load")) {
       for (int64_t v : b.vnodes) {
         if (v > bounded_load_internal::kMaxVnodes) {
-          return Error(
-              "vnodes",
-              absl::StrCat("value ", v,
-                           " out of range for bounded_load; valid: ",
-                           Range(1, bounded_load_internal::kMaxVnodes)));
+          return Error("vnodes", absl::StrCat(
+              "value ", v, " out of range for bounded_load; valid: ",
+              Range(1, bounded_load_internal::kMaxVnodes)));
         }
       }
       if (places) {
@@ -790,24 +741,20 @@ class Parser {
           for (int64_t n : node_counts) {
             if (p > kMaxKeys / n) {
               return Error("placed_keys_per_node",
-                           absl::StrCat("value ", p, " x ", n,
-                                        " nodes out of "
-                                        "range; at most ",
-                                        kMaxKeys, " placed keys"));
+                           absl::StrCat("value ", p, " x ", n, " nodes out of "
+                                        "range; at most ", kMaxKeys,
+                                        " placed keys"));
             }
           }
         }
       }
       if (std::all_of(b.hash.begin(), b.hash.end(), Is32BitHash)) {
-        return Error(
-            "hash",
-            absl::StrCat(
-                "values '", absl::StrJoin(b.hash, "', '"),
-                "' are 32-bit hashes; "
-                "bounded_load refuses them (distinct keys with equal digests "
-                "would be merged into one placed key) and drops them from a "
-                "mixed hash axis, which leaves it no cell here; add a 64-bit "
-                "hash (xxh64, xxh3, murmur3_128, md5, fnv1a)"));
+        return Error("hash", absl::StrCat(
+            "values '", absl::StrJoin(b.hash, "', '"), "' are 32-bit hashes; "
+            "bounded_load refuses them (distinct keys with equal digests "
+            "would be merged into one placed key) and drops them from a "
+            "mixed hash axis, which leaves it no cell here; add a 64-bit "
+            "hash (xxh64, xxh3, murmur3_128, md5, fnv1a)"));
       }
     }
     // Ring points: nodes x vnodes (x weight) within the ring's limits.
@@ -819,51 +766,46 @@ class Parser {
         for (int64_t n : b.nodes) {
           if (static_cast<uint64_t>(n) * static_cast<uint64_t>(v) >
               kMaxPoints) {
-            return Error(
-                "vnodes",
-                absl::StrCat(
-                    "value ", v, " x ", n, " nodes = ",
-                    static_cast<uint64_t>(n) * static_cast<uint64_t>(v),
-                    " ring points out of range; a ring holds at most ",
-                    kMaxPoints));
+            return Error("vnodes", absl::StrCat(
+                "value ", v, " x ", n, " nodes = ",
+                static_cast<uint64_t>(n) * static_cast<uint64_t>(v),
+                " ring points out of range; a ring holds at most ",
+                kMaxPoints));
           }
         }
       }
     }
-    // Builds and prehashed lookups are timed with the default hash only
-    // (bench/timing_members.h: the other hashes' kernels are string-key
-    // lookups; a prehashed lookup hashes no key).
+    // Builds and prehashed lookups are timed with the default hash only,
+    // and string-key lookups with other hashes for the hash-axis algorithms
+    // only (bench/timing.h: a prehashed lookup hashes no key; the other
+    // kernels are not compiled).
     if ((b.kind == "build" || b.kind == "lookup") && !b.algorithm.empty()) {
       const std::string def = AlgorithmParams{}.hash;
-      const bool prehashed = b.kind == "build" || b.scenario.empty() ||
-                             std::find(b.scenario.begin(), b.scenario.end(),
-                                       "prehashed") != b.scenario.end();
+      const bool prehashed =
+          b.kind == "build" || b.scenario.empty() ||
+          std::find(b.scenario.begin(), b.scenario.end(), "prehashed") !=
+              b.scenario.end();
       for (const std::string& h : b.hash) {
         if (h != def && !prehashed) {
           for (const std::string& a : b.algorithm) {
             if (std::find(kHashAxisAlgorithms.begin(),
                           kHashAxisAlgorithms.end(),
                           a) == kHashAxisAlgorithms.end()) {
-              return Error(
-                  "hash",
-                  absl::StrCat("value '", h, "' with algorithm '", a,
-                               "': string-key lookups with hashes other than '",
-                               def, "' are timed for ",
-                               JoinNames(kHashAxisAlgorithms),
-                               " only (bench/timing.h)"));
+              return Error("hash", absl::StrCat(
+                  "value '", h, "' with algorithm '", a,
+                  "': string-key lookups with hashes other than '", def,
+                  "' are timed for ", JoinNames(kHashAxisAlgorithms),
+                  " only (bench/timing.h)"));
             }
           }
         }
         if (h != def && prehashed) {
-          return Error(
-              "hash",
-              absl::StrCat(
-                  "value '", h, "' with kind '", b.kind, "'",
-                  b.kind == "lookup" ? " and scenario 'prehashed'" : "",
-                  ": builds and prehashed lookups are timed with hash '", def,
-                  "' only (a prehashed lookup hashes no key); time other "
-                  "hashes "
-                  "with scenario = [\"string\"]"));
+          return Error("hash", absl::StrCat(
+              "value '", h, "' with kind '", b.kind, "'",
+              b.kind == "lookup" ? " and scenario 'prehashed'" : "",
+              ": builds and prehashed lookups are timed with hash '", def,
+              "' only (a prehashed lookup hashes no key); time other hashes "
+              "with scenario = [\"string\"]"));
         }
       }
     }
@@ -875,30 +817,24 @@ class Parser {
       return Error("keys", "give exactly one of 'keys' and 'keys_per_node'");
     }
     if (hs && !b.keys_per_node.empty()) {
-      return Error("keys_per_node",
-                   "not used by kind 'hash_speed'; use 'keys'");
+      return Error("keys_per_node", "not used by kind 'hash_speed'; use 'keys'");
     }
     if (b.kind != "lookup" && b.kind != "build" && !hs) {
       for (const std::string& h : b.hash) {
         const HashInfo* info = FindHash(h);
         if (info != nullptr && !info->reproducible) {
-          return Error(
-              "hash",
-              absl::StrCat("value '", h,
-                           "' is seeded per process and cannot be used "
-                           "where results must reproduce (kind '",
-                           b.kind,
-                           "'); use it in lookup, build or hash_speed only"));
+          return Error("hash", absl::StrCat(
+              "value '", h, "' is seeded per process and cannot be used "
+              "where results must reproduce (kind '", b.kind,
+              "'); use it in lookup, build or hash_speed only"));
         }
       }
     }
     for (int64_t m : b.table_size) {
       for (int64_t n : b.nodes) {
         if (m < n) {
-          return Error(
-              "table_size",
-              absl::StrCat("value ", m, " out of range; must be >= nodes (", n,
-                           ")"));
+          return Error("table_size", absl::StrCat(
+              "value ", m, " out of range; must be >= nodes (", n, ")"));
         }
       }
     }
@@ -917,30 +853,26 @@ class Parser {
       return Error("keys", "missing; the universe of keys requested");
     }
     if (!b.keys_per_node.empty()) {
-      return Error("keys_per_node",
-                   "not used by kind 'cluster'; use 'keys' "
-                   "(the universe)");
+      return Error("keys_per_node", "not used by kind 'cluster'; use 'keys' "
+                                    "(the universe)");
     }
     for (int64_t k : b.keys) {
       if (k > (int64_t{1} << 31)) {
-        return Error("keys", absl::StrCat("value ", k,
-                                          " out of range for "
+        return Error("keys", absl::StrCat("value ", k, " out of range for "
                                           "kind 'cluster'; valid: ",
                                           Range(1, int64_t{1} << 31)));
       }
     }
     for (int64_t n : b.nodes) {
       if (n < 2 || n > 100000) {
-        return Error("nodes", absl::StrCat("value ", n,
-                                           " out of range for "
+        return Error("nodes", absl::StrCat("value ", n, " out of range for "
                                            "kind 'cluster'; valid: ",
                                            Range(2, 100000)));
       }
     }
     for (int64_t r : b.requests) {
       if (r < b.buckets) {
-        return Error("requests", absl::StrCat("value ", r,
-                                              " out of range; "
+        return Error("requests", absl::StrCat("value ", r, " out of range; "
                                               "at least one per bucket (",
                                               b.buckets, ")"));
       }
@@ -954,47 +886,37 @@ class Parser {
     }
     if (!b.utilization.empty() && !has_scenario("cascade") &&
         !has_scenario("cascade_mean")) {
-      return Error("utilization",
-                   "not used without scenario 'cascade' or "
-                   "'cascade_mean'");
+      return Error("utilization", "not used without scenario 'cascade' or "
+                                  "'cascade_mean'");
     }
-    const bool real =
-        std::find(b.mode.begin(), b.mode.end(), "memcached") != b.mode.end();
+    const bool real = std::find(b.mode.begin(), b.mode.end(), "memcached") !=
+                      b.mode.end();
     if (real) {
       for (int64_t n : b.nodes) {
         if (n > 64) {
-          return Error(
-              "nodes",
-              absl::StrCat("value ", n,
-                           " out of range for mode 'memcached' (one process "
-                           "per server, on 2 cores); valid: ",
-                           Range(2, 64)));
+          return Error("nodes", absl::StrCat(
+              "value ", n, " out of range for mode 'memcached' (one process "
+              "per server, on 2 cores); valid: ", Range(2, 64)));
         }
       }
       for (int64_t k : b.keys) {
         if (k > 200000) {
-          return Error(
-              "keys",
-              absl::StrCat("value ", k,
-                           " out of range for mode 'memcached' (every key "
-                           "must fit its server's 64 MB: no eviction); valid: ",
-                           Range(1, 200000)));
+          return Error("keys", absl::StrCat(
+              "value ", k, " out of range for mode 'memcached' (every key "
+              "must fit its server's 64 MB: no eviction); valid: ",
+              Range(1, 200000)));
         }
       }
       for (int64_t r : b.requests) {
         if (r > 10000000) {
-          return Error(
-              "requests",
-              absl::StrCat("value ", r,
-                           " out of range for mode 'memcached' (a bounded "
-                           "request loop); valid: ",
-                           Range(b.buckets, 10000000)));
+          return Error("requests", absl::StrCat(
+              "value ", r, " out of range for mode 'memcached' (a bounded "
+              "request loop); valid: ", Range(b.buckets, 10000000)));
         }
       }
       if (b.set_keys.count("cache_items") && b.mode.size() == 1) {
-        return Error("cache_items",
-                     "not used by mode 'memcached' (each "
-                     "server has 64 MB; the universe fits)");
+        return Error("cache_items", "not used by mode 'memcached' (each "
+                                    "server has 64 MB; the universe fits)");
       }
     }
     return absl::OkStatus();
@@ -1084,10 +1006,9 @@ bool Expand(const Block& b, std::string_view experiment, std::string_view tier,
   // Timing kinds: one cell per configuration, measured `rounds` times at
   // `seed`; other kinds: one cell per repetition, at seed + repetition.
   const int64_t reps = timing ? 1 : b.repetitions.value_or(1);
-  const uint32_t rounds =
-      timing
-          ? static_cast<uint32_t>(b.repetitions.value_or(kDefaultTimingRounds))
-          : 0;
+  const uint32_t rounds = timing ? static_cast<uint32_t>(b.repetitions.value_or(
+                                       kDefaultTimingRounds))
+                                 : 0;
   (void)tier;
   for (const std::string& alg : algs) {
     for (const std::string& hash : b.hash) {
@@ -1163,233 +1084,219 @@ bool Expand(const Block& b, std::string_view experiment, std::string_view tier,
               for (const auto& t : ts) {
                 for (const auto& c : lf) {
                   for (const auto& a : cap) {
-                    for (const auto& q : pr) {
-                      for (const auto& [order, removed] : rem) {
-                        for (uint32_t p : placed) {
-                          for (int64_t k : key_axis) {
-                            for (const std::string& sc : scenarios) {
-                              for (const ClusterCombo& cc :
-                                   ClusterCombos(b, sc)) {
-                                for (int64_t r = 0; r < reps; ++r) {
-                                  if (cells->size() >= kMaxCells) return false;
-                                  Cell cell;
-                                  cell.experiment = std::string(experiment);
-                                  cell.kind = b.kind;
-                                  cell.claim = b.claim;
-                                  cell.algorithm = alg;
-                                  cell.hash = hash;
-                                  cell.keyset = keyset;
-                                  cell.nodes = n;
-                                  cell.vnodes = v;
-                                  cell.table_size = t;
-                                  cell.load_factor = c;
-                                  cell.capacity = a;
-                                  cell.probes = q;
-                                  cell.removal = order;
-                                  cell.removed = removed;
-                                  // Both factors are bounded by CheckBlock, so
-                                  // the product is <= 2^32.
-                                  cell.keys = per_node
-                                                  ? static_cast<uint64_t>(k) * n
-                                                  : static_cast<uint64_t>(k);
-                                  cell.scenario = sc;
-                                  cell.weights = w;
-                                  cell.seed = static_cast<uint64_t>(b.seed + r);
-                                  cell.repetition = static_cast<uint32_t>(r);
-                                  cell.min_time_s = b.min_time_s;
-                                  cell.rounds = rounds;
-                                  cell.placed_keys_per_node = p;
-                                  cell.multithread =
-                                      b.multithread && sc == "prehashed";
-                                  if (b.kind == "cluster") {
-                                    cell.mode = cc.mode;
-                                    cell.zipf = cc.zipf;
-                                    cell.requests = cc.requests;
-                                    cell.cache_items = cc.cache_items;
-                                    cell.stale_fraction = cc.stale_fraction;
-                                    cell.utilization = cc.utilization;
-                                    cell.buckets =
-                                        static_cast<uint32_t>(b.buckets);
-                                    cell.clients =
-                                        static_cast<uint32_t>(b.clients);
-                                    cell.workers =
-                                        static_cast<uint32_t>(b.workers);
-                                    cell.db_delay_us =
-                                        static_cast<uint32_t>(b.db_delay_us);
-                                    cell.rate = b.rate;
-                                  }
-                                }
-                              }
-                            }
+                  for (const auto& q : pr) {
+                  for (const auto& [order, removed] : rem) {
+                  for (uint32_t p : placed) {
+                    for (int64_t k : key_axis) {
+                      for (const std::string& sc : scenarios) {
+                        for (const ClusterCombo& cc : ClusterCombos(b, sc)) {
+                        for (int64_t r = 0; r < reps; ++r) {
+                          if (cells->size() >= kMaxCells) return false;
+                          Cell cell;
+                          cell.experiment = std::string(experiment);
+                          cell.kind = b.kind;
+                          cell.claim = b.claim;
+                          cell.algorithm = alg;
+                          cell.hash = hash;
+                          cell.keyset = keyset;
+                          cell.nodes = n;
+                          cell.vnodes = v;
+                          cell.table_size = t;
+                          cell.load_factor = c;
+                          cell.capacity = a;
+                          cell.probes = q;
+                          cell.removal = order;
+                          cell.removed = removed;
+                          // Both factors are bounded by CheckBlock, so the
+                          // product is <= 2^32.
+                          cell.keys = per_node ? static_cast<uint64_t>(k) * n
+                                               : static_cast<uint64_t>(k);
+                          cell.scenario = sc;
+                          cell.weights = w;
+                          cell.seed = static_cast<uint64_t>(b.seed + r);
+                          cell.repetition = static_cast<uint32_t>(r);
+                          cell.min_time_s = b.min_time_s;
+                          cell.rounds = rounds;
+                          cell.placed_keys_per_node = p;
+                          cell.multithread =
+                              b.multithread && sc == "prehashed";
+                          if (b.kind == "cluster") {
+                            cell.mode = cc.mode;
+                            cell.zipf = cc.zipf;
+                            cell.requests = cc.requests;
+                            cell.cache_items = cc.cache_items;
+                            cell.stale_fraction = cc.stale_fraction;
+                            cell.utilization = cc.utilization;
+                            cell.buckets = static_cast<uint32_t>(b.buckets);
+                            cell.clients = static_cast<uint32_t>(b.clients);
+                            cell.workers = static_cast<uint32_t>(b.workers);
+                            cell.db_delay_us =
+                                static_cast<uint32_t>(b.db_delay_us);
+                            cell.rate = b.rate;
                           }
+                          cells->push_back(std::move(cell));
+                        }
                         }
                       }
                     }
+                  }
+                  }
+                  }
                   }
                 }
               }
             }
           }
-          return true;
         }
-
-      }  // namespace
-
-      // Refuses, before toml++ sees it, spec text with a non-ASCII byte (a
-      // UTF-8 byte-order mark at the start excepted). toml++ 3.3.0 (Debian 12's
-      // libtomlplusplus) has undefined behaviour when it asks whether some
-      // non-ASCII characters are whitespace (is_non_ascii_horizontal_whitespace
-      // reaches an unreachable switch default for most of U+00A1..U+0499 and
-      // U+FB36..U+FEFE: upstream issues #190 and #295), and it asks that in
-      // many places: between tokens, at the end of every number, boolean or
-      // date, while scanning a value that starts like a number (`+"..."`,
-      // through quotes), and after a backslash in a multi-line string. Found by
-      // fuzz/spec_fuzzer.cc, first between tokens, then inside a string that a
-      // lexer of strings and comments took as safe. ASCII-only specs cannot
-      // reach it; strings can still hold any character as \uXXXX. Errors read
-      // like toml++'s: "<path>:<line>:<column>: TOML syntax error: ...".
-      absl::Status CheckSpecIsAscii(std::string_view text,
-                                    std::string_view path) {
-        size_t start = text.substr(0, 3) == "\xEF\xBB\xBF" ? 3 : 0;  // a BOM
-        size_t line = 1, column = 1;
-        for (size_t i = 0; i < text.size(); ++i) {
-          const unsigned char c = static_cast<unsigned char>(text[i]);
-          if (c >= 0x80 && i >= start) {
-            return absl::InvalidArgumentError(absl::StrFormat(
-                "%s:%d:%d: TOML syntax error: non-ASCII byte 0x%02X; spec "
-                "files "
-                "are ASCII (the TOML parser, toml++ 3.3.0, misreads some "
-                "non-ASCII "
-                "text): write other characters in strings as \\uXXXX",
-                std::string(path), line, column, c));
-          }
-          if (c == '\n') {
-            ++line;
-            column = 1;
-          } else {
-            ++column;
-          }
-        }
-        return absl::OkStatus();
       }
+    }
+  }
+  return true;
+}
 
-      absl::StatusOr<Spec> ParseSpec(
-          std::string_view text, std::string_view display_path,
-          std::string_view experiment, std::string_view tier) {
-        Parser p(display_path);
-        if (std::find(kTierNames.begin(), kTierNames.end(), tier) ==
-            kTierNames.end()) {
-          return absl::InvalidArgumentError(
-              absl::StrCat("unknown tier '", std::string(tier),
-                           "'; valid tiers: ", JoinNames(kTierNames)));
-        }
-        if (absl::Status s = CheckSpecIsAscii(text, display_path); !s.ok()) {
+}  // namespace
+
+// Refuses, before toml++ sees it, spec text with a non-ASCII byte (a UTF-8
+// byte-order mark at the start excepted). toml++ 3.3.0 (Debian 12's
+// libtomlplusplus) has undefined behaviour when it asks whether some
+// non-ASCII characters are whitespace (is_non_ascii_horizontal_whitespace
+// reaches an unreachable switch default for most of U+00A1..U+0499 and
+// U+FB36..U+FEFE: upstream issues #190 and #295), and it asks that in many
+// places: between tokens, at the end of every number, boolean or date, while
+// scanning a value that starts like a number (`+"..."`, through quotes),
+// and after a backslash in a multi-line string. Found by
+// fuzz/spec_fuzzer.cc, first between tokens, then inside a string that a
+// lexer of strings and comments took as safe. ASCII-only specs cannot reach
+// it; strings can still hold any character as \uXXXX. Errors read like
+// toml++'s: "<path>:<line>:<column>: TOML syntax error: ...".
+absl::Status CheckSpecIsAscii(std::string_view text, std::string_view path) {
+  size_t start = text.substr(0, 3) == "\xEF\xBB\xBF" ? 3 : 0;  // a BOM
+  size_t line = 1, column = 1;
+  for (size_t i = 0; i < text.size(); ++i) {
+    const unsigned char c = static_cast<unsigned char>(text[i]);
+    if (c >= 0x80 && i >= start) {
+      return absl::InvalidArgumentError(absl::StrFormat(
+          "%s:%d:%d: TOML syntax error: non-ASCII byte 0x%02X; spec files "
+          "are ASCII (the TOML parser, toml++ 3.3.0, misreads some non-ASCII "
+          "text): write other characters in strings as \\uXXXX",
+          std::string(path), line, column, c));
+    }
+    if (c == '\n') {
+      ++line;
+      column = 1;
+    } else {
+      ++column;
+    }
+  }
+  return absl::OkStatus();
+}
+
+absl::StatusOr<Spec> ParseSpec(std::string_view text,
+                               std::string_view display_path,
+                               std::string_view experiment,
+                               std::string_view tier) {
+  Parser p(display_path);
+  if (std::find(kTierNames.begin(), kTierNames.end(), tier) ==
+      kTierNames.end()) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "unknown tier '", std::string(tier), "'; valid tiers: ", JoinNames(kTierNames)));
+  }
+  if (absl::Status s = CheckSpecIsAscii(text, display_path); !s.ok()) {
+    return s;
+  }
+  toml::table root;
+  try {
+    root = toml::parse(text, display_path);
+  } catch (const toml::parse_error& e) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        std::string(display_path), ":", e.source().begin.line, ":",
+        e.source().begin.column,
+        ": TOML syntax error: ", std::string(e.description())));
+  }
+  Spec spec;
+  spec.experiment = std::string(experiment);
+  spec.display_path = std::string(display_path);
+  spec.tier = std::string(tier);
+  const std::string salted = absl::StrCat(std::string(text), std::string(1, '\0'),
+                                          std::string(tier));
+  spec.hash = Fnv1a64(salted);
+  spec.run_id = absl::StrFormat("%s-%08x", std::string(tier),
+                                static_cast<uint32_t>(spec.hash >> 32));
+  for (const auto& [k, node] : root) {
+    const std::string key(k.str());
+    if (key != "description" && key != "sweep" && key != "tiers") {
+      return p.Error(key, "unknown key; valid: description, sweep, tiers");
+    }
+  }
+  if (const toml::node* d = root.get("description")) {
+    if (absl::Status s = p.Scalar("description", *d, &spec.description);
+        !s.ok()) {
+      return s;
+    }
+  }
+  if (absl::Status s = p.CheckTiers(root.get("tiers")); !s.ok()) return s;
+  const toml::array* sweep =
+      root.get("sweep") ? root.get("sweep")->as_array() : nullptr;
+  if (sweep == nullptr || sweep->empty()) {
+    return p.Error("sweep", "missing; give at least one [[sweep]] block");
+  }
+  std::set<uint64_t> seeds;
+  // Every tier is validated; the requested one is expanded.
+  for (std::string_view t : kTierNames) {
+    std::vector<Cell> cells;
+    for (const toml::node& bn : *sweep) {
+      const toml::table* bt = bn.as_table();
+      if (bt == nullptr) return p.Error("sweep", "expected [[sweep]] tables");
+      Block b;
+      if (absl::Status s = p.Apply(*bt, true, &b); !s.ok()) return s;
+      const toml::node* bt_tiers = bt->get("tiers");
+      if (absl::Status s = p.CheckTiers(bt_tiers); !s.ok()) return s;
+      if (const toml::node* g = root.at_path(absl::StrCat("tiers.", std::string(t))).node()) {
+        if (absl::Status s = p.Apply(*g->as_table(), false, &b); !s.ok()) {
           return s;
         }
-        toml::table root;
-        try {
-          root = toml::parse(text, display_path);
-        } catch (const toml::parse_error& e) {
-          return absl::InvalidArgumentError(absl::StrCat(
-              std::string(display_path), ":", e.source().begin.line, ":",
-              e.source().begin.column,
-              ": TOML syntax error: ", std::string(e.description())));
-        }
-        Spec spec;
-        spec.experiment = std::string(experiment);
-        spec.display_path = std::string(display_path);
-        spec.tier = std::string(tier);
-        const std::string salted = absl::StrCat(
-            std::string(text), std::string(1, '\0'), std::string(tier));
-        spec.hash = Fnv1a64(salted);
-        spec.run_id = absl::StrFormat("%s-%08x", std::string(tier),
-                                      static_cast<uint32_t>(spec.hash >> 32));
-        for (const auto& [k, node] : root) {
-          const std::string key(k.str());
-          if (key != "description" && key != "sweep" && key != "tiers") {
-            return p.Error(key,
-                           "unknown key; valid: description, sweep, tiers");
-          }
-        }
-        if (const toml::node* d = root.get("description")) {
-          if (absl::Status s = p.Scalar("description", *d, &spec.description);
-              !s.ok()) {
+      }
+      if (bt_tiers != nullptr) {
+        if (const toml::node* o = bt_tiers->as_table()->get(t)) {
+          if (absl::Status s = p.Apply(*o->as_table(), false, &b); !s.ok()) {
             return s;
           }
         }
-        if (absl::Status s = p.CheckTiers(root.get("tiers")); !s.ok()) return s;
-        const toml::array* sweep =
-            root.get("sweep") ? root.get("sweep")->as_array() : nullptr;
-        if (sweep == nullptr || sweep->empty()) {
-          return p.Error("sweep", "missing; give at least one [[sweep]] block");
-        }
-        std::set<uint64_t> seeds;
-        // Every tier is validated; the requested one is expanded.
-        for (std::string_view t : kTierNames) {
-          std::vector<Cell> cells;
-          for (const toml::node& bn : *sweep) {
-            const toml::table* bt = bn.as_table();
-            if (bt == nullptr)
-              return p.Error("sweep", "expected [[sweep]] tables");
-            Block b;
-            if (absl::Status s = p.Apply(*bt, true, &b); !s.ok()) return s;
-            const toml::node* bt_tiers = bt->get("tiers");
-            if (absl::Status s = p.CheckTiers(bt_tiers); !s.ok()) return s;
-            if (const toml::node* g =
-                    root.at_path(absl::StrCat("tiers.", std::string(t)))
-                        .node()) {
-              if (absl::Status s = p.Apply(*g->as_table(), false, &b);
-                  !s.ok()) {
-                return s;
-              }
-            }
-            if (bt_tiers != nullptr) {
-              if (const toml::node* o = bt_tiers->as_table()->get(t)) {
-                if (absl::Status s = p.Apply(*o->as_table(), false, &b);
-                    !s.ok()) {
-                  return s;
-                }
-              }
-            }
-            if (absl::Status s = p.CheckBlock(b); !s.ok()) return s;
-            if (t == tier && b.enabled &&
-                !Expand(b, experiment, tier, &cells)) {
-              return p.Error(
-                  "sweep",
-                  absl::StrCat(
-                      "tier '", std::string(tier), "' expands to more than ",
-                      kMaxCells,
-                      " cells (the product of each block's axes "
-                      "and repetitions, summed over the blocks); valid: "
-                      "1..",
-                      kMaxCells,
-                      " cells per tier: shorten the "
-                      "axes or split the experiment"));
-            }
-          }
-          if (t != tier) continue;
-          std::set<std::string> names;
-          for (Cell& c : cells) {
-            if (names.insert(c.Name()).second) {
-              seeds.insert(c.seed);
-              spec.cells.push_back(std::move(c));
-            }
-          }
-        }
-        spec.seeds.assign(seeds.begin(), seeds.end());
-        return spec;
       }
-
-      absl::StatusOr<Spec> LoadSpec(
-          const std::string& path, std::string_view display_path,
-          std::string_view experiment, std::string_view tier) {
-        absl::StatusOr<std::string> text = ReadFile(path);
-        if (!text.ok()) {
-          return absl::NotFoundError(
-              absl::StrCat("cannot read spec ", path, " for experiment '",
-                           std::string(experiment), "'"));
-        }
-        return ParseSpec(*text, display_path, experiment, tier);
+      if (absl::Status s = p.CheckBlock(b); !s.ok()) return s;
+      if (t == tier && b.enabled && !Expand(b, experiment, tier, &cells)) {
+        return p.Error(
+            "sweep",
+            absl::StrCat("tier '", std::string(tier), "' expands to more than ",
+                         kMaxCells, " cells (the product of each block's axes "
+                         "and repetitions, summed over the blocks); valid: "
+                         "1..", kMaxCells, " cells per tier: shorten the "
+                         "axes or split the experiment"));
       }
+    }
+    if (t != tier) continue;
+    std::set<std::string> names;
+    for (Cell& c : cells) {
+      if (names.insert(c.Name()).second) {
+        seeds.insert(c.seed);
+        spec.cells.push_back(std::move(c));
+      }
+    }
+  }
+  spec.seeds.assign(seeds.begin(), seeds.end());
+  return spec;
+}
 
-    }  // namespace chbench
+absl::StatusOr<Spec> LoadSpec(const std::string& path,
+                              std::string_view display_path,
+                              std::string_view experiment,
+                              std::string_view tier) {
+  absl::StatusOr<std::string> text = ReadFile(path);
+  if (!text.ok()) {
+    return absl::NotFoundError(absl::StrCat(
+        "cannot read spec ", path, " for experiment '", std::string(experiment), "'"));
+  }
+  return ParseSpec(*text, display_path, experiment, tier);
+}
+
+}  // namespace chbench
