@@ -32,6 +32,62 @@
 #include "workload/removal.h"
 
 namespace chbench {
+namespace timing_internal {
+
+absl::Status WrongConcreteType(const TimingMember& m) {
+  return absl::InternalError(absl::StrCat(
+      "factory of '", m.algorithm, "' with hash '", m.params.hash,
+      "' did not return the concrete type DispatchConcrete chose"));
+}
+
+absl::StatusOr<std::unique_ptr<ConsistentHash>> MakeInstance(
+    const TimingMember& m) {
+  return FindPreset(m.algorithm) != nullptr
+             ? MakePreset(m.algorithm, "")
+             : MakeAlgorithm(m.algorithm, m.params);
+}
+
+absl::StatusOr<std::unique_ptr<ConsistentHash>> MakeReadyInstance(
+    const TimingMember& m, uint32_t nodes, const std::vector<uint64_t>& placed,
+    uint64_t seed) {
+  absl::StatusOr<std::unique_ptr<ConsistentHash>> a = MakeInstance(m);
+  if (!a.ok()) return a.status();
+  // Presets are configured with servers "10.0.0.<i>:11211" (their point
+  // names derive from host and port).
+  const std::vector<NodeSpec> specs = FindPreset(m.algorithm) != nullptr
+                                          ? PresetServers(nodes)
+                                          : NodeSpecs(nodes);
+  if (absl::Status s = (*a)->Build(specs); !s.ok()) return s;
+  if (!m.removal.empty()) {
+    absl::StatusOr<std::vector<uint32_t>> order =
+        RemovalSequence(m.removal, nodes, m.removed, seed);
+    if (!order.ok()) return order.status();
+    const Capabilities caps = (*a)->capabilities();
+    if (caps.arbitrary_removal && !caps.history_dependent && !order->empty()) {
+      // The mapping depends only on the live set: build the survivors
+      // (r O(N) removals would dominate a ring or Maglev at N = 10^5).
+      std::vector<bool> out(nodes, false);
+      for (uint32_t r : *order) out[r] = true;
+      std::vector<NodeSpec> live;
+      for (uint32_t i = 0; i < nodes; ++i) {
+        if (!out[i]) live.push_back(specs[i]);
+      }
+      if (absl::Status s = (*a)->Build(live); !s.ok()) return s;
+    } else {
+      for (uint32_t id : *order) {
+        if (absl::Status s = (*a)->RemoveNode(id); !s.ok()) return s;
+      }
+    }
+  }
+  if (!placed.empty()) {
+    std::vector<NodeId> out(placed.size());
+    (*a)->PlaceBatch(placed, out);
+  }
+  return a;
+}
+
+}  // namespace timing_internal
+
 namespace {
 
 using bench_internal::CyclicFold;

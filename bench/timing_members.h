@@ -70,63 +70,46 @@ inline std::vector<NodeSpec> NodeSpecs(uint32_t n, uint32_t first = 0) {
   return specs;
 }
 
-// A fresh, empty instance of the concrete type A from the registry factory.
+// InternalError: the factory's type is not the one DispatchConcrete chose.
+absl::Status WrongConcreteType(const TimingMember& m);
+
+// A fresh, empty instance of the member's algorithm or preset from the
+// registry factory (timing.cc).
+absl::StatusOr<std::unique_ptr<ConsistentHash>> MakeInstance(
+    const TimingMember& m);
+
+// `made` as its concrete type A (InternalError when the factory returned
+// another type than DispatchConcrete chose).
 template <typename A>
-absl::StatusOr<std::unique_ptr<A>> MakeConcrete(const TimingMember& m) {
-  absl::StatusOr<std::unique_ptr<ConsistentHash>> made =
-      FindPreset(m.algorithm) != nullptr ? MakePreset(m.algorithm, "")
-                                         : MakeAlgorithm(m.algorithm, m.params);
+absl::StatusOr<std::unique_ptr<A>> Downcast(
+    const TimingMember& m,
+    absl::StatusOr<std::unique_ptr<ConsistentHash>> made) {
   if (!made.ok()) return made.status();
   A* concrete = dynamic_cast<A*>(made->get());
-  if (concrete == nullptr) {
-    return absl::InternalError(absl::StrCat(
-        "factory of '", m.algorithm, "' with hash '", m.params.hash,
-        "' did not return the concrete type DispatchConcrete chose"));
-  }
+  if (concrete == nullptr) return WrongConcreteType(m);
   made->release();
   return std::unique_ptr<A>(concrete);
 }
 
-// Built with N nodes, the member's removals done and, for a stateful
-// algorithm, its keys placed.
+// A fresh, empty instance of the concrete type A.
+template <typename A>
+absl::StatusOr<std::unique_ptr<A>> MakeConcrete(const TimingMember& m) {
+  return Downcast<A>(m, MakeInstance(m));
+}
+
+// An instance built with N nodes, the member's removals done and, for a
+// stateful algorithm, its keys placed (timing.cc). The setup goes through
+// the interface: only the timed operations are compiled per concrete type.
+absl::StatusOr<std::unique_ptr<ConsistentHash>> MakeReadyInstance(
+    const TimingMember& m, uint32_t nodes, const std::vector<uint64_t>& placed,
+    uint64_t seed);
+
+// The same as the concrete type A.
 template <typename A>
 absl::StatusOr<std::unique_ptr<A>> MakeReady(
     const TimingMember& m, uint32_t nodes, const std::vector<uint64_t>& placed,
     uint64_t seed = 0) {
-  absl::StatusOr<std::unique_ptr<A>> a = MakeConcrete<A>(m);
-  if (!a.ok()) return a.status();
-  // Presets are configured with servers "10.0.0.<i>:11211" (their point
-  // names derive from host and port).
-  const std::vector<NodeSpec> specs = FindPreset(m.algorithm) != nullptr
-                                          ? PresetServers(nodes)
-                                          : NodeSpecs(nodes);
-  if (absl::Status s = (*a)->Build(specs); !s.ok()) return s;
-  if (!m.removal.empty()) {
-    absl::StatusOr<std::vector<uint32_t>> order =
-        RemovalSequence(m.removal, nodes, m.removed, seed);
-    if (!order.ok()) return order.status();
-    const Capabilities caps = (*a)->capabilities();
-    if (caps.arbitrary_removal && !caps.history_dependent && !order->empty()) {
-      // The mapping depends only on the live set: build the survivors
-      // (r O(N) removals would dominate a ring or Maglev at N = 10^5).
-      std::vector<bool> out(nodes, false);
-      for (uint32_t r : *order) out[r] = true;
-      std::vector<NodeSpec> live;
-      for (uint32_t i = 0; i < nodes; ++i) {
-        if (!out[i]) live.push_back(specs[i]);
-      }
-      if (absl::Status s = (*a)->Build(live); !s.ok()) return s;
-    } else {
-      for (uint32_t id : *order) {
-        if (absl::Status s = (*a)->RemoveNode(id); !s.ok()) return s;
-      }
-    }
-  }
-  if (!placed.empty()) {
-    std::vector<NodeId> out(placed.size());
-    (*a)->PlaceBatch(placed, out);
-  }
-  return a;
+  return Downcast<A>(m, MakeReadyInstance(m, nodes, placed, seed));
 }
 
 inline bool Stateful(std::string_view algorithm) {
