@@ -1240,7 +1240,34 @@ FIGURE_FUNCS = {
 assert list(FIGURE_FUNCS) == [s for s, _ in FIGURES]
 
 
+def _draw(job):
+    """Draws one figure; returns (stem, status, text) where status is
+    "wrote", "skipped" or "failed" (text: the first path, the reason or the
+    traceback). Runs in a worker process (or inline with --jobs 1)."""
+    stem, exps, out = job
+    try:
+        paths = FIGURE_FUNCS[stem](exps, out)
+        return stem, "wrote", paths[0]
+    except Skip as s:
+        return stem, "skipped", str(s)
+    except Exception:  # noqa: BLE001 (one broken figure must not stop
+        # the others; --strict reports it)
+        plt.close("all")
+        return stem, "failed", traceback.format_exc()
+
+
+# The data every worker reads, set before the pool forks (a fork shares it
+# instead of pickling the frames for every figure).
+_EXPS = None
+
+
+def _draw_forked(args):
+    stem, out = args
+    return _draw((stem, _EXPS, out))
+
+
 def main(argv=None):
+    global _EXPS
     ap = argparse.ArgumentParser(description="Draw chbench figures")
     ap.add_argument("--results", default="results")
     ap.add_argument("--out", default="plots/figures")
@@ -1251,24 +1278,40 @@ def main(argv=None):
     ap.add_argument("--strict", action="store_true",
                     help="exit 1 if any figure fails (missing data is not "
                     "a failure)")
+    ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1,
+                    help="figures drawn in parallel processes (default: the "
+                    "number of CPUs); the output does not depend on it")
     args = ap.parse_args(argv)
+    if args.jobs < 1:
+        ap.error(f"--jobs must be >= 1, got {args.jobs}")
+    if args.only:
+        unknown = sorted(set(args.only) - set(FIGURE_FUNCS))
+        if unknown:
+            ap.error(f"unknown figure {unknown[0]!r}; valid figures: "
+                     + ", ".join(FIGURE_FUNCS))
     exps = chdata.load_all(args.results, args.tier)
     os.makedirs(args.out, exist_ok=True)
+    stems = [s for s in FIGURE_FUNCS if not args.only or s in args.only]
+    jobs = min(args.jobs, len(stems))
+    if jobs > 1:
+        import multiprocessing
+        _EXPS = exps
+        ctx = multiprocessing.get_context("fork")
+        with ctx.Pool(jobs) as pool:
+            results = pool.map(_draw_forked, [(s, args.out) for s in stems],
+                               chunksize=1)
+    else:
+        results = [_draw((s, exps, args.out)) for s in stems]
     failed = 0
-    for stem, fn in FIGURE_FUNCS.items():
-        if args.only and stem not in args.only:
-            continue
-        try:
-            paths = fn(exps, args.out)
-            print(f"chbench plots: wrote {paths[0]}")
-        except Skip as s:
-            print(f"chbench plots: skipped {stem}: {s}")
-        except Exception:  # noqa: BLE001 (one broken figure must not stop
-            # the others; --strict reports it)
+    for stem, status, text in results:
+        if status == "wrote":
+            print(f"chbench plots: wrote {text}")
+        elif status == "skipped":
+            print(f"chbench plots: skipped {stem}: {text}")
+        else:
             failed += 1
-            print(f"chbench plots: FAILED {stem}:", file=sys.stderr)
-            traceback.print_exc()
-            plt.close("all")
+            print(f"chbench plots: FAILED {stem}:\n{text}", file=sys.stderr,
+                  end="")
     return 1 if (failed and args.strict) else 0
 
 

@@ -222,11 +222,14 @@ def save_figure(fig, out_dir, stem, runs=(), legend=None):
     y = _lowest_axes_y(fig, [legend] if legend is not None else []) - 0.01
     fig.text(0.5, y, footer_text(runs), ha="center", va="top", fontsize=6.5,
              color="#555555")
+    # The tight box (what bbox_inches="tight" computes, with the figure
+    # legend and the footer), once for both formats: each "tight" save would
+    # lay the figure out again.
+    box = fig.get_tightbbox(fig.canvas.get_renderer()).padded(0.08)
     paths = []
     for ext in ("png", "svg"):
         p = os.path.join(out_dir, f"{stem}.{ext}")
-        # Default extra artists include the figure legend and the footer.
-        atomic_savefig(fig, p, bbox_inches="tight", pad_inches=0.08,
+        atomic_savefig(fig, p, bbox_inches=box,
                        metadata={"Date": None} if ext == "svg" else None)
         paths.append(p)
     plt.close(fig)
