@@ -543,21 +543,11 @@ absl::Status AddBuildMember(const TimingGroup& g, size_t index,
 using FullKernelHash = Xxh64;
 inline constexpr std::string_view kFullKernelHashName = "xxh64";
 
-// DispatchAlgorithm restricted to kHashAxisAlgorithms.
-template <typename H, typename F>
-bool DispatchHashAxisAlgorithm(std::string_view algorithm, F& f) {
-  if (algorithm == "modulo") return f.template operator()<Modulo<H>>(), true;
-  if (algorithm == "ring") return f.template operator()<Ring<H>>(), true;
-  if (algorithm == "rendezvous") {
-    return f.template operator()<Rendezvous<H>>(), true;
-  }
-  if (algorithm == "jump") return f.template operator()<Jump<H>>(), true;
-  if (algorithm == "maglev") return f.template operator()<Maglev<H>>(), true;
-  if (algorithm == "bounded_load") {
-    return f.template operator()<BoundedLoad<H>>(), true;
-  }
-  return false;
-}
+// DispatchAlgorithm<H, kHashAxisOnly> knows the first six registry names.
+static_assert(std::equal(kHashAxisAlgorithms.begin(), kHashAxisAlgorithms.end(),
+                         kConcreteAlgorithms.begin()),
+              "kHashAxisAlgorithms must be the first names of "
+              "kConcreteAlgorithms, in order");
 
 // Adds member `index` of `g` (its algorithm with hash policy H) to `st`:
 // lookup kernels, or with `build` the build/add/remove kernels.
@@ -589,7 +579,8 @@ absl::Status AddMemberForHash(bool build, const TimingGroup& g, size_t index,
   if constexpr (kFull) {
     known = dispatch_internal::DispatchAlgorithm<H>(name, add);
   } else {
-    known = DispatchHashAxisAlgorithm<H>(name, add);
+    known = dispatch_internal::DispatchAlgorithm<H, /*kHashAxisOnly=*/true>(
+        name, add);
     if (!known &&
         std::find(kConcreteAlgorithms.begin(), kConcreteAlgorithms.end(),
                   name) != kConcreteAlgorithms.end()) {
