@@ -143,9 +143,12 @@ inline Range MakeRange(size_t n) {
 }
 
 // The backward walk, one step at a time. Preconditions: n <= 2^31 - 1,
-// mask == RangeMask(n).
+// mask == RangeMask(n). (The lookup's functions are always-inline: next to
+// WalkSpeculative, GCC would otherwise call WalkLoop, which made a lookup
+// 3.6 times slower at n = 10^6 with the suite's id load.)
 template <typename Stream>
-inline uint32_t WalkLoop(uint64_t x, uint32_t n, uint32_t mask) {
+ABSL_ATTRIBUTE_ALWAYS_INLINE inline uint32_t WalkLoop(uint64_t x, uint32_t n,
+                                                      uint32_t mask) {
   Stream stream(x);
   const uint64_t r0 = stream.First();
   uint32_t m = static_cast<uint32_t>(r0 ^ (r0 >> 32)) & mask;
@@ -175,13 +178,15 @@ inline uint32_t WalkLoop(uint64_t x, uint32_t n, uint32_t mask) {
 }
 
 // c ? a : b as arithmetic, so that GCC cannot turn it back into a branch.
-inline uint32_t Select(bool c, uint32_t a, uint32_t b) {
+ABSL_ATTRIBUTE_ALWAYS_INLINE inline uint32_t Select(bool c, uint32_t a,
+                                                    uint32_t b) {
   return b ^ ((a ^ b) & (uint32_t{0} - static_cast<uint32_t>(c)));
 }
 
 // The candidate of m's top set bit lo: lo plus the bits of `half` below lo.
 // Without a test: 0 for m == 0 (lo and the bits below it both 0).
-inline uint32_t Candidate(uint32_t m, uint32_t half) {
+ABSL_ATTRIBUTE_ALWAYS_INLINE inline uint32_t Candidate(uint32_t m,
+                                                       uint32_t half) {
   const uint32_t below = (uint32_t{1} << (31 ^ std::countl_zero(m | 1))) - 1;
   return ((below + 1) & m) + (half & below);
 }
