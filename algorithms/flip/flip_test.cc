@@ -79,6 +79,36 @@ TEST(FlipHashTest, AgreesWithModelOnRandomKeysAndCounts) {
   }
 }
 
+// Bucket takes BucketSpeculative when n is more than 1/8 below the next power
+// of two and the plain branches otherwise; both must be the same function on
+// every n, including the switch at 7/8, 2^k +- 1 and n just above a power of
+// two (where BucketSpeculative most often falls through to Draws), up to
+// 2^64 - 1.
+TEST(FlipHashTest, SpeculativeBucketEqualsModel) {
+  // (n = 0 is FlipHash's 0, not the model's: see SingleBucket.)
+  std::vector<uint64_t> counts = {1, 2, 3, 4, 5, 6, 7, 8};
+  for (int k = 3; k <= 64; ++k) {
+    const uint64_t p = k == 64 ? 0 : uint64_t{1} << k;  // 2^64 wraps to 0
+    const uint64_t half = uint64_t{1} << (k - 1);
+    const uint64_t eighth = uint64_t{1} << (k - 3);
+    for (const uint64_t n : {half + 1, half + 2, half + eighth, p - eighth - 1,
+                             p - eighth, p - eighth + 1, p - 1, p}) {
+      if (n != 0) counts.push_back(n);
+    }
+  }
+  Sfc64 rng(406);
+  for (const uint64_t n : counts) {
+    const flip_internal::Range r = flip_internal::MakeRange(n);
+    for (int i = 0; i < 2000; ++i) {
+      const uint64_t key = rng();
+      const uint64_t b = ModelFlipHash(key, n);
+      ASSERT_EQ(flip_internal::BucketSpeculative(key, r), b)
+          << "key " << key << " n " << n;
+      ASSERT_EQ(FlipHash(key, n), b) << "key " << key << " n " << n;
+    }
+  }
+}
+
 TEST(FlipHashTest, SingleBucket) {
   SplitMix64 rng(1);
   for (int i = 0; i < 1000; ++i) {

@@ -99,6 +99,42 @@ TEST(JumpBackHashTest, AgreesWithModelOnRandomKeysAndCounts) {
   }
 }
 
+// Walk takes WalkSpeculative when n is more than 1/8 below the next power of
+// two and WalkLoop otherwise; both must be the same function on every n,
+// including the switch at 7/8, 2^k +- 1 and n just above a power of two
+// (where WalkSpeculative most often falls through to DrawOn), for both
+// streams.
+TEST(JumpBackHashTest, SpeculativeWalkEqualsLoop) {
+  using jumpback_internal::SplitMix64Stream;
+  using jumpback_internal::WalkLoop;
+  using jumpback_internal::WalkSpeculative;
+  using jumpback_internal::XorshiftL7R9Stream;
+  std::vector<uint32_t> counts = {0, 1, 2, 3};
+  for (int k = 2; k <= 31; ++k) {
+    const uint64_t p = uint64_t{1} << k;
+    for (const uint64_t n : {p / 2 + 1, p / 2 + 2, p / 2 + p / 8, p * 7 / 8 - 1,
+                             p * 7 / 8, p * 7 / 8 + 1, p - 1, p}) {
+      if (n <= 0x7FFFFFFF) counts.push_back(static_cast<uint32_t>(n));
+    }
+  }
+  Sfc64 rng(405);
+  for (const uint32_t n : counts) {
+    const uint32_t mask = jumpback_internal::RangeMask(n);
+    for (int i = 0; i < 2000; ++i) {
+      const uint64_t key = rng();
+      const uint32_t b = WalkLoop<SplitMix64Stream>(key, n, mask);
+      ASSERT_EQ(WalkSpeculative<SplitMix64Stream>(key, n, mask), b)
+          << "key " << key << " n " << n;
+      ASSERT_EQ(JumpBackHashSplitMix64(key, n), b) << key << " " << n;
+      ASSERT_EQ(ModelJumpBackHash(key, n), b) << key << " " << n;
+      const uint32_t c = WalkLoop<XorshiftL7R9Stream>(key, n, mask);
+      ASSERT_EQ(WalkSpeculative<XorshiftL7R9Stream>(key, n, mask), c)
+          << "key " << key << " n " << n;
+      ASSERT_EQ(JumpBackHashXorshift(key, n), c) << key << " " << n;
+    }
+  }
+}
+
 TEST(JumpBackHashTest, SingleBucketAndMaximum) {
   SplitMix64 rng(1);
   for (int i = 0; i < 1000; ++i) {
