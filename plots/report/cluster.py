@@ -1335,6 +1335,11 @@ def findings(ctx, exps=None):
     e = (exps if exps is not None else ctx.exps).get(EXP)
     if e is None:
         return None
+    # The section, the guide and the README block each ask; computed once
+    # per experiment object (callers only read it).
+    cached = getattr(e, "_cluster_findings", None)
+    if cached is not None:
+        return cached
     f = {"stampede": stampede_findings(e), "hot": hot_findings(e),
          "stale": stale_findings(e), "real": real_findings(e),
          "stampede_other": []}
@@ -1355,6 +1360,7 @@ def findings(ctx, exps=None):
                 other = fn(e, n)
                 if other is not None:
                     f[key + "_other"].append(other)
+    e._cluster_findings = f
     return f
 
 
