@@ -112,7 +112,9 @@ TimingGroupResult Collect(LookupState* st, const HarnessResult& h) {
     if (k.noisy) {
       s.noisy = true;
       s.note = absl::StrCat("noisy: ", k.noise_reason, " after ",
-                            k.remeasured, " re-measurements",
+                            k.remeasured,
+                            k.remeasured == 1 ? " re-measurement"
+                                              : " re-measurements",
                             s.note.empty() ? "" : "; ", s.note);
     }
   }

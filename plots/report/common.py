@@ -29,7 +29,7 @@ STAT_LEGEND = (
     f"interval; {SINGLE_MARK} = a single measurement (n = 1) or repetitions "
     f"that are not independent (n_eff = 1): no interval; a trailing "
     f"\"{NOISY_MARK}\" = noisy cell (CV > 5 % or throughput > 1.1 × latency "
-    f"after 2 re-measurements).")
+    f"after its re-measurement).")
 
 # ---------------------------------------------------------------------------
 # formatting

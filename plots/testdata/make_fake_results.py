@@ -329,7 +329,7 @@ def gen_lookup(scale=1.0):
                 common = dict(algorithm=a, hash="xxh64", keyset=ks,
                               nodes=n, keys=100000, placed_keys=placed,
                               seed=1000, repetition=rep, scenario=sc, **prm)
-                note = "noisy: cv 9.1 % after 2 re-measurements" \
+                note = "noisy: cv 9.1 % after 1 re-measurement" \
                     if noisy else ""
                 jit = 0.25 if noisy else 0.02
                 hns = 18.0 * SCALE * (1 + 0.02 * rng.standard_normal())
