@@ -1034,8 +1034,24 @@ absl::Status RunExperiments(const std::vector<std::string>& experiments,
     errors.push_back(std::string(s.message()));
   }
   std::vector<std::string> refused;
+  // Experiments this invocation computed cells of: the others, already
+  // assembled, keep their files (meta.json names the commit and date that
+  // measured them, not this run's).
+  std::vector<bool> computed(specs.size(), false);
+  for (size_t i = 0; i < specs.size(); ++i) {
+    for (const Job& j : work) computed[i] = computed[i] || j.spec == &specs[i];
+    for (const TimingJob& j : timing) {
+      computed[i] = computed[i] || j.spec == &specs[i];
+    }
+  }
   for (size_t i = 0; i < specs.size(); ++i) {
     const Spec& spec = specs[i];
+    if (!o.merge && !computed[i] && fs::exists(dirs[i] + "/data.csv") &&
+        fs::exists(dirs[i] + "/meta.json")) {
+      progress.Message(absl::StrCat("chbench run: ", dirs[i],
+                                    " is complete; nothing to do"));
+      continue;
+    }
     absl::StatusOr<std::vector<ShardRecord>> records =
         ReadShardRecords(dirs[i]);
     absl::Status agree =

@@ -10,6 +10,7 @@
 #include <fstream>
 #include <string>
 
+#include "absl/strings/str_cat.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "experiments/csv.h"
@@ -256,7 +257,16 @@ TEST_F(SpecDirTest, WritesDataSummaryMetaAndResumes) {
                           "\"tier\": \"default\""}) {
     EXPECT_THAT(meta, HasSubstr(key));
   }
-  // Resume: plant a marker in one cell file; a rerun keeps it (skipped).
+  // A rerun of a complete experiment computes nothing and rewrites nothing:
+  // meta.json keeps the commit and date of the run that measured the cells.
+  const std::string planted =
+      absl::StrCat(meta.substr(0, meta.rfind('}')), "\"marker\": 1}\n");
+  ASSERT_TRUE(WriteFileAtomic(dir + "/meta.json", planted).ok());
+  ASSERT_TRUE(RunExperiments({"balance"}, options_).ok());
+  EXPECT_EQ(*ReadFile(dir + "/meta.json"), planted);
+  // Resume: plant a marker in one cell file and drop the assembled data; a
+  // rerun keeps the cell (skipped) and assembles it.
+  ASSERT_TRUE(fs::remove(dir + "/data.csv"));
   std::string cell;
   for (const auto& e : fs::directory_iterator(dir + "/cells")) {
     cell = e.path().string();
