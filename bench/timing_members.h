@@ -8,10 +8,13 @@
 // harness kernels (AddLookupMember, AddBuildMember), templated on the
 // member's concrete type. Instantiating them for every algorithm x hash in
 // one translation unit took most of the build (about 18 CPU-minutes under
-// ASan), so each hash policy's instantiations live in their own unit,
-// bench/timing_<hash>.cc (AddMemberForHash<H>, explicitly instantiated there
-// and declared extern here), and the presets' in bench/timing_presets.cc; the
-// units compile in parallel and bench/timing.cc only dispatches to them.
+// ASan), so the hash policies' instantiations live in their own units
+// (AddMemberForHash<H>, explicitly instantiated there and declared extern
+// here): the default hash in bench/timing_xxh64.cc, the other eight four per
+// unit in bench/timing_md5_xxh3_murmur3.cc and
+// bench/timing_crc32_fnv1a_absl_siphash.cc, and the presets' in
+// bench/timing_presets.cc; the units compile in parallel and bench/timing.cc
+// only dispatches to them.
 // Only the default hash's unit has every kernel; the others have the
 // string-key lookups (FullKernelHash below).
 
@@ -599,7 +602,8 @@ absl::Status AddMemberForHash(bool build, const TimingGroup& g, size_t index,
   return inner;
 }
 
-// One explicit instantiation per hash policy, each in bench/timing_<hash>.cc.
+// One explicit instantiation per hash policy, in the bench/timing_*.cc units
+// named by their policies.
 extern template absl::Status AddMemberForHash<Md5>(bool, const TimingGroup&,
                                                    size_t, LookupState*);
 extern template absl::Status AddMemberForHash<Xxh64>(bool, const TimingGroup&,

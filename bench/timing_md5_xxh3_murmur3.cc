@@ -1,0 +1,24 @@
+// Copyright 2026 The chbench Authors.
+//
+// The string-key lookup kernels of the hash-axis algorithms with hash
+// policies Md5, Xxh3, Murmur3_128 and Murmur3_32 (bench/timing_members.h).
+// Several policies per unit: each unit pays about 8 s of fixed cost (the
+// precompiled header and the kernels' shared instantiations), more than one
+// policy's own kernels.
+
+#include "bench/timing_members.h"
+
+namespace chbench {
+namespace timing_internal {
+
+template absl::Status AddMemberForHash<Md5>(bool, const TimingGroup&, size_t,
+                                            LookupState*);
+template absl::Status AddMemberForHash<Xxh3>(bool, const TimingGroup&, size_t,
+                                             LookupState*);
+template absl::Status AddMemberForHash<Murmur3_128>(bool, const TimingGroup&,
+                                                    size_t, LookupState*);
+template absl::Status AddMemberForHash<Murmur3_32>(bool, const TimingGroup&,
+                                                   size_t, LookupState*);
+
+}  // namespace timing_internal
+}  // namespace chbench
