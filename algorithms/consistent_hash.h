@@ -104,6 +104,10 @@ struct AlgorithmParams {
 // The type-erased interface. Not for timed loops: see the concrete types.
 class ConsistentHash {
  public:
+  ConsistentHash() = default;
+  // Not copyable: instances keep pointers into their own node state.
+  ConsistentHash(const ConsistentHash&) = delete;
+  ConsistentHash& operator=(const ConsistentHash&) = delete;
   virtual ~ConsistentHash() = default;
 
   // The registry name, e.g. "ring".

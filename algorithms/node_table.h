@@ -12,6 +12,7 @@
 
 #include <cmath>
 #include <cstddef>
+#include <cstdint>
 #include <string>
 #include <span>
 #include <string_view>
@@ -153,6 +154,30 @@ class NodeTable {
   std::unordered_map<std::string, NodeId> live_by_name_;
   size_t live_count_ = 0;
 };
+
+// The bucket -> id step of the position-numbered algorithms (jump and the
+// range hashes of range_buckets.h): bucket b is the b-th live id in ascending
+// order. Ids are handed out in order and never reused, so the live ids are
+// exactly 0..n-1 (bucket b *is* id b) until a removed node is replaced; in
+// that state a lookup need not read the table.
+//
+// IdTableOrNull(ids) is nullptr when the ascending `ids` are 0..n-1 (the last
+// one is n - 1), else ids.data(); recompute it after every change of `ids`.
+// BucketToId(table_or_null, b) is b or table_or_null[b]: one well-predicted
+// branch (the state changes only with the node set) instead of a load that
+// misses cache once the table outgrows it.
+inline const NodeId* IdTableOrNull(const std::vector<NodeId>& ascending_ids) {
+  const size_t n = ascending_ids.size();
+  return n == 0 || ascending_ids.back() == n - 1 ? nullptr
+                                                 : ascending_ids.data();
+}
+
+inline NodeId BucketToId(const NodeId* table_or_null, uint64_t bucket) {
+  if (table_or_null == nullptr) [[likely]] {
+    return static_cast<NodeId>(bucket);
+  }
+  return table_or_null[bucket];
+}
 
 }  // namespace chbench
 

@@ -15,14 +15,15 @@
 // Growing n by one and shrinking it back restores the previous mapping.
 //
 // The class holds the NodeTable (names, ids, validation) and the flat
-// bucket -> id array that Lookup indexes. It knows nothing about f.
+// bucket -> id array (read by Lookup only once a removed node has been
+// replaced; see BucketToId in node_table.h). It knows nothing about f.
 // RangeHash<P, H> (below) is the one ConsistentHash of all four: P supplies
 // f and its per-n constants, recomputed after each change.
 //
 // Example:
 //   RangeBuckets buckets("flip", /*max_nodes=*/1u << 31);
 //   CHECK_OK(buckets.Build(specs));
-//   NodeId owner = buckets.id(FlipHash(key, buckets.size()));
+//   NodeId owner = buckets.live()[FlipHash(key, buckets.size())];
 
 #ifndef CHBENCH_ALGORITHMS_RANGE_BUCKETS_H_
 #define CHBENCH_ALGORITHMS_RANGE_BUCKETS_H_
@@ -99,9 +100,8 @@ class RangeBuckets {
     return absl::OkStatus();
   }
 
-  // The bucket -> id array (bucket b holds the b-th live id, ascending).
-  const NodeId* ids() const { return ids_.data(); }
   size_t size() const { return ids_.size(); }
+  // The bucket -> id array (bucket b holds the b-th live id, ascending).
   const std::vector<NodeId>& live() const { return ids_; }
   const std::string& name(NodeId id) const { return table_.name(id); }
 
@@ -141,8 +141,9 @@ class RangeBuckets {
 //     static uint64_t Bucket(uint64_t x, const Range& r);  // in [0, n)
 //   };
 //
-// Lookup reads the bucket -> id array and the Range, both refreshed after
-// every change; it is P::Bucket plus one load, inlinable through the
+// Lookup reads the Range and, once a removed node has been replaced (ids no
+// longer 0..n-1), the bucket -> id array, both refreshed after every change;
+// it is P::Bucket plus BucketToId (node_table.h), inlinable through the
 // concrete type. H is the hash policy of HashKey (keys are digests: the
 // range functions hash nothing themselves).
 template <typename P, typename H>
@@ -174,7 +175,7 @@ class RangeHash final : public ConsistentHash {
 
   // Precondition: size() > 0.
   NodeId Lookup(uint64_t key_hash) const override {
-    return ids_[P::Bucket(key_hash, range_)];
+    return BucketToId(ids_, P::Bucket(key_hash, range_));
   }
 
   uint64_t HashKey(std::string_view key) const override {
@@ -194,12 +195,13 @@ class RangeHash final : public ConsistentHash {
  private:
   // The per-n constants Lookup reads, recomputed after every change.
   void Refresh() {
-    ids_ = buckets_.ids();
+    ids_ = IdTableOrNull(buckets_.live());
     range_ = P::MakeRange(buckets_.size());
   }
 
   // Hot fields first: one cache line with the vtable pointer.
-  const NodeId* ids_ = nullptr;  // bucket -> id (RangeBuckets' array)
+  // bucket -> id (RangeBuckets' array), or nullptr while ids are 0..n-1.
+  const NodeId* ids_ = nullptr;
   typename P::Range range_ = P::MakeRange(0);
   RangeBuckets buckets_;
 };

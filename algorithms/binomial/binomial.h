@@ -55,7 +55,8 @@
 //
 // Complexity (N live nodes):
 //   Lookup      O(1) worst case: at most 6 relocations and 10 rehashes,
-//               integer operations only, plus one load of the bucket's id.
+//               integer operations only, plus the bucket -> id step
+//               (a load once the ids are no longer 0..N-1; BucketToId).
 //   AddNode     O(1) amortized.   RemoveNode  O(1) (last node only).
 //   Build       O(N).             Memory      4 bytes per live node (the
 //                                             bucket -> id array) plus the

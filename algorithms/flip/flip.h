@@ -43,7 +43,8 @@
 //   Lookup      O(1) expected: 2 mixes when the pow2 answer is in range (more
 //               than half the keys), fewer than 2 draws on average otherwise,
 //               at most 64 draws + 3 mixes; no memory access except the
-//               bucket's id. When N is more than 1/8 below the next power of
+//               bucket's id, read only once the ids are no longer 0..N-1
+//               (BucketToId, node_table.h). When N is more than 1/8 below the next power of
 //               two, the lower half's answer and the first two draws are
 //               always computed and the likely outcomes picked without
 //               branches (BucketSpeculative): the outcome is a coin flip

@@ -38,7 +38,8 @@
 //
 // Complexity (N live nodes):
 //   Lookup      O(ln N) LCG steps (expected ln N + 1), no memory access except
-//               the final id load.
+//               the bucket -> id load, skipped while the ids are 0..N-1
+//               (BucketToId, node_table.h).
 //   AddNode     O(1) amortized.   RemoveNode  O(1) (last node only).
 //   Build       O(N).             Memory      4 bytes per live node plus the
 //                                             NodeTable (the bucket -> id map).
@@ -108,6 +109,7 @@ class Jump final : public ConsistentHash {
     live.reserve(nodes.size());
     for (const NodeSpec& spec : nodes) live.push_back(*table_.Add(spec));
     live_ = std::move(live);
+    ids_ = IdTableOrNull(live_);
     return absl::OkStatus();
   }
 
@@ -116,6 +118,7 @@ class Jump final : public ConsistentHash {
     absl::StatusOr<NodeId> id = table_.Add(node);
     if (!id.ok()) return id.status();
     live_.push_back(*id);  // the new node is bucket N
+    ids_ = IdTableOrNull(live_);
     return *id;
   }
 
@@ -131,13 +134,14 @@ class Jump final : public ConsistentHash {
     }
     if (absl::Status s = table_.Remove(id); !s.ok()) return s;
     live_.pop_back();
+    ids_ = IdTableOrNull(live_);
     return absl::OkStatus();
   }
 
   // Precondition: size() > 0.
   NodeId Lookup(uint64_t key_hash) const override {
-    return live_[static_cast<uint32_t>(
-        JumpConsistentHash(key_hash, static_cast<int32_t>(live_.size())))];
+    return BucketToId(ids_, static_cast<uint32_t>(JumpConsistentHash(
+                                key_hash, static_cast<int32_t>(live_.size()))));
   }
 
   uint64_t HashKey(std::string_view key) const override {
@@ -164,6 +168,8 @@ class Jump final : public ConsistentHash {
 
   NodeTable table_;
   std::vector<NodeId> live_;  // bucket b -> id; ascending
+  // live_.data(), or nullptr while the live ids are 0..N-1 (BucketToId).
+  const NodeId* ids_ = nullptr;
 };
 
 // Factory for the registry: validates `params.hash` (the only parameter that

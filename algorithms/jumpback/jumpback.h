@@ -53,7 +53,8 @@
 // Complexity (N live nodes):
 //   Lookup      O(1) expected: 1 + Bernoulli * Geometric random values, with a
 //               bound independent of N (the paper); integer operations only,
-//               plus one load of the bucket's id. When N is more than 1/8
+//               plus the bucket -> id step (a load once the ids are no
+//               longer 0..N-1; BucketToId). When N is more than 1/8
 //               below the next power of two, the first two random values are
 //               always computed and the likely outcomes picked without
 //               branches (WalkSpeculative): the outcome is a coin flip there,

@@ -26,7 +26,9 @@
 //     matters.
 //
 // Complexity (N live nodes):
-//   Lookup      O(1): one 64-bit division and one load.
+//   Lookup      O(1): one 64-bit division, and one load of the slot's id
+//               once the live ids are no longer 0..N-1 (BucketToId,
+//               node_table.h).
 //   AddNode     O(1) amortized.   RemoveNode  O(N).   Build  O(N).
 //   Memory      4 bytes per live node plus the NodeTable.
 //
@@ -79,6 +81,7 @@ class Modulo final : public ConsistentHash {
     live.reserve(nodes.size());
     for (const NodeSpec& spec : nodes) live.push_back(*table_.Add(spec));
     live_ = std::move(live);
+    ids_ = IdTableOrNull(live_);
     return absl::OkStatus();
   }
 
@@ -86,18 +89,20 @@ class Modulo final : public ConsistentHash {
     absl::StatusOr<NodeId> id = table_.Add(node);
     if (!id.ok()) return id.status();
     live_.push_back(*id);  // ids grow, so live_ stays ascending
+    ids_ = IdTableOrNull(live_);
     return *id;
   }
 
   absl::Status RemoveNode(NodeId id) override {
     if (absl::Status s = table_.Remove(id); !s.ok()) return s;
     live_.erase(std::lower_bound(live_.begin(), live_.end(), id));
+    ids_ = IdTableOrNull(live_);
     return absl::OkStatus();
   }
 
   // Precondition: size() > 0.
   NodeId Lookup(uint64_t key_hash) const override {
-    return live_[key_hash % live_.size()];
+    return BucketToId(ids_, key_hash % live_.size());
   }
 
   uint64_t HashKey(std::string_view key) const override {
@@ -118,6 +123,8 @@ class Modulo final : public ConsistentHash {
  private:
   NodeTable table_;
   std::vector<NodeId> live_;  // live ids, ascending
+  // live_.data(), or nullptr while the live ids are 0..N-1 (BucketToId).
+  const NodeId* ids_ = nullptr;
 };
 
 // Factory for the registry: validates `params.hash` (the only parameter that

@@ -51,7 +51,8 @@
 //               f(m1) < n, else an expected O(1) LCG walk (it starts at
 //               m/2 - 1 >= (N - 1)/2, so few jumps stay below N) and
 //               possibly a second XXH32; no memory access except the
-//               bucket's id.
+//               bucket's id, read only once the ids are no longer 0..N-1
+//               (BucketToId, node_table.h).
 //   AddNode     O(1) amortized.   RemoveNode  O(1) (last node only).
 //   Build       O(N).             Memory      4 bytes per live node (the
 //                                             bucket -> id array) plus the

@@ -22,8 +22,9 @@
 //
 // num_buckets is the number of live nodes of the instance it was built from,
 // and `Lookup` returns the node id of bucket b (the b-th live node in id
-// order: ids 0..N-1 after Build), with the same final id load as Jump<H>, so
-// a timing ratio compares the loops alone.
+// order: ids 0..N-1 after Build) through the same bucket -> id step as
+// Jump<H> (BucketToId: no load while the ids are 0..N-1), so a timing ratio
+// compares the loops alone.
 //
 // Example:
 //   Jump<Xxh64> jump;
@@ -39,6 +40,7 @@
 
 #include "algorithms/consistent_hash.h"
 #include "algorithms/jump/jump.h"
+#include "algorithms/node_table.h"
 
 namespace chbench {
 namespace peers {
@@ -60,18 +62,24 @@ class JumpPaper {
   template <typename H>
   explicit JumpPaper(const Jump<H>& jump)
       : ids_(jump.LiveNodes()),
+        table_(IdTableOrNull(ids_)),
         num_buckets_(static_cast<int32_t>(ids_.size())) {}
+  // Movable (the vector's buffer moves with it), not copyable.
+  JumpPaper(JumpPaper&&) = default;
+  JumpPaper(const JumpPaper&) = delete;
+  JumpPaper& operator=(const JumpPaper&) = delete;
 
   // Precondition: at least one live node.
   NodeId Lookup(uint64_t key_hash) const {
-    return ids_[static_cast<uint32_t>(
-        JumpConsistentHashPaper(key_hash, num_buckets_))];
+    return BucketToId(table_, static_cast<uint32_t>(JumpConsistentHashPaper(
+                                  key_hash, num_buckets_)));
   }
 
   size_t size() const { return ids_.size(); }
 
  private:
   std::vector<NodeId> ids_;  // bucket b -> node id
+  const NodeId* table_;      // ids_.data(), or nullptr while ids_ is 0..N-1
   int32_t num_buckets_;
 };
 
