@@ -51,9 +51,10 @@ CHBENCH := $(BUILD)/experiments/chbench
 # The machine a reference run is named by: CPU model words and logical CPUs,
 # e.g. amd-epyc-2cpu.
 MACHINE ?= $(shell experiments/machine_name.sh)
-# The committed reference shown beside a user's numbers (the first machine
-# under results/reference/, or none).
-REFERENCE ?= $(firstword $(wildcard results/reference/*))
+# The committed reference shown beside a user's numbers: this machine's own
+# (results/reference/$(MACHINE)) when there is one, else the first machine
+# under results/reference/ (or none).
+REFERENCE ?= $(or $(wildcard results/reference/$(MACHINE)),$(firstword $(wildcard results/reference/*)))
 
 ifeq ($(TIER),default)
 TIER_SUFFIX :=
