@@ -88,19 +88,26 @@ class ReferenceDataTest(unittest.TestCase):
                     f"flagged: {slow[keys + ['median_tp', 'median_lat']]}")
 
     def test_rendezvous_is_about_linear_in_n(self):
+        checked = 0
         for ref in reference_dirs():
             for tier, s in runs(ref, "lookup"):
+                # Unflagged cells only, as for throughput vs latency: a
+                # noisy cell (e.g. N = 10^6 in the full tier, where a 20 ms
+                # slice holds a few lookups that start from a cold 8 MB
+                # array) is marked, not a measurement of the slope.
                 r = s[(s["algorithm"] == "rendezvous") &
                       (s["metric"] == "lookup_ns") &
-                      (s["scenario"] == "prehashed")]
+                      (s["scenario"] == "prehashed") & (s["noisy"] == 0)]
                 by_n = dict(zip(r["nodes"], r["median"]))
                 pairs = [(n, 10 * n) for n in by_n if 10 * n in by_n
                          and n >= 100]
-                self.assertTrue(pairs, tier)
                 for a, b in pairs:
                     ratio = by_n[b] / by_n[a]
                     self.assertTrue(4 <= ratio <= 25,
                                     f"{tier}: rendezvous N={a}->{b}: x{ratio}")
+                    checked += 1
+        # Some run must have unflagged neighbours to compare.
+        self.assertGreater(checked, 0, "no unflagged rendezvous N, 10 N pair")
 
     def test_peer_ratios_are_there_and_jump_matches_the_paper(self):
         for ref in reference_dirs():
