@@ -13,8 +13,8 @@
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
-#include <string>
 #include <span>
+#include <string>
 #include <string_view>
 #include <unordered_map>
 #include <vector>

@@ -124,7 +124,6 @@ class RangeBuckets {
   std::vector<NodeId> ids_;
 };
 
-
 // RangeHash<P, H>: the ConsistentHash of a range hash, a function that maps
 // a 64-bit digest to a bucket in [0, n) and supports only growing and
 // shrinking n at the top (jumpback, flip, power, binomial). Bucket b is the

@@ -44,11 +44,11 @@
 //               than half the keys), fewer than 2 draws on average otherwise,
 //               at most 64 draws + 3 mixes; no memory access except the
 //               bucket's id, read only once the ids are no longer 0..N-1
-//               (BucketToId, node_table.h). When N is more than 1/8 below the next power of
-//               two, the lower half's answer and the first two draws are
-//               always computed and the likely outcomes picked without
-//               branches (BucketSpeculative): the outcome is a coin flip
-//               there, and mispredicted branches, not arithmetic, cost the
+//               (BucketToId, node_table.h). When N is more than 1/8 below the
+//               next power of two, the lower half's answer and the first two
+//               draws are always computed and the likely outcomes picked
+//               without branches (BucketSpeculative): the outcome is a coin
+//               flip there, and mispredicted branches, not arithmetic, cost the
 //               time.
 //   AddNode     O(1) amortized.   RemoveNode  O(1) (last node only).
 //   Build       O(N).             Memory      4 bytes per live node (the
