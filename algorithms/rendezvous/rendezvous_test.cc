@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "absl/status/status.h"
+#include "absl/strings/str_cat.h"
 #include "algorithms/hash/hash_function.h"
 #include "algorithms/util/random.h"
 #include "gmock/gmock.h"
@@ -132,6 +133,20 @@ TEST(RendezvousSemanticsTest, TiesGoToTheSmallerId) {
   EXPECT_EQ(hrw.Lookup(3), 1u);
   ASSERT_TRUE(hrw.LookupReplicas(3, 3, false, &out).ok());
   EXPECT_THAT(out, ElementsAre(1, 2, 0));
+}
+
+// Every score ties: the owner is the smallest id at every size, both in the
+// lookup's first nodes (selected without branches) and past them.
+TEST(RendezvousSemanticsTest, TiesGoToTheSmallerIdAtEverySize) {
+  for (int n : {31, 32, 33, 40, 100}) {
+    std::vector<NodeSpec> nodes;
+    for (int i = 0; i < n; ++i) nodes.push_back(Node(absl::StrCat("n", i)));
+    Rendezvous<ConstHash> hrw;
+    ASSERT_TRUE(hrw.Build(nodes).ok());
+    EXPECT_EQ(hrw.Lookup(7), 0u) << "n " << n;
+    ASSERT_TRUE(hrw.RemoveNode(0).ok());
+    EXPECT_EQ(hrw.Lookup(7), 1u) << "n " << n;
+  }
 }
 
 template <typename H>
