@@ -452,19 +452,40 @@ absl::Status AddBuildMember(const TimingGroup& g, size_t index,
     for (uint64_t h : *probes) f += a.Lookup(h);
     return f;
   };
-  // op: 0 = build, 1 = add, 2 = remove.
-  for (int op = 0; op < 3; ++op) {
+  // op: 0 = build, 1 = add, 2 = remove, 3 = place (stateful algorithms
+  // with keys to place: PlaceBatch of the m fresh keys on a built instance,
+  // reported per key).
+  const int ops = placed->empty() ? 3 : 4;
+  for (int op = 0; op < ops; ++op) {
     static constexpr const char* kMetric[] = {"build_ns", "add_node_ns",
-                                              "remove_node_ns"};
+                                              "remove_node_ns", "place_ns"};
     TimingSample s = base;
     s.metric = kMetric[op];
+    if (op == 3) {
+      s.note = absl::StrCat(placed->size(), " fresh keys placed (",
+                            m.placed_keys_per_node,
+                            " per node) on a built instance with none; ns "
+                            "per key");
+    }
+    // A built instance with no keys placed (the place op's starting state).
+    auto make_built = [m, specs]() -> absl::StatusOr<std::unique_ptr<A>> {
+      absl::StatusOr<std::unique_ptr<A>> a = MakeConcrete<A>(m);
+      if (!a.ok()) return a.status();
+      if (absl::Status b = (*a)->Build(*specs); !b.ok()) return b;
+      return a;
+    };
     // Untimed reference: the operation once, its status and probe fold.
     absl::StatusOr<std::unique_ptr<A>> ref =
-        op == 0 ? MakeConcrete<A>(m) : MakeReady<A>(m, g.nodes, *placed);
+        op == 0   ? MakeConcrete<A>(m)
+        : op == 3 ? make_built()
+                  : MakeReady<A>(m, g.nodes, *placed);
     if (!ref.ok()) return ref.status();
     const Clock::time_point w0 = Clock::now();
     absl::Status status;
-    if (op == 0) {
+    if (op == 3) {
+      std::vector<NodeId> out(placed->size());
+      (*ref)->PlaceBatch(*placed, out);
+    } else if (op == 0) {
       status = (*ref)->Build(*specs);
       if (status.ok() && !placed->empty()) {
         std::vector<NodeId> out(placed->size());
@@ -483,9 +504,11 @@ absl::Status AddBuildMember(const TimingGroup& g, size_t index,
       continue;
     }
     const uint64_t want = probe_fold(**ref);
-    auto setup = [m, g, placed, op]() -> std::unique_ptr<A> {
+    auto setup = [m, g, placed, op, make_built]() -> std::unique_ptr<A> {
       absl::StatusOr<std::unique_ptr<A>> a =
-          op == 0 ? MakeConcrete<A>(m) : MakeReady<A>(m, g.nodes, *placed);
+          op == 0   ? MakeConcrete<A>(m)
+          : op == 3 ? make_built()
+                    : MakeReady<A>(m, g.nodes, *placed);
       return a.ok() ? *std::move(a) : nullptr;
     };
     Kernel k{
@@ -496,12 +519,15 @@ absl::Status AddBuildMember(const TimingGroup& g, size_t index,
               for (uint64_t i = 0; i < it; ++i) {
                 std::unique_ptr<A> a = setup();
                 if (a == nullptr) return Measurement{0, ~uint64_t{0}};
+                std::vector<NodeId> out(op == 3 ? placed->size() : 0);
                 // The steady clock (a vDSO read, ~25 ns): the thread CPU
                 // clock is a system call costing ~1 us here, which would
                 // dominate O(1) operations.
                 const Clock::time_point t0 = Clock::now();
                 absl::Status st;
-                if (op == 0) {
+                if (op == 3) {
+                  a->PlaceBatch(*placed, out);
+                } else if (op == 0) {
                   st = a->Build(*specs);
                   // A build of a stateful algorithm includes placing its
                   // keys: that is the state a restart must rebuild.
@@ -521,7 +547,9 @@ absl::Status AddBuildMember(const TimingGroup& g, size_t index,
               }
               return total;
             },
-        .expected = [want](uint64_t it) { return it * want; }};
+        .expected = [want](uint64_t it) { return it * want; },
+        .ops_per_iteration =
+            op == 3 ? static_cast<double>(placed->size()) : 1.0};
     // Each iteration also pays an untimed setup (a fresh instance, built and
     // loaded for add/remove): cap the iterations so that a measurement, with
     // its setups, stays within the wall budget.

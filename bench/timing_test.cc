@@ -241,6 +241,16 @@ TEST(BuildGroupTest, EveryAlgorithmHasBuildAddRemove) {
   const TimingSample* bl = Find(*r, "bounded_load", "add_node_ns");
   EXPECT_EQ(bl->placed_keys, 200u);
   EXPECT_THAT(bl->note, HasSubstr("replays"));
+  // Placing fresh keys is timed for the stateful algorithm only, per key.
+  const TimingSample* place = Find(*r, "bounded_load", "place_ns");
+  ASSERT_NE(place, nullptr);
+  EXPECT_EQ(place->placed_keys, 200u);
+  EXPECT_THAT(place->note, HasSubstr("ns per key"));
+  ASSERT_EQ(place->values.size(), 3u);
+  for (double v : place->values) EXPECT_GT(v, 0);
+  for (const std::string& algo : AlgorithmNameList()) {
+    if (algo != "bounded_load") EXPECT_EQ(Find(*r, algo, "place_ns"), nullptr);
+  }
   // With spare capacity anchor's add is timed.
   TimingGroup spare = Tiny("build", {"anchor"}, 10, 0);
   spare.members[0].params.capacity = 20;

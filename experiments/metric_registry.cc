@@ -10,7 +10,7 @@ namespace {
 
 constexpr std::string_view kPeerPlaceholder = "<peer>";
 
-constexpr std::array<MetricInfo, 57> kMetrics = {{
+constexpr std::array<MetricInfo, 58> kMetrics = {{
     // Timing (vary run to run).
     {"lookup_ns", "ns", "lower", true,
      "time per lookup, independent lookups over a key array (throughput); "
@@ -36,6 +36,9 @@ constexpr std::array<MetricInfo, 57> kMetrics = {{
      "AddNode on an instance of N nodes"},
     {"remove_node_ns", "ns", "lower", true,
      "RemoveNode on an instance of N nodes (jump: the last node)"},
+    {"place_ns", "ns", "lower", true,
+     "stateful algorithms (bounded_load): PlaceBatch of placed_keys fresh "
+     "keys on a built instance with none placed, per key"},
     {"load_avg_1m", "load", "none", true,
      "1-minute load average (/proc/loadavg) during the cell's measurement: "
      "context for noisy timings"},

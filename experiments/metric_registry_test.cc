@@ -55,7 +55,7 @@ TEST(MetricRegistryTest, RatioMetricsMatchEveryPeerByPattern) {
 TEST(MetricRegistryTest, IsTimingMetricFollowsTheRegistry) {
   for (const char* t : {"lookup_ns", "lookup_latency_ns", "hash_ns",
                         "lookups_per_s", "build_ns", "add_node_ns",
-                        "remove_node_ns", "load_avg_1m",
+                        "remove_node_ns", "place_ns", "load_avg_1m",
                         "cpu_steal_fraction"}) {
     EXPECT_TRUE(IsTimingMetric(t)) << t;
   }

@@ -208,6 +208,11 @@ class BoundedLoad final : public ConsistentHash {
       std::fill(out.begin(), out.begin() + keys.size(), kInvalidNode);
       return;
     }
+    // The batch's size is known: grow the key map and arrays once (no
+    // rehash of the map or copy of the arrays while placing).
+    index_of_.reserve(index_of_.size() + keys.size());
+    keys_.reserve(keys_.size() + keys.size());
+    node_of_.reserve(node_of_.size() + keys.size());
     constexpr size_t kBlock = 64;
     uint32_t pos[kBlock];
     const NodeId* owners = ring_.owners().data();

@@ -403,6 +403,9 @@ def gen_build():
                 else:
                     w.add(metric="remove_node_ns", value=build * 0.8,
                           unit="ns", **common)
+                if a == "bounded_load":
+                    w.add(metric="place_ns", value=30 + 5 * math.log10(n),
+                          unit="ns", **common)
                 w.add(metric="load_avg_1m", value=1.0 + 0.3 * rng.random(),
                       unit="load", **common)
                 w.add(metric="cpu_steal_fraction", value=0.01 * rng.random(),
@@ -1228,6 +1231,7 @@ METRICS = [  # (name, unit, better, timing, description)
     ("build_ns", "ns", "lower", True, "Build(N nodes)"),
     ("add_node_ns", "ns", "lower", True, "AddNode"),
     ("remove_node_ns", "ns", "lower", True, "RemoveNode"),
+    ("place_ns", "ns", "lower", True, "PlaceBatch per key"),
     ("memory_bytes", "bytes", "lower", False, "self-reported bytes"),
     ("heap_bytes", "bytes", "lower", False, "heap bytes"),
     ("memory_bytes_per_node", "bytes", "lower", False, "bytes / N"),
