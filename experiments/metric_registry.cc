@@ -32,8 +32,7 @@ constexpr std::array<MetricInfo, 58> kMetrics = {{
     {"build_ns", "ns", "lower", true,
      "Build(N nodes) on an empty instance (bounded_load: with placed_keys "
      "placed)"},
-    {"add_node_ns", "ns", "lower", true,
-     "AddNode on an instance of N nodes"},
+    {"add_node_ns", "ns", "lower", true, "AddNode on an instance of N nodes"},
     {"remove_node_ns", "ns", "lower", true,
      "RemoveNode on an instance of N nodes (jump: the last node)"},
     {"place_ns", "ns", "lower", true,

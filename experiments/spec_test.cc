@@ -633,8 +633,7 @@ TEST(SpecTest, TimingMetrics) {
   for (const char* m :
        {"lookup_ns", "lookup_latency_ns", "hash_ns", "build_ns", "add_node_ns",
         "remove_node_ns", "place_ns", "lookups_per_s",
-        "lookup_ns_ratio_to_jump_paper",
-        "load_avg_1m", "cpu_steal_fraction"}) {
+        "lookup_ns_ratio_to_jump_paper", "load_avg_1m", "cpu_steal_fraction"}) {
     EXPECT_TRUE(IsTimingMetric(m)) << m;
   }
   for (const char* m : {"checksum", "memory_bytes", "moved_fraction",

@@ -1,6 +1,5 @@
 // Copyright 2026 The chbench Authors.
 
-#include "algorithms/testing/conformance_util.h"
 #include "algorithms/rendezvous/rendezvous.h"
 
 #include <algorithm>
@@ -16,6 +15,7 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "algorithms/hash/hash_function.h"
+#include "algorithms/testing/conformance_util.h"
 #include "algorithms/util/random.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
