@@ -407,6 +407,59 @@ absl::Status AddLookupMember(const TimingGroup& g, size_t index,
 
 // ------------------------------------------------------------------ build
 template <typename A>
+struct MaglevHashOf;
+template <typename H>
+struct MaglevHashOf<Maglev<H>> {
+  using type = H;
+};
+
+// The Katran-style table fill (bench/peers/maglev_katran.h) beside Maglev's
+// Build (kernel `ours`), when all weights are 1: same table size, same
+// probe-key fold, ratio build_ns_ratio_to_maglev_katran_build.
+template <typename A>
+void AddMaglevBuildPeer(const A& built,
+                        std::shared_ptr<const std::vector<NodeSpec>> specs,
+                        std::shared_ptr<const std::vector<uint64_t>> probes,
+                        uint64_t want, size_t ours, const TimingSample& base,
+                        LookupState* st) {
+  for (const NodeSpec& spec : *specs) {
+    if (spec.weight != 1.0) return;
+  }
+  using Peer = peers::MaglevKatranBuild<typename MaglevHashOf<A>::type>;
+  const uint64_t m = built.table_size();
+  const peers::PeerInfo* info = peers::FindPeer("maglev_katran_build");
+  TimingSample s = base;
+  s.algorithm = "maglev_katran_build";
+  s.peer_of = "maglev";
+  s.metric = "build_ns";
+  s.note = absl::StrCat("peer of maglev: ", std::string(info->description));
+  Kernel k{.label = "maglev_katran_build/build_ns",
+           .run =
+               [specs, probes, m](uint64_t it) {
+                 Measurement total;
+                 for (uint64_t i = 0; i < it; ++i) {
+                   const auto t0 = std::chrono::steady_clock::now();
+                   const std::vector<int> table = Peer::Table(*specs, m);
+                   total.seconds += std::chrono::duration<double>(
+                                        std::chrono::steady_clock::now() - t0)
+                                        .count();
+                   uint64_t f = 0;
+                   for (uint64_t h : *probes)
+                     f += static_cast<NodeId>(table[h % m]);
+                   total.fold += f;
+                 }
+                 return total;
+               },
+           .expected = [want](uint64_t it) { return it * want; },
+           .max_iterations = st->kernels[ours].max_iterations};
+  const size_t theirs = AddKernel(st, std::move(k), s);
+  st->kernels[ours].partners.push_back(theirs);
+  st->kernels[theirs].partners.push_back(ours);
+  st->ratios.emplace_back(*st->sample_of_kernel[ours],
+                          *st->sample_of_kernel[theirs]);
+}
+
+template <typename A>
 absl::Status AddBuildMember(const TimingGroup& g, size_t index,
                             LookupState* st) {
   using Clock = std::chrono::steady_clock;
@@ -560,7 +613,12 @@ absl::Status AddBuildMember(const TimingGroup& g, size_t index,
     probe_setup.reset();
     k.max_iterations = static_cast<uint64_t>(
         std::max(1.0, g.build_wall_budget_s / std::max(wall + setup_s, 1e-9)));
-    AddKernel(st, std::move(k), s);
+    const size_t ours = AddKernel(st, std::move(k), s);
+    if constexpr (peers::peers_internal::Concrete<A>::kMaglev) {
+      if (op == 0 && g.peers) {
+        AddMaglevBuildPeer<A>(**ref, specs, probes, want, ours, base, st);
+      }
+    }
   }
   return absl::OkStatus();
 }

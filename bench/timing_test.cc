@@ -241,6 +241,16 @@ TEST(BuildGroupTest, EveryAlgorithmHasBuildAddRemove) {
   const TimingSample* bl = Find(*r, "bounded_load", "add_node_ns");
   EXPECT_EQ(bl->placed_keys, 200u);
   EXPECT_THAT(bl->note, HasSubstr("replays"));
+  // Maglev's build is timed beside Katran's table fill, with its ratio.
+  const TimingSample* katran = Find(*r, "maglev_katran_build", "build_ns");
+  ASSERT_NE(katran, nullptr);
+  EXPECT_EQ(katran->peer_of, "maglev");
+  EXPECT_EQ(katran->values.size(), 3u);
+  const TimingSample* ratio =
+      Find(*r, "maglev", "build_ns_ratio_to_maglev_katran_build");
+  ASSERT_NE(ratio, nullptr);
+  ASSERT_EQ(ratio->values.size(), 3u);
+  for (double v : ratio->values) EXPECT_GT(v, 0);
   // Placing fresh keys is timed for the stateful algorithm only, per key.
   const TimingSample* place = Find(*r, "bounded_load", "place_ns");
   ASSERT_NE(place, nullptr);

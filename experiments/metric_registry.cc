@@ -10,7 +10,7 @@ namespace {
 
 constexpr std::string_view kPeerPlaceholder = "<peer>";
 
-constexpr std::array<MetricInfo, 58> kMetrics = {{
+constexpr std::array<MetricInfo, 59> kMetrics = {{
     // Timing (vary run to run).
     {"lookup_ns", "ns", "lower", true,
      "time per lookup, independent lookups over a key array (throughput); "
@@ -29,6 +29,9 @@ constexpr std::array<MetricInfo, 58> kMetrics = {{
     {"lookup_latency_ns_ratio_to_<peer>", "ratio", "lower", true,
      "our lookup_latency_ns / the peer's in the same round, on our row; < 1 "
      "means ours is faster"},
+    {"build_ns_ratio_to_<peer>", "ratio", "lower", true,
+     "our build_ns / the build peer's build_ns in the same round, on our "
+     "row; < 1 means ours is faster"},
     {"build_ns", "ns", "lower", true,
      "Build(N nodes) on an empty instance (bounded_load: with placed_keys "
      "placed)"},

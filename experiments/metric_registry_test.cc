@@ -8,6 +8,7 @@
 #include <set>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "bench/peers/peers.h"
 #include "experiments/spec.h"
@@ -36,8 +37,12 @@ TEST(MetricRegistryTest, RowsAreWellFormed) {
 
 TEST(MetricRegistryTest, RatioMetricsMatchEveryPeerByPattern) {
   for (const peers::PeerInfo& p : peers::Peers()) {
-    for (std::string_view prefix :
-         {"lookup_ns_ratio_to_", "lookup_latency_ns_ratio_to_"}) {
+    const std::vector<std::string_view> prefixes =
+        p.scenario == peers::kBuild
+            ? std::vector<std::string_view>{"build_ns_ratio_to_"}
+            : std::vector<std::string_view>{"lookup_ns_ratio_to_",
+                                            "lookup_latency_ns_ratio_to_"};
+    for (std::string_view prefix : prefixes) {
       const std::string name = std::string(prefix) + std::string(p.name);
       const MetricInfo* m = FindMetric(name);
       ASSERT_NE(m, nullptr) << name;

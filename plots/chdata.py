@@ -176,7 +176,7 @@ def normalize_maglev(df):
     (in place; returns df). Explicit, non-default sizes are kept."""
     if "algorithm" not in df.columns or "table_size" not in df.columns:
         return df
-    m = df["algorithm"].isin(["maglev", "maglev_katran"]) & df["table_size"].notna() & \
+    m = df["algorithm"].isin(["maglev", "maglev_katran", "maglev_katran_build"]) & df["table_size"].notna() & \
         df["nodes"].notna()
     if m.any():
         dflt = df.loc[m, "nodes"].map(default_maglev_m)

@@ -309,6 +309,19 @@ class ReportTest(unittest.TestCase):
         self.assertEqual(list(hollow[0].get_xdata()), [1000])
         make_figures.plt.close(fig)
 
+    def test_build_peer_table(self):
+        self.need_fake()
+        sec = _section(self.text, "## Q2.")
+        self.assertIn("### Build vs the reference implementation", sec)
+        row = [ln for ln in sec.splitlines()
+               if "`maglev_katran_build`" in ln and ln.startswith("| maglev")]
+        self.assertTrue(row)
+        cells = [c.strip() for c in row[0].split("|")[1:-1]]
+        ratio = float(cells[5].split()[0])
+        self.assertAlmostEqual(ratio, 0.5, delta=0.05)  # fake: peer 2x ours
+        # The peer is not a row of the main build table.
+        self.assertIsNone(_row(sec, "maglev_katran_build"))
+
     def test_n1_and_n_eff_1_have_no_interval(self):
         self.need_fake()
         row = _row(_section(self.text, "## Q2."), "modulo")  # build row

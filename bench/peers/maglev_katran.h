@@ -20,12 +20,28 @@
 //   maglev.Build(nodes).IgnoreError();
 //   MaglevKatran<Xxh64> peer(maglev);
 //   NodeId owner = peer.Lookup(key_hash);  // == maglev.Lookup(key_hash)
+//
+// `MaglevKatranBuild<H>`: the timed build peer of `Maglev<H>::Build`: the
+// table fill of Katran's MaglevHash::generateHashRing (facebookincubator/
+// katran, katran/lib/MaglevHash.cpp; the Maglev paper's Pseudocode 1): a
+// result vector of M ints (-1 = empty), one `next` counter per node, and
+// each turn probes (offset + next * skip) % M with the % operator until a
+// free slot. Weights 1 only. Katran derives (offset, skip) from a 64-bit
+// endpoint hash with MurmurHash3; here they are Maglev<H>::OffsetSkip of
+// the node names, so the table equals Maglev<H>'s for equal weights (the
+// timing fold compares them). No node table, no validation: the ratio
+// shows what Maglev<H>::Build spends beyond the fill.
+//
+//   std::vector<int> t = MaglevKatranBuild<Xxh64>::Table(nodes, 65537);
+//   // t[h % 65537] == maglev.Lookup(h) for a Maglev<Xxh64> with M = 65537
 
 #ifndef CHBENCH_BENCH_PEERS_MAGLEV_KATRAN_H_
 #define CHBENCH_BENCH_PEERS_MAGLEV_KATRAN_H_
 
 #include <cstddef>
 #include <cstdint>
+#include <span>
+#include <utility>
 #include <vector>
 
 #include "algorithms/consistent_hash.h"
@@ -52,6 +68,39 @@ class MaglevKatran {
   // ratio compares the index computation, not page sizes.
   std::vector<NodeId, HugePageAllocator<NodeId>> table_;
   uint64_t m_;
+};
+
+template <typename H>
+class MaglevKatranBuild {
+ public:
+  // The table of `nodes` (node i labelled i) for a prime M >= nodes.size()
+  // >= 1.
+  static std::vector<int> Table(std::span<const NodeSpec> nodes, uint64_t M) {
+    const size_t n = nodes.size();
+    std::vector<uint64_t> permutation(2 * n);  // offset, skip per node
+    for (size_t i = 0; i < n; ++i) {
+      const auto [offset, skip] = Maglev<H>::OffsetSkip(nodes[i].name, M);
+      permutation[2 * i] = offset;
+      permutation[2 * i + 1] = skip;
+    }
+    std::vector<int> result(M, -1);
+    std::vector<uint64_t> next(n, 0);
+    uint64_t runs = 0;
+    for (;;) {
+      for (size_t i = 0; i < n; ++i) {
+        const uint64_t offset = permutation[2 * i];
+        const uint64_t skip = permutation[2 * i + 1];
+        uint64_t cur = (offset + next[i] * skip) % M;
+        while (result[cur] >= 0) {
+          ++next[i];
+          cur = (offset + next[i] * skip) % M;
+        }
+        result[cur] = static_cast<int>(i);
+        ++next[i];
+        if (++runs == M) return result;
+      }
+    }
+  }
 };
 
 }  // namespace peers

@@ -13,7 +13,7 @@ namespace chbench {
 namespace peers {
 namespace {
 
-constexpr std::array<PeerInfo, 8> kPeers = {{
+constexpr std::array<PeerInfo, 9> kPeers = {{
     {"jump_paper", "jump",
      "Lamping & Veach's published C++ loop, transcribed; bucket -> live id",
      "Lamping & Veach, \"A Fast, Minimal Memory, Consistent Hash Algorithm\", "
@@ -41,6 +41,13 @@ constexpr std::array<PeerInfo, 8> kPeers = {{
      "facebookincubator/katran, katran/lib/bpf/balancer_kern.c "
      "(get_packet_dst: hash % RING_SIZE)",
      kPrehashed, 0},
+    {"maglev_katran_build", "maglev",
+     "Katran's table fill (MaglevHash::generateHashRing: probe (offset + "
+     "next * skip) % M until free) from Maglev's own (offset, skip) of the "
+     "names; no node table; weights 1",
+     "facebookincubator/katran, katran/lib/MaglevHash.cpp "
+     "(generateHashRing); Eisenbud et al., NSDI 2016, Pseudocode 1",
+     kBuild, 0},
     {"libmemcached_ketama", "ring",
      "Debian libmemcached 1.1.4 ketama continuum (md5; 100 points, or 160 "
      "with KETAMA_WEIGHTED): memcached_generate_hash of the string key",

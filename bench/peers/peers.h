@@ -12,11 +12,14 @@
 // concrete type and hands each to a callback.
 //
 //   name                 base        scenario   class
-//   jump_paper           jump        prehashed  JumpPaper          (jump_paper.h)
-//   ring_upper_bound     ring        prehashed  RingUpperBound<H>  (ring_search.h)
-//   ring_branchless      ring        prehashed  RingBranchless<H>  (ring_search.h)
-//   rendezvous_packed    rendezvous  prehashed  RendezvousPacked<H>
-//   maglev_katran        maglev      prehashed  MaglevKatran<H>
+//   jump_paper           jump        prehashed  JumpPaper (jump_paper.h)
+//   ring_upper_bound     ring        prehashed  RingUpperBound<H>
+//   (ring_search.h) ring_branchless      ring        prehashed
+//   RingBranchless<H>  (ring_search.h) rendezvous_packed    rendezvous
+//   prehashed  RendezvousPacked<H> maglev_katran        maglev      prehashed
+//   MaglevKatran<H> maglev_katran_build  maglev      build MaglevKatranBuild<H>
+//   (timed
+//                                               by the build experiment)
 //   libmemcached_ketama  ring        string     LibmemcachedKetama (md5,
 //                                               vnodes 100 or 160, N <= 100)
 //   anchor_table_crc     anchor      prehashed  AnchorTableCrc (a = N, none
@@ -67,13 +70,16 @@ namespace peers {
 
 inline constexpr std::string_view kPrehashed = "prehashed";
 inline constexpr std::string_view kString = "string";
+// A build peer (timed beside Build in the build experiment, not offered by
+// ForEachPeer).
+inline constexpr std::string_view kBuild = "build";
 
 struct PeerInfo {
   std::string_view name;         // the CSV `algorithm` value of its rows
   std::string_view base;         // our algorithm it is timed beside
   std::string_view description;  // one line
   std::string_view source;       // citation / where the code comes from
-  std::string_view scenario;     // "prehashed" or "string"
+  std::string_view scenario;     // "prehashed", "string" or "build"
   uint32_t max_nodes;            // 0 = no limit
 };
 

@@ -438,6 +438,26 @@ TEST(LibmemcachedKetamaTest, RefusesWhatTheLibraryWouldAbortOn) {
   EXPECT_FALSE(LibmemcachedKetama::FromHosts({}, KetamaMode::kKetama).ok());
 }
 
+// Katran's fill from Maglev's (offset, skip) gives Maglev's table, slot by
+// slot, for equal weights.
+TEST(MaglevKatranBuildTest, TableEqualsMaglevs) {
+  for (uint64_t m : {7ull, 1009ull, 65537ull}) {
+    for (uint32_t n : {1u, 2u, 7u, 100u, 1000u}) {
+      if (n > m) continue;
+      SCOPED_TRACE(absl::StrCat("M ", m, " N ", n));
+      Maglev<Xxh64> maglev(m);
+      const std::vector<NodeSpec> nodes = Nodes(n);
+      ASSERT_TRUE(maglev.Build(nodes).ok());
+      const std::vector<int> table = MaglevKatranBuild<Xxh64>::Table(nodes, m);
+      ASSERT_EQ(table.size(), m);
+      for (uint64_t slot = 0; slot < m; ++slot) {
+        ASSERT_EQ(static_cast<NodeId>(table[slot]), maglev.Lookup(slot))
+            << "slot " << slot;
+      }
+    }
+  }
+}
+
 // ---------------------------------------------------------------- registry
 
 TEST(PeersRegistryTest, RowsAreWellFormed) {
@@ -446,15 +466,17 @@ TEST(PeersRegistryTest, RowsAreWellFormed) {
     SCOPED_TRACE(info.name);
     names.push_back(info.name);
     EXPECT_NE(FindAlgorithm(info.base), nullptr) << info.base;
-    EXPECT_TRUE(info.scenario == kPrehashed || info.scenario == kString);
+    EXPECT_TRUE(info.scenario == kPrehashed || info.scenario == kString ||
+                info.scenario == kBuild);
     EXPECT_FALSE(info.description.empty());
     EXPECT_FALSE(info.source.empty());
     EXPECT_EQ(FindPeer(info.name), &info);
   }
-  EXPECT_THAT(names, ElementsAre("jump_paper", "ring_upper_bound",
-                                 "ring_branchless", "rendezvous_packed",
-                                 "maglev_katran", "libmemcached_ketama",
-                                 "anchor_table_crc", "memento_jump_crc"));
+  EXPECT_THAT(names,
+              ElementsAre("jump_paper", "ring_upper_bound", "ring_branchless",
+                          "rendezvous_packed", "maglev_katran",
+                          "maglev_katran_build", "libmemcached_ketama",
+                          "anchor_table_crc", "memento_jump_crc"));
   EXPECT_EQ(FindPeer("ring"), nullptr);
   EXPECT_EQ(FindPeer("libmemcached_ketama")->max_nodes,
             LibmemcachedKetama::kMaxServers);

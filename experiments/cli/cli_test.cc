@@ -677,11 +677,11 @@ TEST(ListJsonTest, HashesKeysetsExperimentsMetricsPeers) {
     EXPECT_FALSE(StringAt(p, "description").empty());
     EXPECT_FALSE(StringAt(p, "source").empty());
   }
-  EXPECT_THAT(peers,
-              ::testing::ElementsAre("jump_paper", "ring_upper_bound",
-                                     "ring_branchless", "rendezvous_packed",
-                                     "maglev_katran", "libmemcached_ketama",
-                                     "anchor_table_crc", "memento_jump_crc"));
+  EXPECT_THAT(peers, ::testing::ElementsAre(
+                         "jump_paper", "ring_upper_bound", "ring_branchless",
+                         "rendezvous_packed", "maglev_katran",
+                         "maglev_katran_build", "libmemcached_ketama",
+                         "anchor_table_crc", "memento_jump_crc"));
 }
 
 TEST(ListJsonTest, TextListingIsUnchangedByTheFlag) {

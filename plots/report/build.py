@@ -2,9 +2,11 @@
 variant and N. bounded_load is measured with placed_keys placed, so its
 add/remove include the replay of every placed key."""
 
+import re
+
 from report.common import (filt, keys_per_node, mcell, na_note,
-                           nearest_nodes, one, ref_note, render, var_filter,
-                           variant_label, variants)
+                           nearest_nodes, one, peers_in, ref_note, render,
+                           summary_of, var_filter, variant_label, variants)
 
 METRICS = [("build_ns", "build"), ("add_node_ns", "add node"),
            ("remove_node_ns", "remove node"),
@@ -17,7 +19,8 @@ def section(ctx):
     if e is None:
         return "\n".join(out + ["_No `build` results yet._", ""])
     s = e.summary
-    s = s[s["metric"].isin([m for m, _ in METRICS])]
+    s = s[s["metric"].isin([m for m, _ in METRICS]) &
+          ~s["algorithm"].isin(peers_in(ctx, "build"))]
     ns = nearest_nodes(s["nodes"], [100, 1000, 10000])
     out += ["ns per operation on an instance of N nodes (remove: jump "
             "removes the last node only). Lower is better."]
@@ -48,4 +51,44 @@ def section(ctx):
             rows.append(r)
     out += [render(ctx, ["algorithm", "operation"] +
                    [f"N={n}" for n in ns] + ["data"], rows), ""]
+    out += peers_table(ctx)
     return "\n".join(out)
+
+
+RATIO_RE = re.compile(r"^build_ns_ratio_to_(.+)$")
+
+
+def peers_table(ctx):
+    """Build time beside the build peers timed in the same rounds."""
+    s = summary_of(ctx.exps, "build")
+    if s is None:
+        return []
+    peers = sorted({RATIO_RE.match(m).group(1) for m in s["metric"].unique()
+                    if RATIO_RE.match(m)})
+    if not peers:
+        return []
+    rows = []
+    for peer in peers:
+        d = s[s["metric"] == f"build_ns_ratio_to_{peer}"]
+        cfgs = d[["algorithm", "vnodes", "table_size", "load_factor",
+                  "nodes"]].drop_duplicates().sort_values(
+                      ["algorithm", "table_size", "nodes"])
+        for _, c in cfgs.iterrows():
+            var = c.to_dict()
+            f = var_filter(var)
+            f.update(nodes=c["nodes"])
+            pf = dict(f, algorithm=peer)
+            rows.append([
+                variant_label(var), f"`{peer}`", f"{c['nodes']:g}",
+                mcell(ctx, "build", metric="build_ns", **f),
+                mcell(ctx, "build", metric="build_ns", **pf),
+                mcell(ctx, "build", metric=f"build_ns_ratio_to_{peer}", **f),
+                ctx.data_links("build")])
+    desc = "; ".join(f"`{p}`: {ctx.reg.peers[p].get('description', '')}"
+                     for p in peers if p in ctx.reg.peers)
+    return ["### Build vs the reference implementation", "",
+            "Ratio = our build time / the peer's in the same round, median "
+            "over rounds [95 % CI]; < 1 means ours is faster." +
+            (f" Peers: {desc}." if desc else ""), "",
+            render(ctx, ["ours", "peer", "N", "ours ns", "peer ns", "ratio",
+                         "data"], rows), ""]

@@ -302,6 +302,7 @@ PEERS = [("jump_paper", "jump", 1.0, False),
          ("ring_branchless", "ring", 2.0, False),
          ("rendezvous_packed", "rendezvous", 0.8, False),
          ("maglev_katran", "maglev", 1.3, False)]
+BUILD_PEER = "maglev_katran_build"  # timed by the build experiment
 NOISY_CELL = ("rendezvous", 1000, "prehashed")
 THREADS = [1, 2]
 
@@ -394,6 +395,13 @@ def gen_build():
                              n * RING_VNODES) / 10 + 50 * 1000 * n,
                          "maglev": 25 * MAGLEV_M * math.log(n + 1)}[a] * f
                 w.add(metric="build_ns", value=build, unit="ns", **common)
+                if a == "maglev":
+                    pb = build * 2.0 * (1 + 0.02 * rng.standard_normal())
+                    w.add(metric="build_ns", value=pb, unit="ns",
+                          note="peer of maglev",
+                          **dict(common, algorithm=BUILD_PEER))
+                    w.add(metric=f"build_ns_ratio_to_{BUILD_PEER}",
+                          value=build / pb, unit="ratio", **common)
                 w.add(metric="add_node_ns", value=build / max(n, 1) * 3
                       if a == "ring" else build * 0.9,
                       unit="ns", **common)
@@ -1328,6 +1336,9 @@ def registry():
             mets.append(dict(name=f"{m}_ratio_to_{p}", unit="ratio",
                              better="lower", timing=True,
                              description=f"{m} ours / {p}, same round"))
+    mets.append(dict(name=f"build_ns_ratio_to_{BUILD_PEER}", unit="ratio",
+                     better="lower", timing=True,
+                     description=f"build_ns ours / {BUILD_PEER}"))
     presets = [dict(name=p, system=sy, version=f"{sy} 1.0 (fake)",
                     verified=v, key_hash="xxh64", search=">=",
                     max_servers=ms, capabilities={})
@@ -1340,7 +1351,9 @@ def registry():
                             chdata.EXPERIMENTS],
             "metrics": mets,
             "peers": [dict(name=p, base=b, description=f"fake peer of {b}",
-                           source="fake") for p, b, _, _ in PEERS]}
+                           source="fake") for p, b, _, _ in PEERS] +
+            [dict(name=BUILD_PEER, base="maglev",
+                  description="fake build peer of maglev", source="fake")]}
 
 
 def main(argv=None):
