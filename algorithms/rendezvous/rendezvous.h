@@ -248,20 +248,24 @@ class Rendezvous final : public ConsistentHash {
       }
     } else {
       // -w / ln(u) is computed only for nodes that could beat the best so
-      // far. Since -ln(u) >= 1 - u =: d (exact in double: u is a multiple of
-      // 2^-53, and so is d), a node's score is at most w / d; a node with
-      // w * (1 + 2^-30) < best * d cannot reach `best` even after the few
-      // ulps of rounding in log and the division, so skipping it leaves the
-      // argmax (with its tie rule) unchanged.
+      // far. Since -ln(u) >= 1 - u =: d, a node's score is at most w / d.
+      // d = (c + 0.5) * 2^-b exactly, with c the complement of the score's
+      // kept bits (b = 52 for 64-bit hashes, 32 for 32-bit ones), so
+      // w < c * bound, bound = best * 2^-b / (1 + 2^-30), implies
+      // w / d < best / (1 + 2^-30) up to a few ulps of rounding: such a node
+      // cannot reach `best` even after the rounding in log and the division,
+      // and skipping it leaves the argmax (with its tie rule) unchanged.
+      // A skipped node costs one conversion, one multiplication and a
+      // compare; the rest (a few per lookup) go through Challenge, out of
+      // line so that the loop keeps its registers.
       const double* w = weights_.data();
       double best = WeightedScore(Scorer::Score(pk, pn[0]), w[0]);
+      double bound = SkipBound(best);
       for (size_t i = 1; i < n; ++i) {
-        const double u = ToUnitInterval<H>(Scorer::Score(pk, pn[i]));
-        if (w[i] * kSkipMargin < best * (1.0 - u)) continue;
-        const double s = -w[i] / std::log(u);
-        if (s > best) {
-          best = s;
-          best_i = i;
+        const uint64_t score = Scorer::Score(pk, pn[i]);
+        if (w[i] < bound * ComplementBits(score)) continue;
+        if (Challenge(score, w[i], i, &best, &best_i)) {
+          bound = SkipBound(best);
         }
       }
     }
@@ -319,6 +323,37 @@ class Rendezvous final : public ConsistentHash {
     return -weight / std::log(ToUnitInterval<H>(score));
   }
 
+ private:
+  // The kept bits of ~score, as a double (exact: fewer than 53 bits):
+  // 1 - ToUnitInterval<H>(score) = (ComplementBits(score) + 0.5) * 2^-b.
+  static double ComplementBits(uint64_t score) {
+    if constexpr (H::kBits == 64) {
+      return static_cast<double>(static_cast<int64_t>(~score >> 12));
+    } else {
+      return static_cast<double>(static_cast<int64_t>(~score & 0xFFFFFFFFULL));
+    }
+  }
+  // best * 2^-b / (1 + 2^-30); 0 (no node skipped) for a best so small that
+  // the scaling could lose precision (weights near the double minimum).
+  static double SkipBound(double best) {
+    constexpr double kScale = H::kBits == 64 ? 0x1p-52 : 0x1p-32;
+    return best >= 0x1p-900 ? best * kScale / kSkipMargin : 0.0;
+  }
+  // A node the skip test kept: its exact score against *best (strict >,
+  // ties keep the smaller index). Returns true when it became the best.
+  ABSL_ATTRIBUTE_NOINLINE static bool Challenge(uint64_t score, double w,
+                                                size_t i, double* best,
+                                                size_t* best_i) {
+    const double s = WeightedScore(score, w);
+    if (s > *best) {
+      *best = s;
+      *best_i = i;
+      return true;
+    }
+    return false;
+  }
+
+ public:
  private:
   void UpdateUniform() {
     uniform_ = std::all_of(weights_.begin(), weights_.end(),
