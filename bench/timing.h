@@ -51,6 +51,11 @@
 //     timed with the steady clock (~25 ns per read; the thread CPU clock
 //     is a system call of ~1 us in a VM); after it, 64 probe keys are looked up
 //     (untimed) and folded, which checks that the operation happened.
+//     Stateful algorithms with placed keys also get place_ns: PlaceBatch of
+//     those keys on a fresh built instance with none placed, per key. Maglev
+//     (all weights 1) is timed beside the maglev_katran_build peer (Katran's
+//     table fill from the same permutations) in the same rounds, with
+//     build_ns_ratio_to_maglev_katran_build.
 //   * hash_speed: hash_ns of each hash over GenerateKeys(keyset, num_keys).
 
 #ifndef CHBENCH_BENCH_TIMING_H_
