@@ -259,7 +259,9 @@ TEST(BuildGroupTest, EveryAlgorithmHasBuildAddRemove) {
   ASSERT_EQ(place->values.size(), 3u);
   for (double v : place->values) EXPECT_GT(v, 0);
   for (const std::string& algo : AlgorithmNameList()) {
-    if (algo != "bounded_load") EXPECT_EQ(Find(*r, algo, "place_ns"), nullptr);
+    if (algo != "bounded_load") {
+      EXPECT_EQ(Find(*r, algo, "place_ns"), nullptr) << algo;
+    }
   }
   // With spare capacity anchor's add is timed.
   TimingGroup spare = Tiny("build", {"anchor"}, 10, 0);

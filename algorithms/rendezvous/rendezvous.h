@@ -353,8 +353,6 @@ class Rendezvous final : public ConsistentHash {
     return false;
   }
 
- public:
- private:
   void UpdateUniform() {
     uniform_ = std::all_of(weights_.begin(), weights_.end(),
                            [&](double w) { return w == weights_[0]; });

@@ -11,20 +11,21 @@
 // ForEachPeer, which builds the peers that apply to a built instance of a
 // concrete type and hands each to a callback.
 //
+// clang-format off
 //   name                 base        scenario   class
-//   jump_paper           jump        prehashed  JumpPaper (jump_paper.h)
-//   ring_upper_bound     ring        prehashed  RingUpperBound<H>
-//   (ring_search.h) ring_branchless      ring        prehashed
-//   RingBranchless<H>  (ring_search.h) rendezvous_packed    rendezvous
-//   prehashed  RendezvousPacked<H> maglev_katran        maglev      prehashed
-//   MaglevKatran<H> maglev_katran_build  maglev      build MaglevKatranBuild<H>
-//   (timed
+//   jump_paper           jump        prehashed  JumpPaper          (jump_paper.h)
+//   ring_upper_bound     ring        prehashed  RingUpperBound<H>  (ring_search.h)
+//   ring_branchless      ring        prehashed  RingBranchless<H>  (ring_search.h)
+//   rendezvous_packed    rendezvous  prehashed  RendezvousPacked<H>
+//   maglev_katran        maglev      prehashed  MaglevKatran<H>
+//   maglev_katran_build  maglev      build      MaglevKatranBuild<H> (timed
 //                                               by the build experiment)
 //   libmemcached_ketama  ring        string     LibmemcachedKetama (md5,
 //                                               vnodes 100 or 160, N <= 100)
 //   anchor_table_crc     anchor      prehashed  AnchorTableCrc (a = N, none
 //                                               removed; crc_baselines.h)
 //   memento_jump_crc     memento     prehashed  MementoJumpCrc (none removed)
+// clang-format on
 //
 // Every peer class is constructed from a BUILT instance of its base's
 // concrete type (it copies that instance's structure: points, table, node
