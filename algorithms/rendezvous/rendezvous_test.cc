@@ -207,14 +207,21 @@ TYPED_TEST(RendezvousTest, OwnerAndReplicasMatchTheDefinition) {
 
 // Node counts around the unweighted loop's block size (32) and weights far
 // apart, so that both the block path and the weighted filter (which skips
-// the logarithm of nodes that cannot win) are checked against the definition.
+// the logarithm of nodes that cannot win, and decides by score bounds where
+// they separate) are checked against the definition. Weightings 3 and 4 take
+// the filter to its edges: weights whose bounds overflow or underflow
+// (subnormal included), and weights equal to 15 digits, whose bounds overlap
+// more often.
 TYPED_TEST(RendezvousTest, OwnerMatchesTheDefinitionAtEverySize) {
-  for (int n : {1, 2, 31, 32, 33, 64, 65, 130}) {
-    for (int weighting = 0; weighting < 3; ++weighting) {
+  constexpr double kExtreme[] = {1e300, 1e-300, 1e-310, 1.0, 1.7e308};
+  for (int n : {1, 2, 31, 32, 33, 64, 65, 130, 1000}) {
+    for (int weighting = 0; weighting < 5; ++weighting) {
       std::vector<NodeSpec> nodes = Nodes(n);
       for (int i = 0; i < n; ++i) {
         if (weighting == 1) nodes[i].weight = 0.5 + i % 4;
         if (weighting == 2) nodes[i].weight = i % 3 == 0 ? 1000.0 : 0.001;
+        if (weighting == 3) nodes[i].weight = kExtreme[i % 5];
+        if (weighting == 4) nodes[i].weight = 1.0 + (i % 7) * 1e-15;
       }
       Rendezvous<TypeParam> hrw;
       ASSERT_TRUE(hrw.Build(nodes).ok());
