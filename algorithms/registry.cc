@@ -159,6 +159,16 @@ std::string AlgorithmNames() {
                        });
 }
 
+std::string WeightedAlgorithmNames() {
+  std::string out;
+  for (const AlgorithmInfo& info : kAlgorithms) {
+    if (!info.capabilities.weights) continue;
+    if (!out.empty()) out += ", ";
+    out += info.name;
+  }
+  return out;
+}
+
 absl::StatusOr<std::unique_ptr<ConsistentHash>> MakeAlgorithm(
     std::string_view name, const AlgorithmParams& params) {
   const AlgorithmInfo* info = FindAlgorithm(name);

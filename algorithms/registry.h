@@ -61,6 +61,8 @@ std::span<const AlgorithmInfo> Algorithms();
 const AlgorithmInfo* FindAlgorithm(std::string_view name);
 // "modulo, ring, rendezvous, jump, maglev, bounded_load"
 std::string AlgorithmNames();
+// The algorithms whose capabilities include weights: "ring, rendezvous, ...".
+std::string WeightedAlgorithmNames();
 
 // FindAlgorithm + make, with an error naming the valid algorithms.
 absl::StatusOr<std::unique_ptr<ConsistentHash>> MakeAlgorithm(

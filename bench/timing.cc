@@ -56,7 +56,8 @@ absl::StatusOr<std::unique_ptr<ConsistentHash>> MakeReadyInstance(
   // names derive from host and port).
   const std::vector<NodeSpec> specs = FindPreset(m.algorithm) != nullptr
                                           ? PresetServers(nodes)
-                                          : NodeSpecs(nodes);
+                                      : m.weighted ? WeightedNodeSpecs(nodes)
+                                                   : NodeSpecs(nodes);
   if (absl::Status s = (*a)->Build(specs); !s.ok()) return s;
   if (!m.removal.empty()) {
     absl::StatusOr<std::vector<uint32_t>> order =
@@ -187,10 +188,29 @@ absl::StatusOr<TimingGroupResult> MeasureMembers(const TimingGroup& g,
 }
 
 absl::StatusOr<TimingGroupResult> LookupGroup(const TimingGroup& g) {
-  if (g.scenario != "prehashed" && g.scenario != "string") {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "unknown lookup scenario '", g.scenario,
-        "'; valid scenarios: prehashed, string"));
+  if (g.scenario != "prehashed" && g.scenario != "weighted" &&
+      g.scenario != "string") {
+    return absl::InvalidArgumentError(
+        absl::StrCat("unknown lookup scenario '", g.scenario,
+                     "'; valid scenarios: prehashed, weighted, string"));
+  }
+  if (g.scenario == "weighted") {
+    TimingGroup weighted = g;
+    for (TimingMember& m : weighted.members) {
+      const AlgorithmInfo* info = FindAlgorithm(m.algorithm);
+      if (info == nullptr || !info->capabilities.weights) {
+        return absl::InvalidArgumentError(absl::StrCat(
+            "algorithm '", m.algorithm,
+            "' in a weighted lookup group: it does not accept node weights; "
+            "valid: ",
+            WeightedAlgorithmNames()));
+      }
+      m.weighted = true;
+      m.multithread = false;
+    }
+    LookupState st;
+    st.digests = GenerateKeyHashes(weighted.num_keys, weighted.seed);
+    return MeasureMembers(weighted, &st, /*build=*/false);
   }
   LookupState st;
   if (g.scenario == "prehashed") {

@@ -29,6 +29,9 @@
 //       Algorithms with O(N) lookups (lookup_class "linear": rendezvous)
 //       cycle over the first max(4096, 2^26 / N) keys, so that the untimed
 //       fold check stays affordable; `keys` says how many.
+//   * lookup, scenario "weighted": as "prehashed" (lookup_ns and
+//     lookup_latency_ns), on nodes with weights 1 + (i mod 4)
+//     (WeightedNodeSpecs), for algorithms that accept weights; no peers.
 //   * lookup, scenario "string": keys = GenerateKeys(keyset, num_keys, seed);
 //     lookup_ns and lookup_latency_ns time HashKey + Lookup, hash_ns HashKey
 //     alone.
@@ -93,13 +96,15 @@ struct TimingMember {
   // (RemovalSequence(removal, nodes, removed, group seed), workload/removal.h).
   std::string removal;
   uint32_t removed = 0;
+  // Nodes get weights 1 + (i mod 4) (set for the "weighted" scenario).
+  bool weighted = false;
 };
 
 struct TimingGroup {
   std::string kind;      // "lookup" | "build" | "hash_speed"
   uint32_t nodes = 0;    // lookup, build
   std::string keyset;    // lookup (string scenario), hash_speed
-  std::string scenario;  // lookup: "prehashed" | "string"
+  std::string scenario;  // lookup: "prehashed" | "weighted" | "string"
   uint64_t seed = 0;
   size_t num_keys = 0;  // lookup, hash_speed
   bool peers = true;

@@ -73,6 +73,14 @@ inline std::vector<NodeSpec> NodeSpecs(uint32_t n, uint32_t first = 0) {
   return specs;
 }
 
+// NodeSpecs(n) with weights 1 + (i mod 4): four weight classes in equal
+// numbers (the lookup experiment's "weighted" scenario).
+inline std::vector<NodeSpec> WeightedNodeSpecs(uint32_t n) {
+  std::vector<NodeSpec> specs = NodeSpecs(n);
+  for (uint32_t i = 0; i < n; ++i) specs[i].weight = 1.0 + (i % 4);
+  return specs;
+}
+
 // InternalError: the factory's type is not the one DispatchConcrete chose.
 absl::Status WrongConcreteType(const TimingMember& m);
 
@@ -245,7 +253,7 @@ absl::Status AddLookupMember(const TimingGroup& g, size_t index,
     }
   }
   if constexpr (!kStringOnly) {
-    if (g.scenario == "prehashed") {
+    if (g.scenario != "string") {  // prehashed or weighted
       const std::span<const uint64_t> keys(st->digests.data(), nkeys);
       auto op = std::make_shared<const decltype(route)>(route);
       ours = AddLookupPair<uint64_t>(st, m.algorithm, op, keys, base);
@@ -298,7 +306,7 @@ absl::Status AddLookupMember(const TimingGroup& g, size_t index,
       }
     }
   }
-  if (g.scenario != "prehashed") {
+  if (g.scenario == "string") {
     const std::span<const std::string> keys(st->strings.data(), nkeys);
     auto op = [algo, route](const std::string& s) -> uint64_t {
       return route(algo->HashKey(s));

@@ -71,7 +71,8 @@ const TimingSample* Find(const TimingGroupResult& r, std::string_view algorithm,
 // The checksum the group should report, computed independently through the
 // type-erased interface (bounded_load: its placed keys first, then the
 // unplaced route, which for a key never placed is Lookup).
-uint64_t InterfaceChecksum(const TimingGroup& g, bool strings) {
+uint64_t InterfaceChecksum(const TimingGroup& g, bool strings,
+                           bool weighted = false) {
   const TimingMember& m = g.members[0];
   absl::StatusOr<std::unique_ptr<ConsistentHash>> algo =
       MakeAlgorithm(m.algorithm, m.params);
@@ -79,6 +80,7 @@ uint64_t InterfaceChecksum(const TimingGroup& g, bool strings) {
   std::vector<NodeSpec> specs(g.nodes);
   for (uint32_t i = 0; i < g.nodes; ++i) {
     specs[i].name = "node-" + std::to_string(i);
+    if (weighted) specs[i].weight = 1.0 + i % 4;
   }
   EXPECT_TRUE((*algo)->Build(specs).ok());
   if (m.placed_keys_per_node > 0 && (*algo)->capabilities().stateful) {
@@ -102,6 +104,39 @@ uint64_t InterfaceChecksum(const TimingGroup& g, bool strings) {
     acc = FoldChecksum(acc, (*algo)->Lookup(hashes[i]));
   }
   return acc & ((uint64_t{1} << 52) - 1);
+}
+
+// Scenario "weighted": prehashed keys on nodes with weights 1 + (i mod 4),
+// so the checksum differs from the equal-weight one and equals the
+// interface's on weighted nodes; no peers, no multi-thread rows; algorithms
+// without weights are refused with the valid names.
+TEST(LookupGroupTest, WeightedScenarioBuildsWeightedNodes) {
+  for (const char* algo : {"rendezvous", "ring", "maglev"}) {
+    SCOPED_TRACE(algo);
+    TimingGroup g = Tiny("lookup", {algo}, 40, 4096, "weighted");
+    g.members[0].multithread = true;
+    absl::StatusOr<TimingGroupResult> r = RunTimingGroup(g);
+    ASSERT_TRUE(r.ok()) << r.status();
+    const TimingSample* sum = Find(*r, algo, "checksum", "weighted");
+    ASSERT_NE(sum, nullptr);
+    ASSERT_EQ(sum->values.size(), 1u);
+    const uint64_t got = static_cast<uint64_t>(sum->values[0]);
+    EXPECT_EQ(got, InterfaceChecksum(g, /*strings=*/false, /*weighted=*/true));
+    EXPECT_NE(got, InterfaceChecksum(g, /*strings=*/false, /*weighted=*/false));
+    EXPECT_NE(Find(*r, algo, "lookup_ns", "weighted"), nullptr);
+    EXPECT_NE(Find(*r, algo, "lookup_latency_ns", "weighted"), nullptr);
+    for (const TimingSample& s : r->samples) {
+      EXPECT_EQ(s.algorithm, algo) << s.metric;  // no peer
+      EXPECT_NE(s.metric, "lookups_per_s");
+    }
+  }
+  absl::StatusOr<TimingGroupResult> bad =
+      RunTimingGroup(Tiny("lookup", {"jump"}, 10, 4096, "weighted"));
+  ASSERT_FALSE(bad.ok());
+  EXPECT_THAT(bad.status().message(),
+              HasSubstr("algorithm 'jump' in a weighted lookup group: it "
+                        "does not accept node weights; valid: ring, "
+                        "rendezvous, maglev"));
 }
 
 TEST(LookupGroupTest, EveryMemberHasEveryMetricOncePerRound) {

@@ -81,8 +81,10 @@ constexpr double kMaxMinTimeS = 60;
 // accepted (a median and a spread need at least 3).
 constexpr int64_t kDefaultTimingRounds = 10;
 constexpr int64_t kMinTimingRounds = 3;
-constexpr std::array<std::string_view, 2> kLookupScenarios = {"prehashed",
-                                                              "string"};
+// "weighted": prehashed keys on nodes with weights 1 + (i mod 4)
+// (bench/timing.h), for the algorithms that accept weights.
+constexpr std::array<std::string_view, 3> kLookupScenarios = {
+    "prehashed", "weighted", "string"};
 
 bool IsTimingKind(std::string_view kind) {
   return kind == "lookup" || kind == "build" || kind == "hash_speed";
@@ -638,6 +640,20 @@ class Parser {
         }
       }
     } else if (b.kind == "lookup") {
+      if (std::find(b.scenario.begin(), b.scenario.end(), "weighted") !=
+          b.scenario.end()) {
+        for (const std::string& a : b.algorithm) {
+          const AlgorithmInfo* info = FindAlgorithm(a);
+          if (info != nullptr && !info->capabilities.weights) {
+            return Error(
+                "algorithm",
+                absl::StrCat("value '", a,
+                             "' with scenario 'weighted': it does not accept "
+                             "node weights; valid: ",
+                             WeightedAlgorithmNames()));
+          }
+        }
+      }
       if (b.removal.empty() != b.removed_fraction.empty()) {
         return Error(b.removal.empty() ? "removal" : "removed_fraction",
                      "missing; 'removal' and 'removed_fraction' go together");
@@ -783,8 +799,10 @@ class Parser {
       const std::string def = AlgorithmParams{}.hash;
       const bool prehashed =
           b.kind == "build" || b.scenario.empty() ||
-          std::find(b.scenario.begin(), b.scenario.end(), "prehashed") !=
-              b.scenario.end();
+          std::find_if(b.scenario.begin(), b.scenario.end(),
+                       [](const std::string& sc) {
+                         return sc == "prehashed" || sc == "weighted";
+                       }) != b.scenario.end();
       for (const std::string& h : b.hash) {
         if (h != def && !prehashed) {
           for (const std::string& a : b.algorithm) {
@@ -800,12 +818,15 @@ class Parser {
           }
         }
         if (h != def && prehashed) {
-          return Error("hash", absl::StrCat(
-              "value '", h, "' with kind '", b.kind, "'",
-              b.kind == "lookup" ? " and scenario 'prehashed'" : "",
-              ": builds and prehashed lookups are timed with hash '", def,
-              "' only (a prehashed lookup hashes no key); time other hashes "
-              "with scenario = [\"string\"]"));
+          return Error(
+              "hash",
+              absl::StrCat(
+                  "value '", h, "' with kind '", b.kind, "'",
+                  b.kind == "lookup" ? " and a prehashed scenario" : "",
+                  ": builds and prehashed lookups are timed with hash '", def,
+                  "' only (a prehashed lookup hashes no key); time other "
+                  "hashes "
+                  "with scenario = [\"string\"]"));
         }
       }
     }
@@ -995,9 +1016,9 @@ bool Expand(const Block& b, std::string_view experiment, std::string_view tier,
   std::vector<std::vector<double>> weights = b.weights;
   if (weights.empty()) weights = {{}};
   std::vector<std::string> scenarios = b.scenario;
-  if (scenarios.empty() && b.kind == "lookup") {
-    scenarios.assign(kLookupScenarios.begin(), kLookupScenarios.end());
-  }
+  // Unset: prehashed and string ("weighted" only when asked for).
+  if (scenarios.empty() && b.kind == "lookup")
+    scenarios = {"prehashed", "string"};
   if (scenarios.empty() && b.kind == "removal") scenarios = {"oneshot"};
   if (scenarios.empty()) scenarios = {""};
   const bool per_node = !b.keys_per_node.empty();

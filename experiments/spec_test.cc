@@ -166,8 +166,8 @@ hash = ["xxh64", "xxh3"]
 nodes = [10]
 keys = [100]
 )"),
-              HasSubstr("value 'xxh3' with kind 'lookup' and scenario "
-                        "'prehashed'"));
+              HasSubstr("value 'xxh3' with kind 'lookup' and a prehashed "
+                        "scenario"));
   EXPECT_TRUE(Parse(R"([[sweep]]
 kind = "lookup"
 scenario = ["string"]
@@ -582,9 +582,26 @@ TEST(SpecTest, LookupScenariosAndMultithread) {
   ASSERT_TRUE(both.ok());
   EXPECT_EQ(both->cells[0].scenario, "prehashed");
   EXPECT_EQ(both->cells[1].scenario, "string");
+  EXPECT_EQ(both->cells.size(), 8u);  // "weighted" is not a default
   EXPECT_THAT(Error(std::string(kLookup) + "scenario = [\"placed\"]\n"),
               HasSubstr("key 'scenario': unknown value 'placed' for kind "
-                        "'lookup'; valid: prehashed, string"));
+                        "'lookup'; valid: prehashed, weighted, string"));
+  // weighted: only for algorithms that accept weights, with the default
+  // hash only, and never by default.
+  absl::StatusOr<Spec> weighted = Parse(
+      "[[sweep]]\nkind = \"lookup\"\nalgorithm = [\"rendezvous\", "
+      "\"ring\"]\nnodes = [10]\nkeys = 1000\nscenario = [\"weighted\"]\n");
+  ASSERT_TRUE(weighted.ok()) << weighted.status();
+  ASSERT_EQ(weighted->cells.size(), 2u);
+  EXPECT_EQ(weighted->cells[0].scenario, "weighted");
+  EXPECT_THAT(Error(std::string(kLookup) + "scenario = [\"weighted\"]\n"),
+              HasSubstr("key 'algorithm': value 'jump' with scenario "
+                        "'weighted': it does not accept node weights; valid: "
+                        "ring, rendezvous, maglev"));
+  EXPECT_THAT(Error("[[sweep]]\nkind = \"lookup\"\nalgorithm = [\"ring\"]\n"
+                    "nodes = [10]\nkeys = 1000\nscenario = [\"weighted\"]\n"
+                    "hash = [\"md5\"]\n"),
+              HasSubstr("timed with hash 'xxh64' only"));
   EXPECT_THAT(Error(std::string(kLookup) + "scenario = [\"add\"]\n"),
               HasSubstr("unknown value 'add' for kind 'lookup'"));
   // multithread: on the prehashed cells, and part of the name.

@@ -73,6 +73,7 @@ def section(ctx):
                 render(ctx, ["algorithm"] + [f"N={n}" for n in ns] +
                        ["data"], rows), ""]
     out += placed_table(ctx, s, ns)
+    out += weighted_table(ctx, s)
     out += peers_table(ctx)
     out += threads_table(ctx, s)
     out += by_hash_table(ctx)
@@ -99,6 +100,42 @@ def placed_table(ctx, s, ns):
             "before timing, a hash-map probe; not the routing above), ns:",
             "", render(ctx, ["algorithm"] + [f"N={n}" for n in ns] +
                        ["placed", "data"], rows), ""]
+
+
+def weighted_table(ctx, s):
+    """Scenario `weighted` (node weights 1 + (i mod 4)) beside the same
+    variant with equal weights at the same N; the ratio is of the two
+    medians (two timing groups, so no per-round ratio)."""
+    w = s[(s["scenario"] == "weighted") & (s["metric"] == "lookup_ns")]
+    if w.empty:
+        return []
+    eq = s[(s["scenario"] == "prehashed") & (s["metric"] == "lookup_ns")]
+    rows = []
+    for var in variants(w):
+        f = var_filter(var)
+        linear = ctx.reg.lookup_class(var["algorithm"]) == "linear"
+        for n in sorted(filt(w, **f)["nodes"].dropna().unique()):
+            a = one(filt(w, nodes=n, **f))
+            b = one(filt(eq, nodes=n, **f))
+            ratio = (a["median"] / b["median"]
+                     if a is not None and b is not None and b["median"] > 0
+                     else float("nan"))
+            per_node = (fmt_num(a["median"] / n)
+                        if linear and a is not None else "—")
+            rows.append([variant_label(var), f"{n:g}",
+                         mcell(ctx, "lookup", scenario="weighted", nodes=n,
+                               metric="lookup_ns", **f),
+                         mcell(ctx, "lookup", scenario="prehashed", nodes=n,
+                               metric="lookup_ns", **f),
+                         fmt_num(ratio), per_node,
+                         ctx.data_links("lookup")])
+    return ["Weighted nodes (scenario `weighted`: prehashed keys, node i "
+            "has weight 1 + (i mod 4)) beside equal weights, ns per lookup "
+            "(throughput). \"weighted / equal\" divides the two medians of "
+            "this run (separate timing groups, so no interval); \"per node\" "
+            "is the weighted time / N for O(N) lookups.", "",
+            render(ctx, ["algorithm", "N", "weighted", "equal weights",
+                         "weighted / equal", "per node", "data"], rows), ""]
 
 
 def _ratio_metrics(*summaries):
