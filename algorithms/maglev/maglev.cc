@@ -6,6 +6,8 @@
 
 #include "algorithms/maglev/maglev.h"
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -23,6 +25,17 @@
 
 namespace chbench {
 namespace maglev_internal {
+
+uint64_t DivisionPaysFrom() {
+  static const uint64_t kBytes = [] {
+    const long l2 = sysconf(_SC_LEVEL2_CACHE_SIZE);
+    const uint64_t cache =
+        l2 > 0 ? static_cast<uint64_t>(l2) : uint64_t{2} << 20;
+    return cache + cache / 2;
+  }();
+  return kBytes;
+}
+
 namespace {
 
 // Where a node is in its permutation: `pos` is the next slot it prefers
@@ -90,14 +103,15 @@ absl::Status ValidateTableSize(uint64_t table_size) {
   return absl::OkStatus();
 }
 
+template <typename T>
 void PopulateTable(uint64_t M,
                    std::span<const std::pair<uint64_t, uint64_t>> offset_skip,
                    std::span<const double> weights,
-                   std::span<const uint32_t> labels, std::span<uint32_t> out,
+                   std::span<const uint32_t> labels, std::span<T> out,
                    PopulateStrategy strategy) {
   const size_t n = offset_skip.size();
   if (n == 0) {
-    std::fill(out.begin(), out.end(), ~uint32_t{0});
+    std::fill(out.begin(), out.end(), static_cast<T>(~T{0}));
     return;
   }
   std::vector<Cursor> cursors(n);
@@ -142,7 +156,7 @@ void PopulateTable(uint64_t M,
       // Pseudocode 1 verbatim: every node takes a turn, in order, until full.
       for (;;) {
         for (size_t i = 0; i < n; ++i) {
-          out[TakeTurn(cursors[i], M, bits)] = labels[i];
+          out[TakeTurn(cursors[i], M, bits)] = static_cast<T>(labels[i]);
           if (++filled == M) return;
         }
       }
@@ -151,7 +165,7 @@ void PopulateTable(uint64_t M,
       for (uint64_t round = 1;; ++round) {
         for (size_t i = 0; i < n; ++i) {
           if (!Eligible(count[i], round, ratio[i])) continue;
-          out[TakeTurn(cursors[i], M, bits)] = labels[i];
+          out[TakeTurn(cursors[i], M, bits)] = static_cast<T>(labels[i]);
           ++count[i];
           if (++filled == M) return;
         }
@@ -194,7 +208,7 @@ void PopulateTable(uint64_t M,
           std::sort(bucket.begin(), bucket.end());
         }
         for (const uint32_t i : bucket) {
-          out[TakeTurn(cursors[i], M, bits)] = labels[i];
+          out[TakeTurn(cursors[i], M, bits)] = static_cast<T>(labels[i]);
           ++count[i];
           if (++filled == M) return;
           const uint64_t next = NextRound(count[i], ratio[i], round, cap);
@@ -210,6 +224,15 @@ void PopulateTable(uint64_t M,
     }
   }
 }
+
+template void PopulateTable<uint16_t>(
+    uint64_t, std::span<const std::pair<uint64_t, uint64_t>>,
+    std::span<const double>, std::span<const uint32_t>, std::span<uint16_t>,
+    PopulateStrategy);
+template void PopulateTable<uint32_t>(
+    uint64_t, std::span<const std::pair<uint64_t, uint64_t>>,
+    std::span<const double>, std::span<const uint32_t>, std::span<uint32_t>,
+    PopulateStrategy);
 
 }  // namespace maglev_internal
 

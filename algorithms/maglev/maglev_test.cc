@@ -266,6 +266,9 @@ TEST(MaglevFastModTest, ExactOnRandomAndEdgeValues) {
   }
   for (uint32_t d : divisors) {
     const FastMod32 mod(d);
+    const FastMod32 div(d, /*use_division=*/true);
+    EXPECT_FALSE(mod.uses_division());
+    EXPECT_TRUE(div.uses_division());
     std::vector<uint64_t> keys = {0,
                                   1,
                                   d - 1ULL,
@@ -287,6 +290,24 @@ TEST(MaglevFastModTest, ExactOnRandomAndEdgeValues) {
     }
     for (uint64_t a : keys) {
       ASSERT_EQ(mod(a), a % d) << "a=" << a << " d=" << d;
+      ASSERT_EQ(div(a), a % d) << "a=" << a << " d=" << d;
+    }
+  }
+}
+
+// Lookup reads table[h mod M] with either reduction: a table in cache
+// (Barrett) and one past DivisionPaysFrom() (the hardware division).
+TEST(MaglevTest, LookupIsTheSlotHashModMWithEitherReduction) {
+  const uint64_t large =
+      NextPrime(maglev_internal::DivisionPaysFrom() / sizeof(NodeId) + 1);
+  for (uint64_t m : {uint64_t{1009}, large}) {
+    Maglev<Xxh64> maglev(m);
+    ASSERT_TRUE(maglev.Build(Nodes(50)).ok());
+    ASSERT_EQ(maglev.table_size(), m);
+    Sfc64 rng(m);
+    for (int i = 0; i < 100000; ++i) {
+      const uint64_t h = rng();
+      ASSERT_EQ(maglev.Lookup(h), maglev.slot(h % m)) << "M " << m;
     }
   }
 }
@@ -306,9 +327,9 @@ TEST(MaglevTest, TableIsPseudocode1OverNameHashes) {
     EXPECT_EQ(Maglev<Xxh64>::OffsetSkip(node.name, 1009), os.back());
   }
   const std::vector<uint32_t> expected = NaivePopulate(1009, os, {});
-  ASSERT_EQ(maglev.table().size(), expected.size());
+  ASSERT_EQ(maglev.table_size(), expected.size());
   for (size_t s = 0; s < expected.size(); ++s) {
-    EXPECT_EQ(maglev.table()[s], expected[s]);
+    EXPECT_EQ(maglev.slot(s), expected[s]);
   }
   SplitMix64 rng(3);
   for (int k = 0; k < 10000; ++k) {
@@ -330,7 +351,7 @@ TEST(MaglevTest, WeightedTableIsReference) {
   }
   const std::vector<uint32_t> expected = NaivePopulate(4099, os, w);
   for (size_t s = 0; s < expected.size(); ++s) {
-    ASSERT_EQ(maglev.table()[s], expected[s]) << s;
+    ASSERT_EQ(maglev.slot(s), expected[s]) << s;
   }
 }
 
@@ -376,8 +397,7 @@ TEST(MaglevTest, AddBeyondTableSizeFails) {
   }
   EXPECT_FALSE(grown.AddNode(Node("n101")).ok());
   // N == M: every node owns exactly one slot.
-  const std::vector<uint64_t> counts = Counts(
-      std::vector<uint32_t>(grown.table().begin(), grown.table().end()), 101);
+  const std::vector<uint64_t> counts = Counts(grown.TableCopy(), 101);
   for (uint64_t c : counts) EXPECT_EQ(c, 1u);
 }
 
@@ -392,9 +412,8 @@ TEST(MaglevTest, BuildEqualsRepeatedAddNode) {
     ASSERT_TRUE(id.ok());
     EXPECT_EQ(*id, static_cast<NodeId>(i));
   }
-  ASSERT_EQ(built.table().size(), 10007u);
-  EXPECT_TRUE(std::equal(built.table().begin(), built.table().end(),
-                         added.table().begin(), added.table().end()));
+  ASSERT_EQ(built.table_size(), 10007u);
+  EXPECT_TRUE(built.TableCopy() == added.TableCopy());
 }
 
 TEST(MaglevTest, RemoveEqualsFreshBuildOfRemainingNodes) {
@@ -410,8 +429,7 @@ TEST(MaglevTest, RemoveEqualsFreshBuildOfRemainingNodes) {
   Maglev<Xxh64> fresh(3001);
   ASSERT_TRUE(fresh.Build(rest).ok());
   for (size_t s = 0; s < 3001; ++s) {
-    ASSERT_EQ(maglev.NodeName(maglev.table()[s]),
-              fresh.NodeName(fresh.table()[s]))
+    ASSERT_EQ(maglev.NodeName(maglev.slot(s)), fresh.NodeName(fresh.slot(s)))
         << s;
   }
   EXPECT_EQ(maglev.size(), 28u);
@@ -423,12 +441,11 @@ TEST(MaglevTest, EveryLookupIsLiveAndRemovalDisruptionIsSmall) {
   Maglev<Xxh64> maglev;
   ASSERT_TRUE(maglev.Build(Nodes(n)).ok());
   const uint64_t M = maglev.table_size();
-  const std::vector<NodeId> before(maglev.table().begin(),
-                                   maglev.table().end());
+  const std::vector<NodeId> before = maglev.TableCopy();
   ASSERT_TRUE(maglev.RemoveNode(42).ok());
   uint64_t had_to_move = 0, moved_needlessly = 0;
   for (uint64_t s = 0; s < M; ++s) {
-    const NodeId now = maglev.table()[s];
+    const NodeId now = maglev.slot(s);
     ASSERT_NE(now, 42u);
     ASSERT_LT(now, static_cast<NodeId>(n));
     if (before[s] == 42) {
@@ -448,8 +465,7 @@ TEST(MaglevTest, HashPolicyReachesOffsetsAndKeys) {
   Maglev<Fnv1a> b(1009);
   ASSERT_TRUE(a.Build(Nodes(10)).ok());
   ASSERT_TRUE(b.Build(Nodes(10)).ok());
-  EXPECT_FALSE(std::equal(a.table().begin(), a.table().end(), b.table().begin(),
-                          b.table().end()));
+  EXPECT_FALSE(a.TableCopy() == b.TableCopy());
   EXPECT_EQ(a.HashKey("user:42"), HashString<Xxh64>("user:42", 0));
   EXPECT_EQ(b.HashKey("user:42"), HashString<Fnv1a>("user:42", 0));
 }
@@ -521,7 +537,36 @@ TEST(MaglevFactoryTest, ValidatesTableSizeAndHash) {
     ASSERT_TRUE(algo.Build(Nodes(5)).ok());
     EXPECT_EQ(algo.size(), 5u);
     EXPECT_LT(algo.Lookup(algo.HashKey("k")), 5u);
-    EXPECT_GE(algo.MemoryBytes(), 65537 * sizeof(NodeId));
+    EXPECT_GE(algo.MemoryBytes(), 65537 * sizeof(uint16_t));  // 16-bit ids
+  }
+}
+
+// 16-bit entries while every id issued is below 2^16 - 1, 32-bit from the
+// id 65535 on (ids are never reused, so removals do not narrow it again);
+// the owners are the same as a fresh build's in both widths.
+TEST(MaglevTest, TableNarrowsToSixteenBitsWhileIdsFit) {
+  constexpr uint64_t kM = 65537;
+  Maglev<Xxh64> maglev(kM);
+  ASSERT_TRUE(maglev.Build(Nodes(65535)).ok());
+  EXPECT_EQ(maglev.entry_bytes(), 2u);
+  const size_t narrow_bytes = maglev.MemoryBytes();
+  ASSERT_TRUE(maglev.AddNode(Node("node-65535")).ok());
+  EXPECT_EQ(maglev.entry_bytes(), 4u);
+  EXPECT_GE(maglev.MemoryBytes(), narrow_bytes + kM * 2);
+  Maglev<Xxh64> fresh(kM);
+  ASSERT_TRUE(fresh.Build(Nodes(65536)).ok());
+  EXPECT_EQ(fresh.entry_bytes(), 4u);
+  EXPECT_EQ(maglev.TableCopy(), fresh.TableCopy());
+  ASSERT_TRUE(maglev.RemoveNode(65535).ok());
+  EXPECT_EQ(maglev.entry_bytes(), 4u);
+  Maglev<Xxh64> smaller(kM);
+  ASSERT_TRUE(smaller.Build(Nodes(65535)).ok());
+  EXPECT_EQ(maglev.TableCopy(), smaller.TableCopy());
+  SplitMix64 rng(9);
+  for (int i = 0; i < 10000; ++i) {
+    const uint64_t h = rng();
+    ASSERT_EQ(maglev.Lookup(h), smaller.Lookup(h));
+    ASSERT_EQ(smaller.Lookup(h), smaller.slot(h % kM));
   }
 }
 

@@ -5,13 +5,15 @@
 // -----------------------------------------------------------------------------
 //
 // `MaglevKatran<H>`: the timed peer of `Maglev<H>` (algorithms/maglev/
-// maglev.h). A copy of the built instance's lookup table (Maglev<H>::table())
-// indexed as Katran, Meta's XDP load balancer, indexes its Maglev ring:
+// maglev.h). A copy of the built instance's lookup table
+// (Maglev<H>::TableCopy()) in 32-bit entries, indexed as Katran, Meta's XDP
+// load balancer, indexes its Maglev ring (a BPF array of __u32):
 // `hash % RING_SIZE` with the plain % operator (facebookincubator/katran,
 // katran/lib/bpf/balancer_kern.c, get_packet_dst). Katran's RING_SIZE is a
 // compile-time constant (65537); here M is a run-time value, so % is a
-// hardware division, where Maglev<H>::Lookup uses a precomputed fast modulo
-// (Lemire, Kaser & Kurz 2019). Same table, same slot: equal to
+// hardware division. Maglev<H>::Lookup instead uses a Barrett reduction
+// while its table fits about the L2 cache (the division beyond), and 16-bit
+// entries while node ids fit. Same slot and owner: equal to
 // Maglev<H>::Lookup for every key. The copy uses Maglev's allocator (huge
 // pages for tables of 2 MiB or more).
 //
@@ -55,8 +57,7 @@ template <typename H>
 class MaglevKatran {
  public:
   explicit MaglevKatran(const Maglev<H>& maglev)
-      : table_(maglev.table().begin(), maglev.table().end()),
-        m_(table_.size()) {}
+      : table_(Copy(maglev)), m_(table_.size()) {}
 
   // Precondition: the instance had at least one live node (M > 0).
   NodeId Lookup(uint64_t key_hash) const { return table_[key_hash % m_]; }
@@ -64,6 +65,11 @@ class MaglevKatran {
   uint64_t table_size() const { return m_; }
 
  private:
+  static std::vector<NodeId, HugePageAllocator<NodeId>> Copy(
+      const Maglev<H>& maglev) {
+    const std::vector<NodeId> t = maglev.TableCopy();
+    return {t.begin(), t.end()};
+  }
   // The same allocator as Maglev<H>'s table (huge pages from 2 MiB), so the
   // ratio compares the index computation, not page sizes.
   std::vector<NodeId, HugePageAllocator<NodeId>> table_;
