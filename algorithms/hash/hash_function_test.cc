@@ -15,6 +15,8 @@
 
 #include "algorithms/hash/hash_function.h"
 
+#include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -31,9 +33,13 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "algorithms/hash/hash_registry.h"
+#include "algorithms/hash/preset_hashes.h"
 #include "algorithms/util/random.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+
+#define OPENSSL_SUPPRESS_DEPRECATED
+#include <openssl/md5.h>
 
 namespace chbench {
 namespace {
@@ -196,6 +202,46 @@ TEST(Md5Test, Rfc1321Vectors) {
   EXPECT_EQ(HashString<Md5>("abc"), 0x900150983cd24fb0u);
   EXPECT_EQ(HashString<Md5>("message digest"), 0xf96b697d7cb7938du);
   EXPECT_EQ(HashString<Md5>("abcdefghijklmnopqrstuvwxyz"), 0xc3fcd3d76192e400u);
+}
+
+// chbench's MD5 equals OpenSSL's at every length from 0 to 300 bytes (one
+// to six blocks, with the padding in the last block or in a block of its
+// own) and with the 8-byte seed prefix, on random bytes and on bytes with
+// the high bit set.
+TEST(Md5Test, EqualsOpenSslAtEveryLength) {
+  SplitMix64 rng(55);
+  for (int round = 0; round < 4; ++round) {
+    unsigned char buf[300];
+    for (unsigned char& c : buf) {
+      c = static_cast<unsigned char>(round % 2 == 0 ? rng() : 0x80 | rng());
+    }
+    for (size_t total = 0; total <= sizeof(buf); ++total) {
+      for (size_t prefix : {size_t{0}, size_t{8}}) {
+        if (prefix > total) continue;
+        unsigned char want[16];
+        MD5(buf, total, want);
+        const std::array<unsigned char, 16> got =
+            md5_internal::Digest(buf, prefix, buf + prefix, total - prefix);
+        ASSERT_TRUE(std::equal(got.begin(), got.end(), want))
+            << "length " << total << " prefix " << prefix;
+      }
+    }
+  }
+  // Through Md5Digest, seeded and not.
+  for (size_t len : {size_t{0}, size_t{47}, size_t{48}, size_t{55}, size_t{56},
+                     size_t{64}, size_t{119}, size_t{120}}) {
+    std::string s(len, 'k');
+    for (size_t i = 0; i < len; ++i) s[i] = static_cast<char>(rng());
+    unsigned char want[16];
+    MD5(reinterpret_cast<const unsigned char*>(s.data()), len, want);
+    const std::array<unsigned char, 16> got = Md5Digest(s.data(), len, 0);
+    EXPECT_TRUE(std::equal(got.begin(), got.end(), want)) << len;
+    std::string prefixed = std::string("\x07\0\0\0\0\0\0\0", 8) + s;
+    MD5(reinterpret_cast<const unsigned char*>(prefixed.data()),
+        prefixed.size(), want);
+    const std::array<unsigned char, 16> seeded = Md5Digest(s.data(), len, 7);
+    EXPECT_TRUE(std::equal(seeded.begin(), seeded.end(), want)) << len;
+  }
 }
 
 TEST(Md5Test, SeedPrefixesItsLittleEndianBytes) {

@@ -49,6 +49,14 @@ namespace chbench {
 std::array<unsigned char, 16> Md5Digest(const void* data, size_t len,
                                         uint64_t seed = 0);
 
+namespace md5_internal {
+// MD5 (RFC 1321) of prefix ++ data, with no allocation: what Md5Digest
+// computes (hash_function.cc). Exposed for the test against OpenSSL.
+std::array<unsigned char, 16> Digest(const unsigned char* prefix,
+                                     size_t prefix_len, const void* data,
+                                     size_t len);
+}  // namespace md5_internal
+
 // Bytes 4j..4j+3 of a 16-byte digest, little-endian (ketama's points).
 inline uint32_t DigestLe32(const std::array<unsigned char, 16>& d, int j) {
   return hash_internal::LoadLe32(d.data() + 4 * j);
