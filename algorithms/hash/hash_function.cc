@@ -9,6 +9,7 @@
 
 #include "algorithms/hash/hash_function.h"
 
+#include <bit>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -187,9 +188,15 @@ std::array<unsigned char, 16> Digest(const unsigned char* prefix,
   uint32_t state[4];
   DigestWords(prefix, prefix_len, data, len, state);
   std::array<unsigned char, 16> digest;
-  for (int i = 0; i < 4; ++i) {
-    for (int j = 0; j < 4; ++j) {
-      digest[4 * i + j] = static_cast<unsigned char>(state[i] >> (8 * j));
+  if constexpr (std::endian::native == std::endian::little) {
+    // Whole words: a caller's 4-byte read of the digest (DigestLe32) is then
+    // forwarded from one store; byte stores would stall it.
+    std::memcpy(digest.data(), state, sizeof(state));
+  } else {
+    for (int i = 0; i < 4; ++i) {
+      for (int j = 0; j < 4; ++j) {
+        digest[4 * i + j] = static_cast<unsigned char>(state[i] >> (8 * j));
+      }
     }
   }
   return digest;
