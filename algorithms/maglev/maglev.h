@@ -269,8 +269,7 @@ class Maglev final : public ConsistentHash {
 
   // table[key_hash mod M]. Precondition: at least one live node.
   NodeId Lookup(uint64_t key_hash) const override {
-    const uint64_t slot = mod_(key_hash);
-    return narrow_ ? NodeId{narrow_table_[slot]} : table_[slot];  // predicted
+    return slot(mod_(key_hash));
   }
 
   uint64_t HashKey(std::string_view key) const override {
@@ -299,7 +298,8 @@ class Maglev final : public ConsistentHash {
     if (narrow_) return {narrow_table_.begin(), narrow_table_.end()};
     return {table_.begin(), table_.end()};
   }
-  // The owner of slot s < table_size().
+  // The owner of slot s < table_size() (narrow_ is constant per instance,
+  // so the branch is predicted).
   NodeId slot(uint64_t s) const {
     return narrow_ ? NodeId{narrow_table_[s]} : table_[s];
   }

@@ -356,25 +356,14 @@ class Rendezvous final : public ConsistentHash {
     }
   };
 
-  // 1 - ToUnitInterval<H>(score), exact.
-  static double OneMinusU(uint64_t score) {
-    constexpr double kScale = H::kBits == 64 ? 0x1p-52 : 0x1p-32;
-    if constexpr (H::kBits == 64) {
-      return (static_cast<double>(static_cast<int64_t>(~score >> 12)) + 0.5) *
-             kScale;
-    } else {
-      return (static_cast<double>(
-                  static_cast<int64_t>(~score & 0xFFFFFFFFULL)) +
-              0.5) *
-             kScale;
-    }
-  }
   // Bounds lo <= WeightedScore(score, w) <= hi from d <= -ln(u) <= d / u,
   // widened by 2^-40 (the computed score is within a few ulps of the real
   // one). False, with no bounds, where they would overflow or underflow.
   static bool ScoreBounds(uint64_t score, double w, double* lo, double* hi) {
-    const double d = OneMinusU(score);
-    const double u = 1.0 - d;  // exact: ToUnitInterval<H>(score)
+    const double u = ToUnitInterval<H>(score);
+    // Exact: u and 1 - u are multiples of 2^-53 (2^-33 for 32-bit hashes)
+    // in (0, 1).
+    const double d = 1.0 - u;
     const double up = w / d;
     if (!(up < 0x1p1000) || !(w * u > 0x1p-900)) return false;
     *hi = up * (1.0 + 0x1p-40);
