@@ -39,6 +39,9 @@
 // branches for the first 32 nodes and with a (predicted) branch after them;
 // where 64-bit multiplications vectorize (AVX2 and later), blocks of 32
 // scores first, then the block's maximum, then the first index holding it.
+// With xxh64 in a build targeting AVX-512 (the `native` flavor on such a
+// CPU), both loops run eight nodes per vector (rendezvous_simd.h): the
+// unweighted one keeps a per-lane maximum and reduces it once at the end.
 // Weighted: one integer compare per node against a floor derived from the
 // best score so far and the largest weight; the few nodes above it are
 // decided by the bounds w * u / (1 - u) <= -w / ln(u) <= w / (1 - u), and
@@ -69,6 +72,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -80,6 +84,7 @@
 #include "algorithms/hash/hash_function.h"
 #include "algorithms/hash/hash_registry.h"
 #include "algorithms/node_table.h"
+#include "algorithms/rendezvous/rendezvous_simd.h"
 
 namespace chbench {
 
@@ -205,9 +210,11 @@ class Rendezvous final : public ConsistentHash {
     const uint64_t pk = Scorer::PrepareKey(key_hash);
     size_t best_i = 0;
     if (uniform_) {
-      // Scores of a block first (a loop without a carried dependency, which
-      // the compiler can vectorize), then its maximum, then the first index
-      // holding it: strict >, so ties keep the smaller id.
+#if CHBENCH_RENDEZVOUS_USE_AVX512
+      if constexpr (std::is_same_v<H, Xxh64>) {
+        return ids_[rendezvous_internal::ArgMaxXxh64Avx512(pk, pn, n)];
+      }
+#endif
       uint64_t best = Scorer::Score(pk, pn[0]);
       size_t i = 1;
       if constexpr (kVectorScores) {
@@ -268,6 +275,17 @@ class Rendezvous final : public ConsistentHash {
       WeightedBest best;
       best.Set(Scorer::Score(pk, pn[0]), w[0], 0);
       uint64_t floor = ChallengeFloor(best.lo, max_w);
+#if CHBENCH_RENDEZVOUS_USE_AVX512
+      if constexpr (std::is_same_v<H, Xxh64>) {
+        rendezvous_internal::ScanAtOrAboveXxh64Avx512(
+            pk, pn, 1, n, &floor, [&](size_t i, uint64_t score) {
+              if (Challenge(score, w[i], i, &best)) {
+                floor = ChallengeFloor(best.lo, max_w);
+              }
+            });
+        return ids_[best.i];
+      }
+#endif
       for (size_t i = 1; i < n; ++i) {
         const uint64_t score = Scorer::Score(pk, pn[i]);
         if (score >= floor) [[unlikely]] {

@@ -1,0 +1,200 @@
+// Copyright 2026 The chbench Authors.
+//
+// -----------------------------------------------------------------------------
+// File: rendezvous/rendezvous_simd.h
+// -----------------------------------------------------------------------------
+//
+// AVX-512 loops for `Rendezvous<Xxh64>` (rendezvous.h): the register-only
+// XXH64 pair score of rendezvous_internal::PairScorer<Xxh64>, eight nodes per
+// 512-bit vector (AVX-512F for the rotates, shifts and unsigned compares,
+// AVX-512DQ for the 64-bit multiplications).
+//
+//   ArgMaxXxh64Avx512(pk, pn, n)
+//       The first index of the largest Score(pk, pn[i]), i in [0, n): the
+//       unweighted owner. Four accumulators of eight lanes keep, per lane,
+//       the best score and the block where it first appeared (strict >, so
+//       the earlier block stays); the end reduces them to the largest score
+//       and, among the lanes holding it, the smallest index.
+//   ScanAtOrAboveXxh64Avx512(pk, pn, begin, n, floor, visit)
+//       Calls visit(i, score) for i = begin .. n-1 in ascending order where
+//       Score(pk, pn[i]) >= *floor, reading *floor again after every call
+//       (visit may change it): the weighted loop's floor filter.
+//
+// Guarantees: both equal their scalar loops exactly (same index, same calls
+// in the same order); rendezvous_simd_test.cc compares them on random and
+// tied inputs, on CPUs that have AVX-512F and AVX-512DQ.
+//
+// The functions carry the target attribute, so they compile in every build;
+// rendezvous.h calls them only where the build itself targets AVX-512
+// (-march=native on such a CPU, the `native` flavor), and the tests call them
+// only where the CPU has it. Elsewhere they must not be called.
+//
+// Complexity: O(n) scores, n / 8 vector iterations; no allocation.
+
+#ifndef CHBENCH_ALGORITHMS_RENDEZVOUS_RENDEZVOUS_SIMD_H_
+#define CHBENCH_ALGORITHMS_RENDEZVOUS_RENDEZVOUS_SIMD_H_
+
+#include <cstddef>
+#include <cstdint>
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#include <immintrin.h>
+#define CHBENCH_RENDEZVOUS_HAS_AVX512_KERNELS 1
+#define CHBENCH_AVX512_TARGET __attribute__((target("avx512f,avx512dq")))
+#define CHBENCH_AVX512_INLINE \
+  __attribute__((target("avx512f,avx512dq"), always_inline))
+#else
+#define CHBENCH_RENDEZVOUS_HAS_AVX512_KERNELS 0
+#endif
+
+// True where the build targets AVX-512F and AVX-512DQ, so rendezvous.h may
+// call the kernels unconditionally.
+#if defined(__AVX512F__) && defined(__AVX512DQ__) && \
+    CHBENCH_RENDEZVOUS_HAS_AVX512_KERNELS
+#define CHBENCH_RENDEZVOUS_USE_AVX512 1
+#else
+#define CHBENCH_RENDEZVOUS_USE_AVX512 0
+#endif
+
+#if CHBENCH_RENDEZVOUS_HAS_AVX512_KERNELS
+
+// GCC 12 reports the intrinsics' own _mm512_undefined_epi32() operand as
+// possibly uninitialized where they inline (GCC bug 105593, fixed in 13).
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#pragma GCC diagnostic ignored "-Wuninitialized"
+#endif
+
+namespace chbench::rendezvous_internal {
+
+// Eight PairScorer<Xxh64>::Score(key, node): XXH64's last lane round and its
+// avalanche (constants PRIME64_1 .. PRIME64_4 of xxhash.h).
+CHBENCH_AVX512_INLINE inline __m512i ScoreXxh64x8(__m512i key, __m512i node) {
+  __m512i h = _mm512_rol_epi64(_mm512_xor_si512(key, node), 27);
+  h = _mm512_mullo_epi64(
+      h, _mm512_set1_epi64(static_cast<int64_t>(0x9E3779B185EBCA87ULL)));
+  h = _mm512_add_epi64(
+      h, _mm512_set1_epi64(static_cast<int64_t>(0x85EBCA77C2B2AE63ULL)));
+  h = _mm512_xor_si512(h, _mm512_srli_epi64(h, 33));
+  h = _mm512_mullo_epi64(
+      h, _mm512_set1_epi64(static_cast<int64_t>(0xC2B2AE3D27D4EB4FULL)));
+  h = _mm512_xor_si512(h, _mm512_srli_epi64(h, 29));
+  h = _mm512_mullo_epi64(
+      h, _mm512_set1_epi64(static_cast<int64_t>(0x165667B19E3779F9ULL)));
+  return _mm512_xor_si512(h, _mm512_srli_epi64(h, 32));
+}
+
+// Precondition: n >= 1.
+CHBENCH_AVX512_TARGET inline size_t ArgMaxXxh64Avx512(uint64_t pk,
+                                                      const uint64_t* pn,
+                                                      size_t n) {
+  constexpr size_t kBlock = 32;  // 4 accumulators x 8 lanes
+  const __m512i key = _mm512_set1_epi64(static_cast<int64_t>(pk));
+  // best[j] lane l: the largest score seen at index 32 b + 8 j + l;
+  // at[j] lane l: the first such block b (all ones while none beat 0).
+  __m512i best[4];
+  __m512i at[4];
+  for (int j = 0; j < 4; ++j) {
+    best[j] = _mm512_setzero_si512();
+    at[j] = _mm512_set1_epi64(-1);
+  }
+  __m512i block = _mm512_setzero_si512();
+  const __m512i one = _mm512_set1_epi64(1);
+  const size_t full = n / kBlock;
+  for (size_t b = 0; b < full; ++b) {
+    const uint64_t* p = pn + b * kBlock;
+    for (int j = 0; j < 4; ++j) {
+      const __m512i s = ScoreXxh64x8(key, _mm512_loadu_si512(p + 8 * j));
+      const __mmask8 better = _mm512_cmpgt_epu64_mask(s, best[j]);
+      best[j] = _mm512_max_epu64(best[j], s);
+      at[j] = _mm512_mask_mov_epi64(at[j], better, block);
+    }
+    block = _mm512_add_epi64(block, one);
+  }
+  if (const size_t rest = n - full * kBlock; rest != 0) {
+    const uint64_t* p = pn + full * kBlock;
+    for (size_t j = 0; j < 4 && 8 * j < rest; ++j) {
+      const size_t lanes = rest - 8 * j < 8 ? rest - 8 * j : 8;
+      const __mmask8 live = static_cast<__mmask8>((1u << lanes) - 1);
+      const __m512i s =
+          ScoreXxh64x8(key, _mm512_maskz_loadu_epi64(live, p + 8 * j));
+      const __mmask8 better = _mm512_mask_cmpgt_epu64_mask(live, s, best[j]);
+      best[j] = _mm512_mask_mov_epi64(best[j], better, s);
+      at[j] = _mm512_mask_mov_epi64(at[j], better, block);
+    }
+  }
+  const uint64_t top = _mm512_reduce_max_epu64(_mm512_max_epu64(
+      _mm512_max_epu64(best[0], best[1]), _mm512_max_epu64(best[2], best[3])));
+  if (top == 0) return 0;  // every score is 0: the first index holds it
+  const __m512i top_v = _mm512_set1_epi64(static_cast<int64_t>(top));
+  const __m512i lane = _mm512_set_epi64(7, 6, 5, 4, 3, 2, 1, 0);
+  __m512i first = _mm512_set1_epi64(-1);
+  for (int j = 0; j < 4; ++j) {
+    // index = 32 * block + 8 * j + lane, for the lanes holding the maximum
+    // (their block is set: a lane at 0 never holds top > 0).
+    const __m512i index =
+        _mm512_add_epi64(_mm512_slli_epi64(at[j], 5),
+                         _mm512_add_epi64(lane, _mm512_set1_epi64(8 * j)));
+    const __mmask8 holds = _mm512_cmpeq_epu64_mask(best[j], top_v);
+    first = _mm512_mask_min_epu64(first, holds, first, index);
+  }
+  return static_cast<size_t>(_mm512_reduce_min_epu64(first));
+}
+
+// Precondition: begin <= n. `visit` is callable as visit(size_t, uint64_t).
+template <typename Visit>
+CHBENCH_AVX512_TARGET inline void ScanAtOrAboveXxh64Avx512(
+    uint64_t pk, const uint64_t* pn, size_t begin, size_t n,
+    const uint64_t* floor, Visit&& visit) {
+  const __m512i key = _mm512_set1_epi64(static_cast<int64_t>(pk));
+  size_t i = begin;
+  // Two vectors per step: one predicted branch per 16 nodes.
+  for (; n - i >= 16; i += 16) {
+    const __m512i s0 = ScoreXxh64x8(key, _mm512_loadu_si512(pn + i));
+    const __m512i s1 = ScoreXxh64x8(key, _mm512_loadu_si512(pn + i + 8));
+    __m512i f = _mm512_set1_epi64(static_cast<int64_t>(*floor));
+    uint32_t hits = _mm512_cmpge_epu64_mask(s0, f) |
+                    (uint32_t{_mm512_cmpge_epu64_mask(s1, f)} << 8);
+    if (hits != 0) [[unlikely]] {
+      alignas(64) uint64_t scores[16];
+      _mm512_store_si512(scores, s0);
+      _mm512_store_si512(scores + 8, s1);
+      while (hits != 0) {
+        const int j = __builtin_ctz(hits);
+        visit(i + static_cast<size_t>(j), scores[j]);
+        f = _mm512_set1_epi64(static_cast<int64_t>(*floor));
+        const uint32_t again = _mm512_cmpge_epu64_mask(s0, f) |
+                               (uint32_t{_mm512_cmpge_epu64_mask(s1, f)} << 8);
+        hits = again & (0xFFFEu << j);  // the lanes after j
+      }
+    }
+  }
+  for (; i < n; i += 8) {
+    const size_t lanes = n - i < 8 ? n - i : 8;
+    const __mmask8 live = static_cast<__mmask8>((1u << lanes) - 1);
+    const __m512i s = ScoreXxh64x8(key, _mm512_maskz_loadu_epi64(live, pn + i));
+    uint32_t hits = _mm512_mask_cmpge_epu64_mask(
+        live, s, _mm512_set1_epi64(static_cast<int64_t>(*floor)));
+    if (hits == 0) continue;
+    alignas(64) uint64_t scores[8];
+    _mm512_store_si512(scores, s);
+    while (hits != 0) {
+      const int j = __builtin_ctz(hits);
+      visit(i + static_cast<size_t>(j), scores[j]);
+      hits = _mm512_mask_cmpge_epu64_mask(
+                 live, s, _mm512_set1_epi64(static_cast<int64_t>(*floor))) &
+             (0xFEu << j);
+    }
+  }
+}
+
+}  // namespace chbench::rendezvous_internal
+
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic pop
+#endif
+
+#endif  // CHBENCH_RENDEZVOUS_HAS_AVX512_KERNELS
+
+#endif  // CHBENCH_ALGORITHMS_RENDEZVOUS_RENDEZVOUS_SIMD_H_

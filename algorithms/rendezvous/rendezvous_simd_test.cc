@@ -1,0 +1,148 @@
+// Copyright 2026 The chbench Authors.
+
+#include "algorithms/rendezvous/rendezvous_simd.h"
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <utility>
+#include <vector>
+
+#include "algorithms/rendezvous/rendezvous.h"
+#include "algorithms/util/random.h"
+#include "gtest/gtest.h"
+
+namespace chbench {
+namespace {
+
+#if CHBENCH_RENDEZVOUS_HAS_AVX512_KERNELS
+
+using Scorer = rendezvous_internal::PairScorer<Xxh64>;
+
+// The kernels are called directly, so they are tested in every build, but
+// only on a CPU that can run them.
+bool CpuHasAvx512() {
+  return __builtin_cpu_supports("avx512f") &&
+         __builtin_cpu_supports("avx512dq");
+}
+
+// The scalar definition: the first index of the largest score.
+size_t ScalarArgMax(uint64_t pk, const std::vector<uint64_t>& pn) {
+  size_t best = 0;
+  for (size_t i = 1; i < pn.size(); ++i) {
+    if (Scorer::Score(pk, pn[i]) > Scorer::Score(pk, pn[best])) best = i;
+  }
+  return best;
+}
+
+std::vector<uint64_t> RandomNodes(size_t n, SplitMix64& rng) {
+  std::vector<uint64_t> pn(n);
+  for (uint64_t& x : pn) x = Scorer::PrepareNode(rng());
+  return pn;
+}
+
+// Sizes around every boundary of the kernel: lanes (8), accumulators (32)
+// and the masked tail.
+std::vector<size_t> Sizes() {
+  std::vector<size_t> sizes;
+  for (size_t n = 1; n <= 100; ++n) sizes.push_back(n);
+  for (size_t n : {127, 128, 129, 1000, 1031, 4096}) sizes.push_back(n);
+  return sizes;
+}
+
+TEST(RendezvousAvx512Test, ArgMaxEqualsTheScalarLoop) {
+  if (!CpuHasAvx512()) GTEST_SKIP() << "no AVX-512F/DQ on this CPU";
+  SplitMix64 rng(71);
+  for (size_t n : Sizes()) {
+    const std::vector<uint64_t> pn = RandomNodes(n, rng);
+    for (int k = 0; k < 50; ++k) {
+      const uint64_t pk = Scorer::PrepareKey(rng());
+      ASSERT_EQ(rendezvous_internal::ArgMaxXxh64Avx512(pk, pn.data(), n),
+                ScalarArgMax(pk, pn))
+          << "n " << n << " key " << k;
+    }
+  }
+}
+
+// Equal node values score equally: the first of them must win, wherever the
+// copies sit (same lane, other accumulator, later block, tail).
+TEST(RendezvousAvx512Test, ArgMaxTiesGoToTheFirstIndex) {
+  if (!CpuHasAvx512()) GTEST_SKIP() << "no AVX-512F/DQ on this CPU";
+  SplitMix64 rng(72);
+  for (size_t n : Sizes()) {
+    if (n < 2) continue;
+    for (int k = 0; k < 20; ++k) {
+      std::vector<uint64_t> pn = RandomNodes(n, rng);
+      const uint64_t pk = Scorer::PrepareKey(rng());
+      const size_t winner = ScalarArgMax(pk, pn);
+      const size_t a = rng() % n;
+      const size_t b = rng() % n;
+      pn[a] = pn[winner];
+      pn[b] = pn[winner];
+      const size_t first = std::min({winner, a, b});
+      ASSERT_EQ(ScalarArgMax(pk, pn), first);
+      ASSERT_EQ(rendezvous_internal::ArgMaxXxh64Avx512(pk, pn.data(), n), first)
+          << "n " << n << " copies at " << a << ", " << b;
+    }
+    // All nodes equal.
+    const std::vector<uint64_t> same(n, Scorer::PrepareNode(rng()));
+    ASSERT_EQ(rendezvous_internal::ArgMaxXxh64Avx512(Scorer::PrepareKey(1),
+                                                     same.data(), n),
+              0u);
+  }
+}
+
+// The weighted loop's filter: the same visits, in the same order, as the
+// scalar loop, while the visitor moves the floor up, down, to 0 and to the
+// top.
+TEST(RendezvousAvx512Test, ScanVisitsWhatTheScalarLoopVisits) {
+  if (!CpuHasAvx512()) GTEST_SKIP() << "no AVX-512F/DQ on this CPU";
+  SplitMix64 rng(73);
+  for (size_t n : Sizes()) {
+    const std::vector<uint64_t> pn = RandomNodes(n, rng);
+    for (int k = 0; k < 20; ++k) {
+      const uint64_t pk = Scorer::PrepareKey(rng());
+      const uint64_t seed = rng();
+      const size_t begin = k % 3 == 0 ? 0 : (k % 3 == 1 ? 1 : n / 2);
+      // The floor after each visit depends only on the visits so far.
+      auto next_floor = [](SplitMix64& r) -> uint64_t {
+        switch (r() % 5) {
+          case 0:
+            return 0;
+          case 1:
+            return ~uint64_t{0};
+          case 2:
+            return r() >> 1;
+          default:
+            return ~uint64_t{0} - (r() >> 3);  // a few visits per lookup
+        }
+      };
+      std::vector<std::pair<size_t, uint64_t>> want;
+      {
+        SplitMix64 r(seed);
+        uint64_t floor = ~uint64_t{0} - (r() >> 2);
+        for (size_t i = begin; i < n; ++i) {
+          const uint64_t s = Scorer::Score(pk, pn[i]);
+          if (s >= floor) {
+            want.push_back({i, s});
+            floor = next_floor(r);
+          }
+        }
+      }
+      std::vector<std::pair<size_t, uint64_t>> got;
+      SplitMix64 r(seed);
+      uint64_t floor = ~uint64_t{0} - (r() >> 2);
+      rendezvous_internal::ScanAtOrAboveXxh64Avx512(
+          pk, pn.data(), begin, n, &floor, [&](size_t i, uint64_t s) {
+            got.push_back({i, s});
+            floor = next_floor(r);
+          });
+      ASSERT_EQ(got, want) << "n " << n << " begin " << begin;
+    }
+  }
+}
+
+#endif  // CHBENCH_RENDEZVOUS_HAS_AVX512_KERNELS
+
+}  // namespace
+}  // namespace chbench
