@@ -247,6 +247,26 @@ std::string MachineJson() {
         ", \"type\": ", JsonString(ReadSmall(dir + "/type")),
         ", \"size\": ", JsonString(ReadSmall(dir + "/size")), "}"));
   }
+  // Some VMs (Firecracker, for one) expose no cache directory in sysfs; glibc
+  // still reports the sizes from CPUID. Same fields and size format as sysfs
+  // ("48K"), marked with their source.
+  if (caches.empty()) {
+    const struct {
+      int name;
+      const char* level;
+      const char* type;
+    } kSysconf[] = {{_SC_LEVEL1_DCACHE_SIZE, "1", "Data"},
+                    {_SC_LEVEL1_ICACHE_SIZE, "1", "Instruction"},
+                    {_SC_LEVEL2_CACHE_SIZE, "2", "Unified"},
+                    {_SC_LEVEL3_CACHE_SIZE, "3", "Unified"}};
+    for (const auto& c : kSysconf) {
+      const long bytes = sysconf(c.name);
+      if (bytes <= 0) continue;
+      caches.push_back(absl::StrCat(
+          "{\"level\": \"", c.level, "\", \"type\": \"", c.type,
+          "\", \"size\": \"", bytes / 1024, "K\", \"source\": \"sysconf\"}"));
+    }
+  }
   struct utsname u;
   std::string kernel;
   if (uname(&u) == 0)

@@ -5,15 +5,17 @@
 
 #include "experiments/runner.h"
 
+#include <unistd.h>
+
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <string>
 
 #include "absl/strings/str_cat.h"
+#include "experiments/csv.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
-#include "experiments/csv.h"
 
 namespace chbench {
 namespace {
@@ -256,6 +258,13 @@ TEST_F(SpecDirTest, WritesDataSummaryMetaAndResumes) {
                           "\"cpu_model\"", "\"seeds\": [0, 1, 2]",
                           "\"tier\": \"default\""}) {
     EXPECT_THAT(meta, HasSubstr(key));
+  }
+  // The machine record lists the caches wherever sysfs or glibc (CPUID)
+  // knows them, including VMs without sysfs cache directories.
+  if (fs::exists("/sys/devices/system/cpu/cpu0/cache/index0") ||
+      sysconf(_SC_LEVEL1_DCACHE_SIZE) > 0 ||
+      sysconf(_SC_LEVEL2_CACHE_SIZE) > 0) {
+    EXPECT_THAT(meta, HasSubstr("\"caches\": [{\"level\": \""));
   }
   // A rerun of a complete experiment computes nothing and rewrites nothing:
   // meta.json keeps the commit and date of the run that measured the cells.
