@@ -50,6 +50,7 @@ int RunChbench(const std::string& args, std::string* err = nullptr) {
       std::string(CHBENCH_BIN) + " " + args + " >/dev/null 2>" + errfile;
   const int rc = std::system(cmd.c_str());
   if (err != nullptr) *err = ReadFile(errfile).value_or("");
+  fs::remove(errfile);
   return WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
 }
 
@@ -289,6 +290,7 @@ TEST(PipelineTest, KillLeavesOnlyCompleteFilesAndResumes) {
   EXPECT_GE(ExpectOnlyCompleteCells(root, /*allow_tmp=*/true), 5u);
   ExpectResumeCompletes(root);
   fs::remove_all(root);
+  fs::remove(root + ".err");
 }
 
 TEST(PipelineTest, InterruptFinishesCellsInProgressAndResumes) {
@@ -302,6 +304,7 @@ TEST(PipelineTest, InterruptFinishesCellsInProgressAndResumes) {
   ASSERT_TRUE(WIFEXITED(status)) << "killed by the signal, not stopped";
   EXPECT_EQ(WEXITSTATUS(status), 130);
   const std::string err = ReadFile(errfile).value_or("");
+  fs::remove(errfile);
   EXPECT_THAT(err, ::testing::HasSubstr("interrupted by SIGINT"));
   EXPECT_THAT(err, ::testing::HasSubstr("Rerun the same command to resume"));
   EXPECT_GE(ExpectOnlyCompleteCells(root, /*allow_tmp=*/false), 5u);

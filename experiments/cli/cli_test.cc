@@ -25,6 +25,7 @@
 #include <sstream>
 #include <string>
 #include <string_view>
+#include <system_error>
 #include <utility>
 #include <vector>
 
@@ -1330,16 +1331,33 @@ workers = 1
 rate = 20000
 )";
 
-std::string MakeSpecDir() {
-  std::string tmpl = ::testing::TempDir() + "chbench_cluster_XXXXXX";
-  const char* d = mkdtemp(tmpl.data());
-  if (d == nullptr) return "";
-  std::ofstream(std::string(d) + "/cluster.toml") << kRealClusterSpec;
-  return d;
-}
+// A temporary directory holding kRealClusterSpec as cluster.toml, removed
+// with everything in it when the object goes away. path() is empty if it
+// could not be created.
+class ClusterSpecDir {
+ public:
+  ClusterSpecDir() {
+    std::string tmpl = ::testing::TempDir() + "chbench_cluster_XXXXXX";
+    if (mkdtemp(tmpl.data()) == nullptr) return;
+    path_ = tmpl;
+    std::ofstream(path_ + "/cluster.toml") << kRealClusterSpec;
+  }
+  ~ClusterSpecDir() {
+    std::error_code ec;
+    if (!path_.empty()) std::filesystem::remove_all(path_, ec);
+  }
+  ClusterSpecDir(const ClusterSpecDir&) = delete;
+  ClusterSpecDir& operator=(const ClusterSpecDir&) = delete;
+
+  const std::string& path() const { return path_; }
+
+ private:
+  std::string path_;
+};
 
 TEST(RunClusterTest, MissingMemcachedIsExitTwoBeforeAnythingRuns) {
-  const std::string dir = MakeSpecDir();
+  const ClusterSpecDir spec_dir;
+  const std::string& dir = spec_dir.path();
   ASSERT_FALSE(dir.empty());
   setenv("CHBENCH_MEMCACHED", "/nonexistent/memcached", 1);
   const RunResult r = RunChbench(
@@ -1377,7 +1395,8 @@ std::vector<pid_t> MemcachedChildren(pid_t parent) {
 }
 
 TEST(RunClusterTest, SigintMidCellLeavesNoServer) {
-  const std::string dir = MakeSpecDir();
+  const ClusterSpecDir spec_dir;
+  const std::string& dir = spec_dir.path();
   ASSERT_FALSE(dir.empty());
   const std::string bin = CHBENCH_BIN;
   const std::string results = dir + "/results";
