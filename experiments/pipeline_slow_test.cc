@@ -154,6 +154,9 @@ TEST(PipelineTest, MergedShardsEqualUnsharded) {
   }
   if (std::getenv("CHBENCH_SHARDED_RESULTS") == nullptr)
     fs::remove_all(sharded);
+  // The test's own unsharded run (not ctest's shared one) goes too.
+  const char* shared = std::getenv("CHBENCH_SMOKE_RESULTS");
+  if (shared == nullptr || unsharded != shared) fs::remove_all(unsharded);
 }
 
 // The merge refuses what it cannot vouch for: a missing shard (named), and
