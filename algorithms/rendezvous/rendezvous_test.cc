@@ -205,16 +205,16 @@ TYPED_TEST(RendezvousTest, OwnerAndReplicasMatchTheDefinition) {
   }
 }
 
-// Node counts around the unweighted loop's block size (32) and weights far
-// apart, so that both the block path and the weighted filter (which skips
-// the logarithm of nodes that cannot win, and decides by score bounds where
-// they separate) are checked against the definition. Weightings 3 and 4 take
-// the filter to its edges: weights whose bounds overflow or underflow
-// (subnormal included), and weights equal to 15 digits, whose bounds overlap
-// more often.
+// Node counts around the unweighted loop's block size (32) and the weighted
+// loop's head (16), and weights far apart, so that the block path, the
+// weighted head and the weighted filter (which skips the logarithm of nodes
+// that cannot win, and decides by score bounds where they separate) are
+// checked against the definition. Weightings 3 and 4 take the filter to its
+// edges: weights whose bounds overflow or underflow (subnormal included),
+// and weights equal to 15 digits, whose bounds overlap more often.
 TYPED_TEST(RendezvousTest, OwnerMatchesTheDefinitionAtEverySize) {
   constexpr double kExtreme[] = {1e300, 1e-300, 1e-310, 1.0, 1.7e308};
-  for (int n : {1, 2, 31, 32, 33, 64, 65, 130, 1000}) {
+  for (int n : {1, 2, 15, 16, 17, 31, 32, 33, 64, 65, 130, 1000}) {
     for (int weighting = 0; weighting < 5; ++weighting) {
       std::vector<NodeSpec> nodes = Nodes(n);
       for (int i = 0; i < n; ++i) {
@@ -236,6 +236,47 @@ TYPED_TEST(RendezvousTest, OwnerMatchesTheDefinitionAtEverySize) {
       }
     }
   }
+}
+
+// The weighted loop's bounds hold the computed score, for every score from
+// the extremes of the unit interval to random ones and for weights up to the
+// overflow and underflow guards; and they are as tight as the series says
+// (ratio at most 1 + d^3 / (4u) plus the margins), which the bounds used
+// before (ratio 1 / u) are not.
+TYPED_TEST(RendezvousTest, ScoreBoundsHoldTheComputedScoreAndAreTight) {
+  using R = Rendezvous<TypeParam>;
+  std::vector<uint64_t> scores = {0,
+                                  1,
+                                  uint64_t{1} << 12,
+                                  (uint64_t{1} << 12) - 1,
+                                  uint64_t{1} << 63,
+                                  ~uint64_t{0},
+                                  ~uint64_t{0} - (uint64_t{1} << 12),
+                                  ~uint64_t{0} << 20};
+  SplitMix64 rng(77);
+  for (int i = 0; i < 20000; ++i) scores.push_back(rng());
+  // Scores near the top (u close to 1), where the winners are.
+  for (int i = 0; i < 2000; ++i) scores.push_back(~(rng() >> (i % 60)));
+  constexpr double kWeights[] = {1e-310, 1e-300, 1e-3,   1.0,
+                                 4.0,    1e300,  1.7e308};
+  int bounded = 0;
+  for (uint64_t score : scores) {
+    const double u = ToUnitInterval<TypeParam>(score);
+    const double d = 1.0 - u;
+    for (double w : kWeights) {
+      double lo = 0;
+      double hi = 0;
+      if (!R::ScoreBounds(score, w, &lo, &hi)) continue;
+      ++bounded;
+      const double s = R::WeightedScore(score, w);
+      ASSERT_LE(lo, s) << "score " << score << " weight " << w;
+      ASSERT_GE(hi, s) << "score " << score << " weight " << w;
+      ASSERT_LE(hi / lo - 1.0, d * d * d / (4.0 * u) * (1.0 + 1e-9) + 0x1p-38)
+          << "score " << score << " weight " << w;
+    }
+  }
+  // Every score with the moderate weights has bounds.
+  EXPECT_GE(bounded, static_cast<int>(scores.size()) * 3);
 }
 
 // The register-only XXH64 of two words equals the generic HashPair<Xxh64>.
