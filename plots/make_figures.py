@@ -799,21 +799,12 @@ def _place_labels(ax, pts, fontsize=6, gap=7.5):
     to_pt = 72.0 / fig.dpi
     disp = [(ax.transData.transform((p["x"], p["y"])), p) for p in pts]
     disp.sort(key=lambda t: (t[0][1], t[0][0]))
-    placed = []  # (x_pt, y_pt) of label anchors
-    for (xd, yd), p in disp:
-        x_pt, y_pt = xd * to_pt, yd * to_pt + 3
-        lab = p["label"] + ("" if p["source"] == "overprovision"
-                            else " (default)")
-        width = 0.55 * fontsize * len(lab)
-        moved = True
-        while moved:
-            moved = False
-            for (qx, qy, qw) in placed:
-                if abs(y_pt - qy) < gap and x_pt < qx + qw and \
-                        qx < x_pt + width:
-                    y_pt = qy + gap
-                    moved = True
-        placed.append((x_pt, y_pt, width))
+    labels = [p["label"] + ("" if p["source"] == "overprovision"
+                            else " (default)") for _, p in disp]
+    heights = style.stack_labels(
+        [(xd * to_pt, yd * to_pt + 3, 0.55 * fontsize * len(lab))
+         for ((xd, yd), _), lab in zip(disp, labels)], gap)
+    for ((xd, yd), p), lab, y_pt in zip(disp, labels, heights):
         dy = y_pt - yd * to_pt
         ax.annotate(lab, (p["x"], p["y"]), textcoords="offset points",
                     xytext=(4, dy), fontsize=fontsize,

@@ -46,6 +46,7 @@ import shutil  # noqa: E402
 import subprocess  # noqa: E402
 import sys  # noqa: E402
 import tempfile  # noqa: E402
+import threading  # noqa: E402
 import unittest  # noqa: E402
 
 import pandas as pd  # noqa: E402
@@ -58,6 +59,7 @@ import report  # noqa: E402
 from report import capabilities, common, guide  # noqa: E402
 from report.figures import FIGURES  # noqa: E402
 from report.seeds import SEED_CLAIMS  # noqa: E402
+import style  # noqa: E402
 
 PY = sys.executable
 
@@ -841,6 +843,41 @@ class ReportTest(unittest.TestCase):
         with open(os.path.join(self.tmp, "r2.md"), encoding="utf-8") as f:
             t = f.read()
         self.assertIn("No results found", t)
+
+
+class StackLabelsTest(unittest.TestCase):
+    """style.stack_labels, the label placement of the Pareto figure."""
+
+    def test_raise_that_rounds_below_gap_ends(self):
+        # 248.501... + 7.5 - 248.501... rounds to just under 7.5, so the
+        # former test |y - qy| < gap raised the second label to the same
+        # height forever (make experiments hung in make_figures.py).
+        q = 248.5010000007807
+        self.assertLess((q + 7.5) - q, 7.5)
+        result = []
+        worker = threading.Thread(
+            target=lambda: result.append(
+                style.stack_labels([(0, q, 50), (10, q, 50)], 7.5)),
+            daemon=True)  # a hung worker must not keep the process alive
+        worker.start()
+        worker.join(10)
+        self.assertFalse(worker.is_alive(), "stack_labels did not return")
+        self.assertEqual(result, [[q, q + 7.5]])
+
+    def test_labels_do_not_overlap_and_only_rise(self):
+        anchors = [(100 + (i % 3), 80 + 0.37 * i, 40) for i in range(60)]
+        anchors += [(500, 90.0, 40)] * 20  # identical anchors stack up
+        anchors.append((900, 85.0, 40))  # alone: stays where it is
+        heights = style.stack_labels(anchors, 7.5)
+        self.assertEqual(len(heights), len(anchors))
+        for (x, y, w), h in zip(anchors, heights):
+            self.assertGreaterEqual(h, y)
+        self.assertEqual(heights[-1], 85.0)
+        self.assertAlmostEqual(heights[79], 90.0 + 19 * 7.5)
+        for i, ((xi, _, wi), hi) in enumerate(zip(anchors, heights)):
+            for (xj, _, wj), hj in zip(anchors[:i], heights[:i]):
+                if xi < xj + wj and xj < xi + wi:
+                    self.assertGreaterEqual(abs(hi - hj), 7.5 - 1e-9)
 
 
 if __name__ == "__main__":

@@ -197,6 +197,32 @@ def footer_text(runs):
     return "chbench · " + ("; ".join(parts) if parts else "no run metadata")
 
 
+def stack_labels(anchors, gap):
+    """Heights for text labels, so that nearby ones do not overlap.
+
+    anchors: (x, y, width) of each label in points, in placement order.
+    Returns each label's y: its anchor's y, raised to gap above any earlier
+    label that it would overlap (closer than gap vertically and overlapping
+    horizontally). A label is only ever raised, and at most once per earlier
+    label, so this ends; the test `y < qy + gap` (not `|y - qy| < gap` alone)
+    matters where qy + gap - qy rounds below gap, which repeated the same
+    raise forever.
+    """
+    placed = []
+    heights = []
+    for x, y, width in anchors:
+        moved = True
+        while moved:
+            moved = False
+            for qx, qy, qw in placed:
+                if qy - gap < y < qy + gap and x < qx + qw and qx < x + width:
+                    y = qy + gap
+                    moved = True
+        placed.append((x, y, width))
+        heights.append(y)
+    return heights
+
+
 def atomic_savefig(fig, path, **kw):
     """fig.savefig to a temporary file in the same directory, then rename."""
     d = os.path.dirname(os.path.abspath(path))
