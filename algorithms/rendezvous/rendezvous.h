@@ -543,7 +543,7 @@ class Rendezvous final : public ConsistentHash {
   static constexpr size_t kBlock = 32;
   // Nodes selected without branches before the branchy loop (see Lookup).
   static constexpr size_t kSelectNodes = 32;
-  // Nodes decided by bounds and selects before the weighted loop's floor.
+  // Nodes decided together (HeadBest) before the weighted loop's floor.
   static constexpr size_t kWeightedHead = 16;
 
   NodeTable table_;
