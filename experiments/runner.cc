@@ -27,6 +27,7 @@
 #include "absl/strings/str_join.h"
 #include "algorithms/checksum.h"
 #include "algorithms/registry.h"
+#include "algorithms/rendezvous/rendezvous.h"
 #include "bench/cluster/memcached.h"
 #include "bench/timing.h"
 #include "experiments/csv.h"
@@ -504,6 +505,12 @@ std::string MetaJson(const Spec& spec, const RunOptions& o, bool timing,
   kv("compiler", JsonString(absl::StrCat("g++ ", __VERSION__)));
   kv("cxx_flags", JsonString(CHBENCH_CXX_FLAGS));
   kv("build_type", JsonString(CHBENCH_BUILD_TYPE));
+  // Loops chosen at run time from the CPU, not from the flags.
+  kv("cpu_dispatch",
+     absl::StrCat(
+         "{\"rendezvous_xxh64\": ",
+         JsonString(RendezvousKernelName(Rendezvous<Xxh64>::BestKernel())),
+         "}"));
   kv("machine", MachineJson());
   kv("libraries",
      absl::StrCat(

@@ -29,7 +29,7 @@
 //
 // Guarantees: arbitrary removal; minimal disruption (a key moves only if its
 // owner left or the new node beats it); weights; replicas; near-perfect
-// balance with no per-node state beyond three numbers.
+// balance with no per-node state beyond three numbers (four with weights).
 //
 // Lookup structure. Per node the class keeps PairScorer<H>::PrepareNode(nh)
 // instead of nh: for xxh64 (the default) that is the node's lane already
@@ -39,9 +39,11 @@
 // branches for the first 32 nodes and with a (predicted) branch after them;
 // where 64-bit multiplications vectorize (AVX2 and later), blocks of 32
 // scores first, then the block's maximum, then the first index holding it.
-// With xxh64 in a build targeting AVX-512 (the `native` flavor on such a
-// CPU), both loops run eight nodes per vector (rendezvous_simd.h): the
-// unweighted one keeps a per-lane maximum and reduces it once at the end.
+// With xxh64 on a CPU with AVX-512F and AVX-512DQ, both loops run eight
+// nodes per vector (rendezvous_simd.h): the unweighted one keeps a per-lane
+// maximum and reduces it once at the end. The CPU is asked at run time, so
+// the portable build uses them too (kernel() says which loops a lookup
+// runs; meta.json records it).
 // Weighted: nodes are compared by bounds on -w / ln(u) from its series in
 // d = 1 - u (ScoreBounds), and logarithms are computed only where two nodes'
 // bounds overlap. The first 16 nodes are decided together, without a branch
@@ -50,14 +52,21 @@
 // the largest weight, and the few nodes above it go through the bounds.
 // Measured for weights 1 to 4 at N = 10 to 10^4: 0.01 logarithms per lookup
 // (2.0 to 2.7 with the looser d <= -ln(u) <= d / u used before) and 0, 3.0,
-// 6.7 and 10.4 nodes above the floor at N = 10, 100, 10^3 and 10^4. The
-// result is bit-identical to evaluating every score.
+// 6.7 and 10.4 nodes above the floor at N = 10, 100, 10^3 and 10^4.
+// With the AVX-512 loops, N <= 2048 and weights in [2^-400, 2^400], one
+// vector pass first finds the two nodes of smallest d / w (times 1 / w kept
+// per node) and the first is the owner when the second's upper bound stays
+// below its lower bound; otherwise, mostly at small N, the loop above
+// decides. Measured for weights 1 to 4 (AVX-512, Zen 5): 90 instead of 250
+// ns at N = 100, 425 instead of 580 at 10^3. The result is bit-identical to
+// evaluating every score.
 //
 // Complexity (N live nodes):
 //   Lookup      O(N) hash evaluations (weighted: plus O(log N) bound
 //               checks expected for similar weights, N at worst).
 //   AddNode     O(1) amortized.  RemoveNode  O(N).  Build  O(N).
-//   Memory      20 bytes per live node (hash, weight, id) plus the NodeTable.
+//   Memory      20 bytes per live node (hash, weight, id), 28 with
+//               unequal weights (also 1 / weight), plus the NodeTable.
 //
 // Example:
 //   Rendezvous<Xxh64> hrw;
@@ -100,6 +109,16 @@ inline constexpr Capabilities kRendezvousCapabilities = {
     .replicas = true,
     .stateful = false,
 };
+
+// The loops a rendezvous lookup runs (see Rendezvous::kernel()).
+enum class RendezvousKernel {
+  kScalar,  // one node at a time (vectorized by the compiler where it can)
+  kAvx512,  // xxh64 only: eight nodes per AVX-512 vector
+};
+
+inline std::string_view RendezvousKernelName(RendezvousKernel k) {
+  return k == RendezvousKernel::kAvx512 ? "avx512" : "scalar";
+}
 
 namespace rendezvous_internal {
 
@@ -162,6 +181,35 @@ class Rendezvous final : public ConsistentHash {
  public:
   Rendezvous() : table_("rendezvous", /*weights_supported=*/true) {}
 
+  // The fastest loops this CPU runs for hash H: kAvx512 for xxh64 on a CPU
+  // with AVX-512F and AVX-512DQ, kScalar otherwise. New instances use it.
+  static RendezvousKernel BestKernel() {
+    if constexpr (kHasAvx512Kernels) {
+      if (rendezvous_internal::Avx512KernelsAvailable()) {
+        return RendezvousKernel::kAvx512;
+      }
+    }
+    return RendezvousKernel::kScalar;
+  }
+
+  RendezvousKernel kernel() const {
+    return avx512_ ? RendezvousKernel::kAvx512 : RendezvousKernel::kScalar;
+  }
+
+  // Selects the loops Lookup runs (owners do not depend on it): kScalar
+  // always; kAvx512 only where BestKernel() is kAvx512, else an error.
+  // For tests and for timing the scalar loops on an AVX-512 CPU.
+  absl::Status SetKernel(RendezvousKernel k) {
+    if (k == RendezvousKernel::kAvx512 &&
+        BestKernel() != RendezvousKernel::kAvx512) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "rendezvous: kernel avx512 needs hash xxh64 and a CPU with "
+          "AVX-512F and AVX-512DQ; valid here: scalar"));
+    }
+    avx512_ = k == RendezvousKernel::kAvx512;
+    return absl::OkStatus();
+  }
+
   std::string_view name() const override { return "rendezvous"; }
   Capabilities capabilities() const override { return kRendezvousCapabilities; }
 
@@ -194,6 +242,14 @@ class Rendezvous final : public ConsistentHash {
     ids_.push_back(*id);  // ids grow, so ids_ stays ascending
     uniform_ = weights_.size() == 1 || (uniform_ && node.weight == weights_[0]);
     max_weight_ = std::max(max_weight_, node.weight);
+    ratio_ok_ = ratio_ok_ && RatioWeight(node.weight);
+    if (uniform_) {
+      inv_weights_.clear();
+    } else if (inv_weights_.size() + 1 == weights_.size()) {
+      inv_weights_.push_back(1.0 / node.weight);
+    } else {  // the first weight that differs: O(N), once
+      SetInverseWeights();
+    }
     return *id;
   }
 
@@ -215,9 +271,11 @@ class Rendezvous final : public ConsistentHash {
     const uint64_t pk = Scorer::PrepareKey(key_hash);
     size_t best_i = 0;
     if (uniform_) {
-#if CHBENCH_RENDEZVOUS_USE_AVX512
-      if constexpr (std::is_same_v<H, Xxh64>) {
-        return ids_[rendezvous_internal::ArgMaxXxh64Avx512(pk, pn, n)];
+#if CHBENCH_RENDEZVOUS_HAS_AVX512_KERNELS
+      if constexpr (kHasAvx512Kernels) {
+        if (avx512_) {
+          return ids_[rendezvous_internal::ArgMaxXxh64Avx512(pk, pn, n)];
+        }
       }
 #endif
       uint64_t best = Scorer::Score(pk, pn[0]);
@@ -276,20 +334,46 @@ class Rendezvous final : public ConsistentHash {
       // The rest (a few per lookup) go through Challenge, out of line so
       // that the loop keeps its registers.
       const double* w = weights_.data();
+#if CHBENCH_RENDEZVOUS_HAS_AVX512_KERNELS
+      if constexpr (kHasAvx512Kernels) {
+        if (avx512_ && ratio_ok_ && n <= kRatioMaxNodes) {
+          // One vector pass for the node A of the smallest ratio d / w
+          // (the largest upper bound w / d of the score) and the second
+          // smallest ratio r2. Every other node's computed score is at
+          // most 2^b / r2 times 1 + 2^-38 (RatioKey's rounding and
+          // ScoreBounds' margin), so A is the owner where that lies below
+          // A's lower bound. Else (mostly at small N, where the top two
+          // are near) the loop below decides.
+          uint64_t runner;
+          const size_t a = rendezvous_internal::ArgMax2RatioXxh64Avx512(
+              pk, pn, inv_weights_.data(), n, &runner);
+          double lo;
+          double hi;
+          if (ScoreBounds(Scorer::Score(pk, pn[a]), w[a], &lo, &hi)) {
+            const double r2 = std::bit_cast<double>(~runner);
+            if (kInvScale / r2 * (1.0 + 0x1p-37) < lo) [[likely]] {
+              return ids_[a];
+            }
+          }
+        }
+      }
+#endif
       const double max_w = max_weight_;
       WeightedBest best;
       const size_t head = std::min(n, kWeightedHead);
       HeadBest(pk, pn, w, head, &best);
       uint64_t floor = ChallengeFloor(best.lo, max_w);
-#if CHBENCH_RENDEZVOUS_USE_AVX512
-      if constexpr (std::is_same_v<H, Xxh64>) {
-        rendezvous_internal::ScanAtOrAboveXxh64Avx512(
-            pk, pn, head, n, &floor, [&](size_t i, uint64_t score) {
-              if (Challenge(score, w[i], i, &best)) {
-                floor = ChallengeFloor(best.lo, max_w);
-              }
-            });
-        return ids_[best.i];
+#if CHBENCH_RENDEZVOUS_HAS_AVX512_KERNELS
+      if constexpr (kHasAvx512Kernels) {
+        if (avx512_) {
+          rendezvous_internal::ScanAtOrAboveXxh64Avx512(
+              pk, pn, head, n, &floor, [&](size_t i, uint64_t score) {
+                if (Challenge(score, w[i], i, &best)) {
+                  floor = ChallengeFloor(best.lo, max_w);
+                }
+              });
+          return ids_[best.i];
+        }
       }
 #endif
       for (size_t i = head; i < n; ++i) {
@@ -339,7 +423,8 @@ class Rendezvous final : public ConsistentHash {
     return sizeof(*this) + table_.MemoryBytes() +
            prepared_.capacity() * sizeof(uint64_t) +
            weights_.capacity() * sizeof(double) +
-           ids_.capacity() * sizeof(NodeId);
+           ids_.capacity() * sizeof(NodeId) +
+           inv_weights_.capacity() * sizeof(double);
   }
   size_t size() const override { return ids_.size(); }
   std::vector<NodeId> LiveNodes() const override { return ids_; }
@@ -378,6 +463,20 @@ class Rendezvous final : public ConsistentHash {
     // w / (p + d^4 / (4u)) = w u / (u p + d^4 / 4).
     *lo = (w * u / (u * p + 0.25 * (d2 * d2))) * (1.0 - 0x1p-40);
     return true;
+  }
+
+  // The ratio d / w of a node with the given score and 1 / w, d = 1 - u =
+  // (c + 0.5) 2^-b (c the complement of the score's kept bits), as
+  // (c + 0.5) * inv_w, mapped to an integer key that is larger for a smaller
+  // ratio (a positive double's bits order as the double; the complement
+  // reverses them). The upper bound of the score, w / d, is 2^b / ratio.
+  // Error: inv_w = fl(1 / w) and one rounded product put the computed ratio
+  // within a factor 1 +- 2^-52 of (c + 0.5) / w (c + 0.5 is exact).
+  ABSL_ATTRIBUTE_ALWAYS_INLINE static uint64_t RatioKey(uint64_t score,
+                                                        double inv_w) {
+    const uint64_t c = H::kBits == 64 ? ~score >> 12 : ~score & 0xFFFFFFFFu;
+    const double ratio = (static_cast<double>(c) + 0.5) * inv_w;
+    return ~std::bit_cast<uint64_t>(ratio);
   }
 
  private:
@@ -493,9 +592,23 @@ class Rendezvous final : public ConsistentHash {
     return false;
   }
 
+  // Weights whose ratios and bounds stay far from overflow and underflow
+  // (the ratio path's precondition).
+  static bool RatioWeight(double w) { return w >= 0x1p-400 && w <= 0x1p400; }
+
   void UpdateUniform() {
     uniform_ = std::all_of(weights_.begin(), weights_.end(),
                            [&](double w) { return w == weights_[0]; });
+    ratio_ok_ = std::all_of(weights_.begin(), weights_.end(), RatioWeight);
+    SetInverseWeights();
+  }
+
+  // inv_weights_ for the live weights; empty where they are all equal.
+  void SetInverseWeights() {
+    inv_weights_.clear();
+    if (uniform_) return;
+    inv_weights_.reserve(weights_.size());
+    for (double w : weights_) inv_weights_.push_back(1.0 / w);
     max_weight_ = weights_.empty()
                       ? 0
                       : *std::max_element(weights_.begin(), weights_.end());
@@ -532,6 +645,8 @@ class Rendezvous final : public ConsistentHash {
   }
 
   using Scorer = rendezvous_internal::PairScorer<H>;
+  static constexpr bool kHasAvx512Kernels =
+      std::is_same_v<H, Xxh64> && CHBENCH_RENDEZVOUS_HAS_AVX512_KERNELS;
   // Scores per block in the unweighted loop. Blocks pay only where 64-bit
   // multiplications vectorize (AVX2 and later); elsewhere the single loop is
   // faster.
@@ -545,14 +660,24 @@ class Rendezvous final : public ConsistentHash {
   static constexpr size_t kSelectNodes = 32;
   // Nodes decided together (HeadBest) before the weighted loop's floor.
   static constexpr size_t kWeightedHead = 16;
+  // The most nodes for which weighted lookups take the ratio pass: above
+  // it the floor loop is faster (measured on AVX-512: 0.39 and 0.40 ns per
+  // node at N = 2000, 0.38 and 0.27 at 5000, weights 1 to 4).
+  static constexpr size_t kRatioMaxNodes = 2048;
+  // 2^b: d = (c + 0.5) / 2^b (see RatioKey).
+  static constexpr double kInvScale = H::kBits == 64 ? 0x1p52 : 0x1p32;
 
   NodeTable table_;
+  bool avx512_ = BestKernel() == RendezvousKernel::kAvx512;
   bool uniform_ = true;
   double max_weight_ = 0;  // the largest live weight (the loop's floor)
   // Live nodes in id order, contiguous for the O(N) loop.
   std::vector<uint64_t> prepared_;  // PrepareNode(HashString<H>(name, 0))
   std::vector<double> weights_;
   std::vector<NodeId> ids_;
+  // 1 / w per node for the ratio pass; empty while all weights are equal.
+  std::vector<double> inv_weights_;
+  bool ratio_ok_ = true;  // every weight satisfies RatioWeight
 };
 
 // Factory for the registry: validates `params.hash` (the only parameter that

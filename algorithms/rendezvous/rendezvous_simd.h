@@ -15,6 +15,10 @@
 //       the best score and the block where it first appeared (strict >, so
 //       the earlier block stays); the end reduces them to the largest score
 //       and, among the lanes holding it, the smallest index.
+//   ArgMax2RatioXxh64Avx512(pk, pn, inv_w, n, &second)
+//       The same with the keys Rendezvous<Xxh64>::RatioKey(score, inv_w[i]),
+//       and also the second largest key (with multiplicity): the weighted
+//       lookup's ratio pass.
 //   ScanAtOrAboveXxh64Avx512(pk, pn, begin, n, floor, visit)
 //       Calls visit(i, score) for i = begin .. n-1 in ascending order where
 //       Score(pk, pn[i]) >= *floor, reading *floor again after every call
@@ -24,10 +28,12 @@
 // in the same order); rendezvous_simd_test.cc compares them on random and
 // tied inputs, on CPUs that have AVX-512F and AVX-512DQ.
 //
-// The functions carry the target attribute, so they compile in every build;
-// rendezvous.h calls them only where the build itself targets AVX-512
-// (-march=native on such a CPU, the `native` flavor), and the tests call them
-// only where the CPU has it. Elsewhere they must not be called.
+// The functions carry the target attribute, so they compile in every build,
+// the portable one included. They must run only on a CPU with AVX-512F and
+// AVX-512DQ: Avx512KernelsAvailable() says whether this one has them (known
+// at compile time in a build that targets AVX-512, such as the `native`
+// flavor on such a CPU; asked of the CPU once otherwise), and
+// `Rendezvous<Xxh64>` calls them only where it is true.
 //
 // Complexity: O(n) scores, n / 8 vector iterations; no allocation.
 
@@ -47,14 +53,35 @@
 #define CHBENCH_RENDEZVOUS_HAS_AVX512_KERNELS 0
 #endif
 
-// True where the build targets AVX-512F and AVX-512DQ, so rendezvous.h may
-// call the kernels unconditionally.
+// True where the build targets AVX-512F and AVX-512DQ, so no CPU check is
+// needed.
 #if defined(__AVX512F__) && defined(__AVX512DQ__) && \
     CHBENCH_RENDEZVOUS_HAS_AVX512_KERNELS
 #define CHBENCH_RENDEZVOUS_USE_AVX512 1
 #else
 #define CHBENCH_RENDEZVOUS_USE_AVX512 0
 #endif
+
+namespace chbench::rendezvous_internal {
+
+// True where the kernels below may run: the build targets AVX-512F and
+// AVX-512DQ, or the CPU reports both (CPUID, read once).
+inline bool Avx512KernelsAvailable() {
+#if CHBENCH_RENDEZVOUS_USE_AVX512
+  return true;
+#elif CHBENCH_RENDEZVOUS_HAS_AVX512_KERNELS
+  static const bool available = [] {
+    __builtin_cpu_init();  // safe even before libgcc's own constructor ran
+    return __builtin_cpu_supports("avx512f") &&
+           __builtin_cpu_supports("avx512dq");
+  }();
+  return available;
+#else
+  return false;
+#endif
+}
+
+}  // namespace chbench::rendezvous_internal
 
 #if CHBENCH_RENDEZVOUS_HAS_AVX512_KERNELS
 
@@ -85,19 +112,38 @@ CHBENCH_AVX512_INLINE inline __m512i ScoreXxh64x8(__m512i key, __m512i node) {
   return _mm512_xor_si512(h, _mm512_srli_epi64(h, 32));
 }
 
-// Precondition: n >= 1.
-CHBENCH_AVX512_TARGET inline size_t ArgMaxXxh64Avx512(uint64_t pk,
-                                                      const uint64_t* pn,
-                                                      size_t n) {
+// Eight Rendezvous<Xxh64>::RatioKey(score, inv_w): the complement of
+// (c + 0.5) * inv_w's bits, c = ~score >> 12 (exact in a double: c < 2^52).
+CHBENCH_AVX512_INLINE inline __m512i RatioKeyx8(__m512i score, __m512d inv_w) {
+  const __m512i ones = _mm512_set1_epi64(-1);
+  const __m512i c = _mm512_srli_epi64(_mm512_xor_si512(score, ones), 12);
+  const __m512d ratio = _mm512_mul_pd(
+      _mm512_add_pd(_mm512_cvtepu64_pd(c), _mm512_set1_pd(0.5)), inv_w);
+  return _mm512_xor_si512(_mm512_castpd_si512(ratio), ones);
+}
+
+// Precondition: n >= 1. The key of node i is its score, or with kRatio
+// RatioKeyx8(score, inv_w[i]). With kSecond, *second receives the second
+// largest key counted with multiplicity (equal to the largest where two
+// nodes tie on it; 0 where n == 1).
+template <bool kSecond, bool kRatio>
+CHBENCH_AVX512_TARGET inline size_t ArgMaxXxh64Avx512Impl(uint64_t pk,
+                                                          const uint64_t* pn,
+                                                          const double* inv_w,
+                                                          size_t n,
+                                                          uint64_t* second) {
   constexpr size_t kBlock = 32;  // 4 accumulators x 8 lanes
   const __m512i key = _mm512_set1_epi64(static_cast<int64_t>(pk));
   // best[j] lane l: the largest score seen at index 32 b + 8 j + l;
   // at[j] lane l: the first such block b (all ones while none beat 0).
+  // runner[j] lane l (kSecond): the second largest score seen there.
   __m512i best[4];
   __m512i at[4];
+  __m512i runner[4];
   for (int j = 0; j < 4; ++j) {
     best[j] = _mm512_setzero_si512();
     at[j] = _mm512_set1_epi64(-1);
+    runner[j] = _mm512_setzero_si512();
   }
   __m512i block = _mm512_setzero_si512();
   const __m512i one = _mm512_set1_epi64(1);
@@ -105,8 +151,14 @@ CHBENCH_AVX512_TARGET inline size_t ArgMaxXxh64Avx512(uint64_t pk,
   for (size_t b = 0; b < full; ++b) {
     const uint64_t* p = pn + b * kBlock;
     for (int j = 0; j < 4; ++j) {
-      const __m512i s = ScoreXxh64x8(key, _mm512_loadu_si512(p + 8 * j));
+      __m512i s = ScoreXxh64x8(key, _mm512_loadu_si512(p + 8 * j));
+      if constexpr (kRatio) {
+        s = RatioKeyx8(s, _mm512_loadu_pd(inv_w + b * kBlock + 8 * j));
+      }
       const __mmask8 better = _mm512_cmpgt_epu64_mask(s, best[j]);
+      if constexpr (kSecond) {
+        runner[j] = _mm512_max_epu64(runner[j], _mm512_min_epu64(best[j], s));
+      }
       best[j] = _mm512_max_epu64(best[j], s);
       at[j] = _mm512_mask_mov_epi64(at[j], better, block);
     }
@@ -117,17 +169,38 @@ CHBENCH_AVX512_TARGET inline size_t ArgMaxXxh64Avx512(uint64_t pk,
     for (size_t j = 0; j < 4 && 8 * j < rest; ++j) {
       const size_t lanes = rest - 8 * j < 8 ? rest - 8 * j : 8;
       const __mmask8 live = static_cast<__mmask8>((1u << lanes) - 1);
-      const __m512i s =
-          ScoreXxh64x8(key, _mm512_maskz_loadu_epi64(live, p + 8 * j));
+      __m512i s = ScoreXxh64x8(key, _mm512_maskz_loadu_epi64(live, p + 8 * j));
+      if constexpr (kRatio) {
+        s = RatioKeyx8(
+            s, _mm512_maskz_loadu_pd(live, inv_w + full * kBlock + 8 * j));
+      }
       const __mmask8 better = _mm512_mask_cmpgt_epu64_mask(live, s, best[j]);
+      if constexpr (kSecond) {
+        runner[j] = _mm512_mask_max_epu64(runner[j], live, runner[j],
+                                          _mm512_min_epu64(best[j], s));
+      }
       best[j] = _mm512_mask_mov_epi64(best[j], better, s);
       at[j] = _mm512_mask_mov_epi64(at[j], better, block);
     }
   }
   const uint64_t top = _mm512_reduce_max_epu64(_mm512_max_epu64(
       _mm512_max_epu64(best[0], best[1]), _mm512_max_epu64(best[2], best[3])));
-  if (top == 0) return 0;  // every score is 0: the first index holds it
   const __m512i top_v = _mm512_set1_epi64(static_cast<int64_t>(top));
+  if constexpr (kSecond) {
+    // The second largest: the lanes' runners-up, the other lanes' best, and
+    // the maximum again where two lanes hold it.
+    __m512i rest = _mm512_setzero_si512();
+    int holders = 0;
+    for (int j = 0; j < 4; ++j) {
+      const __mmask8 holds = _mm512_cmpeq_epu64_mask(best[j], top_v);
+      holders += __builtin_popcount(holds);
+      rest = _mm512_max_epu64(rest, runner[j]);
+      rest = _mm512_mask_max_epu64(rest, static_cast<__mmask8>(~holds), rest,
+                                   best[j]);
+    }
+    *second = holders > 1 ? top : _mm512_reduce_max_epu64(rest);
+  }
+  if (top == 0) return 0;  // every score is 0: the first index holds it
   const __m512i lane = _mm512_set_epi64(7, 6, 5, 4, 3, 2, 1, 0);
   __m512i first = _mm512_set1_epi64(-1);
   for (int j = 0; j < 4; ++j) {
@@ -140,6 +213,25 @@ CHBENCH_AVX512_TARGET inline size_t ArgMaxXxh64Avx512(uint64_t pk,
     first = _mm512_mask_min_epu64(first, holds, first, index);
   }
   return static_cast<size_t>(_mm512_reduce_min_epu64(first));
+}
+
+// Precondition: n >= 1.
+CHBENCH_AVX512_TARGET inline size_t ArgMaxXxh64Avx512(uint64_t pk,
+                                                      const uint64_t* pn,
+                                                      size_t n) {
+  return ArgMaxXxh64Avx512Impl<false, false>(pk, pn, nullptr, n, nullptr);
+}
+
+// Precondition: n >= 1. The first index of the largest key, the key of node
+// i being RatioKeyx8(score, inv_w[i]); in *second the second largest key
+// with multiplicity (the largest again where two nodes hold it; 0 where
+// n == 1).
+CHBENCH_AVX512_TARGET inline size_t ArgMax2RatioXxh64Avx512(uint64_t pk,
+                                                            const uint64_t* pn,
+                                                            const double* inv_w,
+                                                            size_t n,
+                                                            uint64_t* second) {
+  return ArgMaxXxh64Avx512Impl<true, true>(pk, pn, inv_w, n, second);
 }
 
 // Precondition: begin <= n. `visit` is callable as visit(size_t, uint64_t).

@@ -142,6 +142,51 @@ TEST(RendezvousAvx512Test, ScanVisitsWhatTheScalarLoopVisits) {
   }
 }
 
+// The ratio pass: the first index of the largest RatioKey and the second
+// largest key with multiplicity, as the scalar definition computes them,
+// for random weights and for repeated nodes and weights (ties: the first
+// index wins and the second key equals the first).
+TEST(RendezvousAvx512Test, RatioArgMax2EqualsTheScalarDefinition) {
+  if (!CpuHasAvx512()) GTEST_SKIP() << "no AVX-512F/DQ on this CPU";
+  SplitMix64 rng(79);
+  for (size_t n : Sizes()) {
+    for (int ties = 0; ties < 2; ++ties) {
+      std::vector<uint64_t> pn = RandomNodes(n, rng);
+      std::vector<double> inv_w(n);
+      for (double& x : inv_w) x = 1.0 / (0.25 + (rng() % 1000) / 100.0);
+      if (ties == 1) {  // every node a copy of one of three
+        for (size_t i = 3; i < n; ++i) {
+          pn[i] = pn[i % 3];
+          inv_w[i] = inv_w[i % 3];
+        }
+      }
+      for (int k = 0; k < 20; ++k) {
+        const uint64_t pk = Scorer::PrepareKey(rng());
+        size_t want = 0;
+        uint64_t top = 0;
+        uint64_t want_second = 0;
+        for (size_t i = 0; i < n; ++i) {
+          const uint64_t key =
+              Rendezvous<Xxh64>::RatioKey(Scorer::Score(pk, pn[i]), inv_w[i]);
+          if (i == 0 || key > top) {
+            want_second = i == 0 ? 0 : top;
+            top = key;
+            want = i;
+          } else {
+            want_second = std::max(want_second, key);
+          }
+        }
+        uint64_t second = 1;
+        ASSERT_EQ(rendezvous_internal::ArgMax2RatioXxh64Avx512(
+                      pk, pn.data(), inv_w.data(), n, &second),
+                  want)
+            << "n " << n << " ties " << ties;
+        ASSERT_EQ(second, want_second) << "n " << n << " ties " << ties;
+      }
+    }
+  }
+}
+
 #endif  // CHBENCH_RENDEZVOUS_HAS_AVX512_KERNELS
 
 }  // namespace

@@ -9,6 +9,7 @@
 #include <memory>
 #include <set>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -154,6 +155,16 @@ class RendezvousTest : public ::testing::Test {};
 using Policies = ::testing::Types<Xxh64, Md5>;
 TYPED_TEST_SUITE(RendezvousTest, Policies);
 
+// The kernels this CPU runs for H: scalar, and avx512 where available.
+template <typename H>
+std::vector<RendezvousKernel> Kernels() {
+  std::vector<RendezvousKernel> kernels = {RendezvousKernel::kScalar};
+  if (Rendezvous<H>::BestKernel() == RendezvousKernel::kAvx512) {
+    kernels.push_back(RendezvousKernel::kAvx512);
+  }
+  return kernels;
+}
+
 // The definition, evaluated directly: the best node by (score desc, id asc).
 template <typename H>
 std::vector<NodeId> ReferenceOrder(const std::vector<NodeSpec>& nodes,
@@ -188,19 +199,23 @@ TYPED_TEST(RendezvousTest, OwnerAndReplicasMatchTheDefinition) {
     if (weighted) {
       for (size_t i = 0; i < nodes.size(); ++i) nodes[i].weight = 0.5 + i % 4;
     }
-    Rendezvous<TypeParam> hrw;
-    ASSERT_TRUE(hrw.Build(nodes).ok());
-    ASSERT_EQ(hrw.uniform_weights(), !weighted);
-    const std::vector<NodeId> ids = hrw.LiveNodes();
-    SplitMix64 rng(weighted ? 21 : 20);
-    std::vector<NodeId> out;
-    for (int i = 0; i < 2000; ++i) {
-      const uint64_t key = rng();
-      const std::vector<NodeId> want =
-          ReferenceOrder<TypeParam>(nodes, ids, key, weighted);
-      ASSERT_EQ(hrw.Lookup(key), want[0]);
-      ASSERT_TRUE(hrw.LookupReplicas(key, 4, false, &out).ok());
-      ASSERT_THAT(out, ElementsAre(want[0], want[1], want[2], want[3]));
+    for (RendezvousKernel kernel : Kernels<TypeParam>()) {
+      SCOPED_TRACE(RendezvousKernelName(kernel));
+      Rendezvous<TypeParam> hrw;
+      ASSERT_TRUE(hrw.SetKernel(kernel).ok());
+      ASSERT_TRUE(hrw.Build(nodes).ok());
+      ASSERT_EQ(hrw.uniform_weights(), !weighted);
+      const std::vector<NodeId> ids = hrw.LiveNodes();
+      SplitMix64 rng(weighted ? 21 : 20);
+      std::vector<NodeId> out;
+      for (int i = 0; i < 2000; ++i) {
+        const uint64_t key = rng();
+        const std::vector<NodeId> want =
+            ReferenceOrder<TypeParam>(nodes, ids, key, weighted);
+        ASSERT_EQ(hrw.Lookup(key), want[0]);
+        ASSERT_TRUE(hrw.LookupReplicas(key, 4, false, &out).ok());
+        ASSERT_THAT(out, ElementsAre(want[0], want[1], want[2], want[3]));
+      }
     }
   }
 }
@@ -212,30 +227,58 @@ TYPED_TEST(RendezvousTest, OwnerAndReplicasMatchTheDefinition) {
 // checked against the definition. Weightings 3 and 4 take the filter to its
 // edges: weights whose bounds overflow or underflow (subnormal included),
 // and weights equal to 15 digits, whose bounds overlap more often.
+// Weighting 5 spans the ratio pass's whole weight range (2^-399 to 2^399);
+// sizes 2048 and 2049 sit on its node limit. Every case runs each kernel
+// this CPU has.
 TYPED_TEST(RendezvousTest, OwnerMatchesTheDefinitionAtEverySize) {
   constexpr double kExtreme[] = {1e300, 1e-300, 1e-310, 1.0, 1.7e308};
-  for (int n : {1, 2, 15, 16, 17, 31, 32, 33, 64, 65, 130, 1000}) {
-    for (int weighting = 0; weighting < 5; ++weighting) {
+  for (int n : {1, 2, 15, 16, 17, 31, 32, 33, 64, 65, 130, 1000, 2048, 2049}) {
+    for (int weighting = 0; weighting < 6; ++weighting) {
       std::vector<NodeSpec> nodes = Nodes(n);
       for (int i = 0; i < n; ++i) {
         if (weighting == 1) nodes[i].weight = 0.5 + i % 4;
         if (weighting == 2) nodes[i].weight = i % 3 == 0 ? 1000.0 : 0.001;
         if (weighting == 3) nodes[i].weight = kExtreme[i % 5];
         if (weighting == 4) nodes[i].weight = 1.0 + (i % 7) * 1e-15;
+        if (weighting == 5)
+          nodes[i].weight = std::ldexp(1.0, i * 37 % 799 - 399);
       }
-      Rendezvous<TypeParam> hrw;
-      ASSERT_TRUE(hrw.Build(nodes).ok());
-      const bool weighted = !hrw.uniform_weights();
-      const std::vector<NodeId> ids = hrw.LiveNodes();
-      SplitMix64 rng(1000 * n + weighting);
-      for (int i = 0; i < 300; ++i) {
-        const uint64_t key = rng();
-        ASSERT_EQ(hrw.Lookup(key),
-                  ReferenceOrder<TypeParam>(nodes, ids, key, weighted)[0])
-            << "n " << n << " weighting " << weighting << " key " << key;
+      for (RendezvousKernel kernel : Kernels<TypeParam>()) {
+        Rendezvous<TypeParam> hrw;
+        ASSERT_TRUE(hrw.SetKernel(kernel).ok());
+        ASSERT_TRUE(hrw.Build(nodes).ok());
+        const bool weighted = !hrw.uniform_weights();
+        const std::vector<NodeId> ids = hrw.LiveNodes();
+        SplitMix64 rng(1000 * n + weighting);
+        for (int i = 0; i < 300; ++i) {
+          const uint64_t key = rng();
+          ASSERT_EQ(hrw.Lookup(key),
+                    ReferenceOrder<TypeParam>(nodes, ids, key, weighted)[0])
+              << "n " << n << " weighting " << weighting << " key " << key
+              << " kernel " << RendezvousKernelName(kernel);
+        }
       }
     }
   }
+}
+
+// avx512 only for xxh64 on a CPU that has it; the default is the best
+// kernel; selecting scalar always works and keeps owners.
+TYPED_TEST(RendezvousTest, KernelSelection) {
+  Rendezvous<TypeParam> hrw;
+  EXPECT_EQ(hrw.kernel(), Rendezvous<TypeParam>::BestKernel());
+  if (!std::is_same_v<TypeParam, Xxh64>) {
+    EXPECT_EQ(Rendezvous<TypeParam>::BestKernel(), RendezvousKernel::kScalar);
+  }
+  const absl::Status s = hrw.SetKernel(RendezvousKernel::kAvx512);
+  if (Rendezvous<TypeParam>::BestKernel() == RendezvousKernel::kAvx512) {
+    EXPECT_TRUE(s.ok());
+  } else {
+    EXPECT_THAT(s.message(), HasSubstr("valid here: scalar"));
+    EXPECT_EQ(hrw.kernel(), RendezvousKernel::kScalar);
+  }
+  ASSERT_TRUE(hrw.SetKernel(RendezvousKernel::kScalar).ok());
+  EXPECT_EQ(hrw.kernel(), RendezvousKernel::kScalar);
 }
 
 // The weighted loop's bounds hold the computed score, for every score from

@@ -23,6 +23,7 @@
 #include <string>
 
 #include "CLI/CLI.hpp"
+#include "algorithms/rendezvous/rendezvous.h"
 #include "experiments/cli/commands.h"
 
 namespace {
@@ -45,6 +46,10 @@ std::string VersionText() {
   text += "compiler: g++ " __VERSION__ "\n";
 #endif
   text += "flags: " CHBENCH_CXX_FLAGS "\n";
+  text += "run-time dispatch: rendezvous (xxh64) ";
+  text += chbench::RendezvousKernelName(
+      chbench::Rendezvous<chbench::Xxh64>::BestKernel());
+  text += "\n";
   text += "built: " __DATE__ " " __TIME__;
   return text;
 }

@@ -57,6 +57,7 @@ def machine_rows(meta):
         ("Flags", "`" + _g(meta, "cxx_flags", "flags",
                            "compiler_flags").strip() + "`"),
         ("Build type", _g(meta, "build_type")),
+        ("Run-time dispatch", _g(meta, "cpu_dispatch")),
         ("Libraries", _g(meta, "libraries", "library_versions")),
         ("Commit", "`" + _commit(meta) + "`"),
     ]
