@@ -273,7 +273,7 @@ class Rendezvous final : public ConsistentHash {
     if (uniform_) {
 #if CHBENCH_RENDEZVOUS_HAS_AVX512_KERNELS
       if constexpr (kHasAvx512Kernels) {
-        if (avx512_) {
+        if (avx512_ && n >= kAvx512MinNodes) {
           return ids_[rendezvous_internal::ArgMaxXxh64Avx512(pk, pn, n)];
         }
       }
@@ -336,7 +336,8 @@ class Rendezvous final : public ConsistentHash {
       const double* w = weights_.data();
 #if CHBENCH_RENDEZVOUS_HAS_AVX512_KERNELS
       if constexpr (kHasAvx512Kernels) {
-        if (avx512_ && ratio_ok_ && n <= kRatioMaxNodes) {
+        if (avx512_ && ratio_ok_ && n >= kRatioMinNodes &&
+            n <= kRatioMaxNodes) {
           // One vector pass for the node A of the smallest ratio d / w
           // (the largest upper bound w / d of the score) and the second
           // smallest ratio r2. Every other node's computed score is at
@@ -660,9 +661,15 @@ class Rendezvous final : public ConsistentHash {
   static constexpr size_t kSelectNodes = 32;
   // Nodes decided together (HeadBest) before the weighted loop's floor.
   static constexpr size_t kWeightedHead = 16;
-  // The most nodes for which weighted lookups take the ratio pass: above
-  // it the floor loop is faster (measured on AVX-512: 0.39 and 0.40 ns per
-  // node at N = 2000, 0.38 and 0.27 at 5000, weights 1 to 4).
+  // Node counts where the AVX-512 loops pay: below kAvx512MinNodes the
+  // scalar unweighted loop is faster (the vector loop's fixed cost: 22.7
+  // against 19.1 ns at N = 10, 22.6 against 28.0 at 16); weighted lookups
+  // take the ratio pass from kRatioMinNodes (57 against 63 ns at N = 10,
+  // 57 against 56 at 8) to kRatioMaxNodes, above which the floor loop is
+  // faster (0.39 and 0.40 ns per node at N = 2000, 0.38 and 0.27 at 5000).
+  // Measured on Zen 5, weights 1 to 4.
+  static constexpr size_t kAvx512MinNodes = 12;
+  static constexpr size_t kRatioMinNodes = 10;
   static constexpr size_t kRatioMaxNodes = 2048;
   // 2^b: d = (c + 0.5) / 2^b (see RatioKey).
   static constexpr double kInvScale = H::kBits == 64 ? 0x1p52 : 0x1p32;
