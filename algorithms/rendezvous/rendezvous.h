@@ -601,6 +601,9 @@ class Rendezvous final : public ConsistentHash {
     uniform_ = std::all_of(weights_.begin(), weights_.end(),
                            [&](double w) { return w == weights_[0]; });
     ratio_ok_ = std::all_of(weights_.begin(), weights_.end(), RatioWeight);
+    max_weight_ = weights_.empty()
+                      ? 0
+                      : *std::max_element(weights_.begin(), weights_.end());
     SetInverseWeights();
   }
 
@@ -610,9 +613,6 @@ class Rendezvous final : public ConsistentHash {
     if (uniform_) return;
     inv_weights_.reserve(weights_.size());
     for (double w : weights_) inv_weights_.push_back(1.0 / w);
-    max_weight_ = weights_.empty()
-                      ? 0
-                      : *std::max_element(weights_.begin(), weights_.end());
   }
 
   // Best-first order: higher score, then smaller id (= smaller index).
