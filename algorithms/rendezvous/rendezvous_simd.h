@@ -24,9 +24,9 @@
 //       Score(pk, pn[i]) >= *floor, reading *floor again after every call
 //       (visit may change it): the weighted loop's floor filter.
 //
-// Guarantees: both equal their scalar loops exactly (same index, same calls
-// in the same order); rendezvous_simd_test.cc compares them on random and
-// tied inputs, on CPUs that have AVX-512F and AVX-512DQ.
+// Guarantees: each equals its scalar loop exactly (same index and second
+// key, same calls in the same order); rendezvous_simd_test.cc compares them
+// on random and tied inputs, on CPUs that have AVX-512F and AVX-512DQ.
 //
 // The functions carry the target attribute, so they compile in every build,
 // the portable one included. They must run only on a CPU with AVX-512F and
