@@ -20,11 +20,8 @@ namespace {
 using Scorer = rendezvous_internal::PairScorer<Xxh64>;
 
 // The kernels are called directly, so they are tested in every build, but
-// only on a CPU that can run them.
-bool CpuHasAvx512() {
-  return __builtin_cpu_supports("avx512f") &&
-         __builtin_cpu_supports("avx512dq");
-}
+// only on a CPU that can run them (the check Rendezvous<Xxh64> uses).
+bool CpuHasAvx512() { return rendezvous_internal::Avx512KernelsAvailable(); }
 
 // The scalar definition: the first index of the largest score.
 size_t ScalarArgMax(uint64_t pk, const std::vector<uint64_t>& pn) {
