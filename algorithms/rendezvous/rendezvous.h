@@ -53,20 +53,31 @@
 // Measured for weights 1 to 4 at N = 10 to 10^4: 0.01 logarithms per lookup
 // (2.0 to 2.7 with the looser d <= -ln(u) <= d / u used before) and 0, 3.0,
 // 6.7 and 10.4 nodes above the floor at N = 10, 100, 10^3 and 10^4.
-// With the AVX-512 loops, N <= 2048 and weights in [2^-400, 2^400], one
-// vector pass first finds the two nodes of smallest d / w (times 1 / w kept
-// per node) and the first is the owner when the second's upper bound stays
-// below its lower bound; otherwise, mostly at small N, the loop above
-// decides. Measured for weights 1 to 4 (AVX-512, Zen 5): 90 instead of 250
-// ns at N = 100, 425 instead of 580 at 10^3. The result is bit-identical to
-// evaluating every score.
+// With the AVX-512 loops and weights in [2^-400, 2^400], one vector pass
+// usually decides, and the loop above runs only where it cannot:
+//   * N < 128, the ratio pass: the two nodes of smallest d / w (a division
+//     per node); the first is the owner when the second's upper bound stays
+//     below its lower bound.
+//   * 128 <= N < 32768, the candidate pass: with W the weights' sum, node i
+//     is a candidate when its raw score reaches a threshold kept per node,
+//     i.e. when d / w_i may be below R = 4 / W (about 4 candidates per
+//     lookup, one integer compare per node and no data-dependent branch);
+//     every other node's upper bound is at most 1 / R, so the candidate of
+//     smallest d / w is the owner when that bound and the next candidate's
+//     stay below its lower bound (98 % of lookups; none is a candidate in
+//     e^-4 = 1.8 %).
+// Measured for weights 1 to 4 (AVX-512, Zen 5): 93 instead of 250 ns at
+// N = 100, 247 instead of 580 at 10^3 (0.25 ns per node; 0.21 unweighted),
+// 0.18 per node at 10^4. The result is bit-identical to evaluating every
+// score.
 //
 // Complexity (N live nodes):
 //   Lookup      O(N) hash evaluations (weighted: plus O(log N) bound
 //               checks expected for similar weights, N at worst).
 //   AddNode     O(1) amortized.  RemoveNode  O(N).  Build  O(N).
 //   Memory      20 bytes per live node (hash, weight, id), 28 with
-//               unequal weights (also 1 / weight), plus the NodeTable.
+//               unequal weights and xxh64 (also the candidate threshold),
+//               plus the NodeTable.
 //
 // Example:
 //   Rendezvous<Xxh64> hrw;
@@ -243,12 +254,19 @@ class Rendezvous final : public ConsistentHash {
     uniform_ = weights_.size() == 1 || (uniform_ && node.weight == weights_[0]);
     max_weight_ = std::max(max_weight_, node.weight);
     ratio_ok_ = ratio_ok_ && RatioWeight(node.weight);
-    if (uniform_) {
-      inv_weights_.clear();
-    } else if (inv_weights_.size() + 1 == weights_.size()) {
-      inv_weights_.push_back(1.0 / node.weight);
-    } else {  // the first weight that differs: O(N), once
-      SetInverseWeights();
+    if constexpr (kHasAvx512Kernels) {
+      weight_sum_ += node.weight;
+      if (uniform_ || !ratio_ok_) {
+        thresholds_.clear();
+      } else if (thresholds_.size() + 1 == weights_.size() &&
+                 weight_sum_ * candidate_r_ <= 2 * kCandidates) {
+        thresholds_.push_back(Threshold(node.weight));
+      } else {
+        // The first weight that differs, or W doubled since the thresholds
+        // were set (more candidates, never a wrong owner): O(N), amortized
+        // O(1) per AddNode.
+        SetThresholds();
+      }
     }
     return *id;
   }
@@ -337,22 +355,59 @@ class Rendezvous final : public ConsistentHash {
 #if CHBENCH_RENDEZVOUS_HAS_AVX512_KERNELS
       if constexpr (kHasAvx512Kernels) {
         if (avx512_ && ratio_ok_ && n >= kRatioMinNodes &&
-            n <= kRatioMaxNodes) {
-          // One vector pass for the node A of the smallest ratio d / w
-          // (the largest upper bound w / d of the score) and the second
-          // smallest ratio r2. Every other node's computed score is at
-          // most 2^b / r2 times 1 + 2^-38 (RatioKey's rounding and
-          // ScoreBounds' margin), so A is the owner where that lies below
-          // A's lower bound. Else (mostly at small N, where the top two
-          // are near) the loop below decides.
+            n < kCandidateMinNodes) {
+          // The ratio pass, for few nodes: one vector pass for the node A of
+          // the smallest ratio (c + 0.5) / w (the largest upper bound of
+          // the score, 2^b / ratio) and the second smallest ratio r2. Every
+          // other node's computed score is at most 2^b / r2 times 1 + 2^-38
+          // (the division's rounding and ScoreBounds' margin), so A is the
+          // owner where that lies below A's lower bound. Else (mostly at
+          // N near 10, where the top two are near) the loop below decides.
           uint64_t runner;
           const size_t a = rendezvous_internal::ArgMax2RatioXxh64Avx512(
-              pk, pn, inv_weights_.data(), n, &runner);
+              pk, pn, w, n, &runner);
           double lo;
           double hi;
           if (ScoreBounds(Scorer::Score(pk, pn[a]), w[a], &lo, &hi)) {
             const double r2 = std::bit_cast<double>(~runner);
             if (kInvScale / r2 * (1.0 + 0x1p-37) < lo) [[likely]] {
+              return ids_[a];
+            }
+          }
+        }
+        if (avx512_ && n >= kCandidateMinNodes && n < kCandidateMaxNodes &&
+            !thresholds_.empty()) {
+          // The candidate pass: node i is a candidate where its score
+          // reaches thresholds_[i], i.e. where its ratio d / w may be below
+          // R = kCandidates / W (about kCandidates nodes per lookup; every
+          // other node's ratio is at least R, so its computed score is at
+          // most 1 / R times 1 + 2^-38). Among the candidates, A has the
+          // smallest ratio (c + 0.5) / w and r2 is the next (with
+          // multiplicity); every node but A has a computed score of at most
+          // 2^b / min(r2, R 2^b) times 1 + 2^-38 (the division's rounding
+          // and ScoreBounds' margin), so A is the owner where that lies
+          // below A's lower bound. Else (no candidate, or the top two near)
+          // the loop below decides.
+          double r1 = std::numeric_limits<double>::infinity();
+          double r2 = r1;
+          size_t a = 0;
+          rendezvous_internal::ScanCandidatesXxh64Avx512(
+              pk, pn, thresholds_.data(), n, [&](size_t i) {
+                const double r = Ratio(Scorer::Score(pk, pn[i]), w[i]);
+                // Without branches (a new smallest is a coin flip); strict:
+                // ties keep the smaller index.
+                const bool smaller = r < r1;
+                r2 = smaller ? r1 : std::min(r2, r);
+                a = smaller ? i : a;
+                r1 = smaller ? r : r1;
+              });
+          const uint64_t score_a = Scorer::Score(pk, pn[a]);
+          double lo;
+          double hi;
+          if (r1 < std::numeric_limits<double>::infinity() &&
+              ScoreBounds(score_a, w[a], &lo, &hi)) {
+            const double r2_all = std::min(r2, candidate_ratio_);
+            if (kInvScale / r2_all * (1.0 + 0x1p-37) < lo) [[likely]] {
               return ids_[a];
             }
           }
@@ -425,7 +480,7 @@ class Rendezvous final : public ConsistentHash {
            prepared_.capacity() * sizeof(uint64_t) +
            weights_.capacity() * sizeof(double) +
            ids_.capacity() * sizeof(NodeId) +
-           inv_weights_.capacity() * sizeof(double);
+           thresholds_.capacity() * sizeof(uint64_t);
   }
   size_t size() const override { return ids_.size(); }
   std::vector<NodeId> LiveNodes() const override { return ids_; }
@@ -466,18 +521,21 @@ class Rendezvous final : public ConsistentHash {
     return true;
   }
 
-  // The ratio d / w of a node with the given score and 1 / w, d = 1 - u =
-  // (c + 0.5) 2^-b (c the complement of the score's kept bits), as
-  // (c + 0.5) * inv_w, mapped to an integer key that is larger for a smaller
-  // ratio (a positive double's bits order as the double; the complement
-  // reverses them). The upper bound of the score, w / d, is 2^b / ratio.
-  // Error: inv_w = fl(1 / w) and one rounded product put the computed ratio
-  // within a factor 1 +- 2^-52 of (c + 0.5) / w (c + 0.5 is exact).
-  ABSL_ATTRIBUTE_ALWAYS_INLINE static uint64_t RatioKey(uint64_t score,
-                                                        double inv_w) {
+  // The ratio of a node with the given score and weight w, (c + 0.5) / w =
+  // 2^b d / w with d = 1 - u = (c + 0.5) 2^-b (c the complement of the
+  // score's kept bits), as a double.  The upper bound of the score, w / d,
+  // is 2^b / ratio. Error: c + 0.5 is exact and the one rounded division
+  // puts the computed ratio within a factor 1 +- 2^-53 of (c + 0.5) / w.
+  ABSL_ATTRIBUTE_ALWAYS_INLINE static double Ratio(uint64_t score, double w) {
     const uint64_t c = H::kBits == 64 ? ~score >> 12 : ~score & 0xFFFFFFFFu;
-    const double ratio = (static_cast<double>(c) + 0.5) * inv_w;
-    return ~std::bit_cast<uint64_t>(ratio);
+    return (static_cast<double>(c) + 0.5) / w;
+  }
+  // Ratio mapped to an integer key that is larger for a smaller ratio (a
+  // positive double's bits order as the double; the complement reverses
+  // them): the ratio pass's key.
+  ABSL_ATTRIBUTE_ALWAYS_INLINE static uint64_t RatioKey(uint64_t score,
+                                                        double w) {
+    return ~std::bit_cast<uint64_t>(Ratio(score, w));
   }
 
  private:
@@ -604,15 +662,37 @@ class Rendezvous final : public ConsistentHash {
     max_weight_ = weights_.empty()
                       ? 0
                       : *std::max_element(weights_.begin(), weights_.end());
-    SetInverseWeights();
+    SetThresholds();
   }
 
-  // inv_weights_ for the live weights; empty where they are all equal.
-  void SetInverseWeights() {
-    inv_weights_.clear();
-    if (uniform_) return;
-    inv_weights_.reserve(weights_.size());
-    for (double w : weights_) inv_weights_.push_back(1.0 / w);
+  // The candidate pass's state for the live weights (empty thresholds where
+  // the pass does not apply: equal weights, a weight outside RatioWeight, or
+  // a hash other than xxh64). With W the sum of the weights and
+  // R = kCandidates / W, node i's threshold is the smallest score whose
+  // ratio (c + 0.5) / w_i may fall below R 2^b.
+  void SetThresholds() {
+    thresholds_.clear();
+    if constexpr (!kHasAvx512Kernels) return;
+    weight_sum_ = 0;
+    for (double w : weights_) weight_sum_ += w;
+    if (uniform_ || !ratio_ok_) return;
+    candidate_r_ = kCandidates / weight_sum_;
+    // A lower bound on every non-candidate's (c + 0.5) / w: R 2^b less
+    // Threshold's rounding.
+    candidate_ratio_ = candidate_r_ * kInvScale * (1.0 - 0x1p-50);
+    thresholds_.reserve(weights_.size());
+    for (double w : weights_) thresholds_.push_back(Threshold(w));
+  }
+
+  // The smallest score that is a candidate for weight w: with
+  // t = fl(R w 2^52) >= R w 2^52 (1 - 2^-52) and c_min = floor(t) + 1 > t,
+  // a score below 0 - c_min 2^12 has c = ~score >> 12 >= c_min, so
+  // (c + 0.5) / w > R 2^52 (1 - 2^-52). 0 (always a candidate) where R w is
+  // near 1 or above.
+  uint64_t Threshold(double w) const {
+    const double t = candidate_r_ * w * kInvScale;
+    if (!(t < kInvScale - 2)) return 0;
+    return 0 - ((static_cast<uint64_t>(t) + 1) << 12);
   }
 
   // Best-first order: higher score, then smaller id (= smaller index).
@@ -663,14 +743,23 @@ class Rendezvous final : public ConsistentHash {
   static constexpr size_t kWeightedHead = 16;
   // Node counts where the AVX-512 loops pay: below kAvx512MinNodes the
   // scalar unweighted loop is faster (the vector loop's fixed cost: 22.7
-  // against 19.1 ns at N = 10, 22.6 against 28.0 at 16); weighted lookups
-  // take the ratio pass from kRatioMinNodes (57 against 63 ns at N = 10,
-  // 57 against 56 at 8) to kRatioMaxNodes, above which the floor loop is
-  // faster (0.39 and 0.40 ns per node at N = 2000, 0.38 and 0.27 at 5000).
-  // Measured on Zen 5, weights 1 to 4.
+  // against 19.1 ns at N = 10, 22.6 against 28.0 at 16). Weighted lookups
+  // take the ratio pass from kRatioMinNodes (57 against 63 ns for the loop
+  // at N = 10, 57 against 56 at 8) to kCandidateMinNodes, the candidate pass
+  // from there (93 against 98 ns for the ratio pass at N = 100, 128 against
+  // 115 at 200) to kCandidateMaxNodes, and the floor loop above (0.19 ns per
+  // node for both at N = 3 * 10^4; 0.18 against 0.22 at 10^5, where the
+  // thresholds no longer fit the L2 cache beside the node hashes). Measured
+  // on Zen 5, weights 1 to 4, in one process with the variants interleaved.
   static constexpr size_t kAvx512MinNodes = 12;
   static constexpr size_t kRatioMinNodes = 10;
-  static constexpr size_t kRatioMaxNodes = 2048;
+  static constexpr size_t kCandidateMinNodes = 128;
+  static constexpr size_t kCandidateMaxNodes = 32768;
+  // Candidates per lookup expected in the candidate pass (R = kCandidates /
+  // W): with fewer, more lookups find none and take the loop (e^-4 = 1.8 %
+  // here); with more, each costs a score and a division. 3, 4, 6 and 8
+  // measured 267, 254, 271 and 286 ns at N = 10^3.
+  static constexpr double kCandidates = 4;
   // 2^b: d = (c + 0.5) / 2^b (see RatioKey).
   static constexpr double kInvScale = H::kBits == 64 ? 0x1p52 : 0x1p32;
 
@@ -682,8 +771,13 @@ class Rendezvous final : public ConsistentHash {
   std::vector<uint64_t> prepared_;  // PrepareNode(HashString<H>(name, 0))
   std::vector<double> weights_;
   std::vector<NodeId> ids_;
-  // 1 / w per node for the ratio pass; empty while all weights are equal.
-  std::vector<double> inv_weights_;
+  // The candidate pass (SetThresholds): per node, the smallest candidate
+  // score; R = kCandidates / W for W the weights' sum when they were set;
+  // candidate_ratio_ = R 2^b (1 - 2^-50); weight_sum_ = the current W.
+  std::vector<uint64_t> thresholds_;
+  double candidate_r_ = 0;
+  double candidate_ratio_ = 0;
+  double weight_sum_ = 0;
   bool ratio_ok_ = true;  // every weight satisfies RatioWeight
 };
 

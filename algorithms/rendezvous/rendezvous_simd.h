@@ -15,10 +15,14 @@
 //       the best score and the block where it first appeared (strict >, so
 //       the earlier block stays); the end reduces them to the largest score
 //       and, among the lanes holding it, the smallest index.
-//   ArgMax2RatioXxh64Avx512(pk, pn, inv_w, n, &second)
-//       The same with the keys Rendezvous<Xxh64>::RatioKey(score, inv_w[i]),
+//   ArgMax2RatioXxh64Avx512(pk, pn, w, n, &second)
+//       The same with the keys Rendezvous<Xxh64>::RatioKey(score, w[i]),
 //       and also the second largest key (with multiplicity): the weighted
-//       lookup's ratio pass.
+//       lookup's ratio pass (few nodes).
+//   ScanCandidatesXxh64Avx512(pk, pn, threshold, n, visit)
+//       Calls visit(i) for i = 0 .. n-1 in ascending order where
+//       Score(pk, pn[i]) >= threshold[i]: the weighted lookup's candidate
+//       pass (hundreds to thousands of nodes).
 //   ScanAtOrAboveXxh64Avx512(pk, pn, begin, n, floor, visit)
 //       Calls visit(i, score) for i = begin .. n-1 in ascending order where
 //       Score(pk, pn[i]) >= *floor, reading *floor again after every call
@@ -112,24 +116,24 @@ CHBENCH_AVX512_INLINE inline __m512i ScoreXxh64x8(__m512i key, __m512i node) {
   return _mm512_xor_si512(h, _mm512_srli_epi64(h, 32));
 }
 
-// Eight Rendezvous<Xxh64>::RatioKey(score, inv_w): the complement of
-// (c + 0.5) * inv_w's bits, c = ~score >> 12 (exact in a double: c < 2^52).
-CHBENCH_AVX512_INLINE inline __m512i RatioKeyx8(__m512i score, __m512d inv_w) {
+// Eight Rendezvous<Xxh64>::RatioKey(score, w): the complement of
+// (c + 0.5) / w's bits, c = ~score >> 12 (exact in a double: c < 2^52).
+CHBENCH_AVX512_INLINE inline __m512i RatioKeyx8(__m512i score, __m512d w) {
   const __m512i ones = _mm512_set1_epi64(-1);
   const __m512i c = _mm512_srli_epi64(_mm512_xor_si512(score, ones), 12);
-  const __m512d ratio = _mm512_mul_pd(
-      _mm512_add_pd(_mm512_cvtepu64_pd(c), _mm512_set1_pd(0.5)), inv_w);
+  const __m512d ratio = _mm512_div_pd(
+      _mm512_add_pd(_mm512_cvtepu64_pd(c), _mm512_set1_pd(0.5)), w);
   return _mm512_xor_si512(_mm512_castpd_si512(ratio), ones);
 }
 
 // Precondition: n >= 1. The key of node i is its score, or with kRatio
-// RatioKeyx8(score, inv_w[i]). With kSecond, *second receives the second
+// RatioKeyx8(score, w[i]). With kSecond, *second receives the second
 // largest key counted with multiplicity (equal to the largest where two
 // nodes tie on it; 0 where n == 1).
 template <bool kSecond, bool kRatio>
 CHBENCH_AVX512_TARGET inline size_t ArgMaxXxh64Avx512Impl(uint64_t pk,
                                                           const uint64_t* pn,
-                                                          const double* inv_w,
+                                                          const double* w,
                                                           size_t n,
                                                           uint64_t* second) {
   constexpr size_t kBlock = 32;  // 4 accumulators x 8 lanes
@@ -153,7 +157,7 @@ CHBENCH_AVX512_TARGET inline size_t ArgMaxXxh64Avx512Impl(uint64_t pk,
     for (int j = 0; j < 4; ++j) {
       __m512i s = ScoreXxh64x8(key, _mm512_loadu_si512(p + 8 * j));
       if constexpr (kRatio) {
-        s = RatioKeyx8(s, _mm512_loadu_pd(inv_w + b * kBlock + 8 * j));
+        s = RatioKeyx8(s, _mm512_loadu_pd(w + b * kBlock + 8 * j));
       }
       const __mmask8 better = _mm512_cmpgt_epu64_mask(s, best[j]);
       if constexpr (kSecond) {
@@ -171,8 +175,8 @@ CHBENCH_AVX512_TARGET inline size_t ArgMaxXxh64Avx512Impl(uint64_t pk,
       const __mmask8 live = static_cast<__mmask8>((1u << lanes) - 1);
       __m512i s = ScoreXxh64x8(key, _mm512_maskz_loadu_epi64(live, p + 8 * j));
       if constexpr (kRatio) {
-        s = RatioKeyx8(
-            s, _mm512_maskz_loadu_pd(live, inv_w + full * kBlock + 8 * j));
+        s = RatioKeyx8(s,
+                       _mm512_maskz_loadu_pd(live, w + full * kBlock + 8 * j));
       }
       const __mmask8 better = _mm512_mask_cmpgt_epu64_mask(live, s, best[j]);
       if constexpr (kSecond) {
@@ -223,15 +227,76 @@ CHBENCH_AVX512_TARGET inline size_t ArgMaxXxh64Avx512(uint64_t pk,
 }
 
 // Precondition: n >= 1. The first index of the largest key, the key of node
-// i being RatioKeyx8(score, inv_w[i]); in *second the second largest key
+// i being RatioKeyx8(score, w[i]); in *second the second largest key
 // with multiplicity (the largest again where two nodes hold it; 0 where
 // n == 1).
 CHBENCH_AVX512_TARGET inline size_t ArgMax2RatioXxh64Avx512(uint64_t pk,
                                                             const uint64_t* pn,
-                                                            const double* inv_w,
+                                                            const double* w,
                                                             size_t n,
                                                             uint64_t* second) {
-  return ArgMaxXxh64Avx512Impl<true, true>(pk, pn, inv_w, n, second);
+  return ArgMaxXxh64Avx512Impl<true, true>(pk, pn, w, n, second);
+}
+
+// Precondition: `visit` is callable as visit(size_t). Calls visit(i) for
+// i = 0 .. n-1 in ascending order where Score(pk, pn[i]) >= threshold[i]:
+// the weighted lookup's candidate pass. The pass itself has no
+// data-dependent branch: each block of 32 nodes appends its hit mask to a
+// list only by advancing the list's end, and the visits follow the pass.
+template <typename Visit>
+CHBENCH_AVX512_TARGET inline void ScanCandidatesXxh64Avx512(
+    uint64_t pk, const uint64_t* pn, const uint64_t* threshold, size_t n,
+    Visit&& visit) {
+  constexpr size_t kList = 64;  // blocks with hits held before visiting
+  uint32_t block_of[kList + 1];
+  uint32_t hits_of[kList + 1];
+  size_t listed = 0;
+  const auto visit_listed = [&] {
+    for (size_t k = 0; k < listed; ++k) {
+      const size_t base = size_t{block_of[k]} * 32;
+      uint32_t hits = hits_of[k];
+      do {
+        visit(base + static_cast<size_t>(__builtin_ctz(hits)));
+        hits &= hits - 1;
+      } while (hits != 0);
+    }
+    listed = 0;
+  };
+  const __m512i key = _mm512_set1_epi64(static_cast<int64_t>(pk));
+  const size_t full = n / 32;
+  for (size_t b = 0; b < full; ++b) {
+    const size_t i = 32 * b;
+    uint32_t hits = 0;
+    for (int j = 0; j < 4; ++j) {
+      const __m512i s = ScoreXxh64x8(key, _mm512_loadu_si512(pn + i + 8 * j));
+      hits |= uint32_t{_mm512_cmpge_epu64_mask(
+                  s, _mm512_loadu_si512(threshold + i + 8 * j))}
+              << (8 * j);
+    }
+    block_of[listed] = static_cast<uint32_t>(b);
+    hits_of[listed] = hits;
+    listed += hits != 0;
+    if (listed == kList) [[unlikely]]
+      visit_listed();
+  }
+  if (const size_t rest = n - 32 * full; rest != 0) {
+    const size_t i = 32 * full;
+    uint32_t hits = 0;
+    for (size_t j = 0; j < 4 && 8 * j < rest; ++j) {
+      const size_t lanes = rest - 8 * j < 8 ? rest - 8 * j : 8;
+      const __mmask8 live = static_cast<__mmask8>((1u << lanes) - 1);
+      const __m512i s =
+          ScoreXxh64x8(key, _mm512_maskz_loadu_epi64(live, pn + i + 8 * j));
+      hits |=
+          uint32_t{_mm512_mask_cmpge_epu64_mask(
+              live, s, _mm512_maskz_loadu_epi64(live, threshold + i + 8 * j))}
+          << (8 * j);
+    }
+    block_of[listed] = static_cast<uint32_t>(full);
+    hits_of[listed] = hits;
+    listed += hits != 0;
+  }
+  visit_listed();
 }
 
 // Precondition: begin <= n. `visit` is callable as visit(size_t, uint64_t).

@@ -149,12 +149,12 @@ TEST(RendezvousAvx512Test, RatioArgMax2EqualsTheScalarDefinition) {
   for (size_t n : Sizes()) {
     for (int ties = 0; ties < 2; ++ties) {
       std::vector<uint64_t> pn = RandomNodes(n, rng);
-      std::vector<double> inv_w(n);
-      for (double& x : inv_w) x = 1.0 / (0.25 + (rng() % 1000) / 100.0);
+      std::vector<double> w(n);
+      for (double& x : w) x = 0.25 + (rng() % 1000) / 100.0;
       if (ties == 1) {  // every node a copy of one of three
         for (size_t i = 3; i < n; ++i) {
           pn[i] = pn[i % 3];
-          inv_w[i] = inv_w[i % 3];
+          w[i] = w[i % 3];
         }
       }
       for (int k = 0; k < 20; ++k) {
@@ -164,7 +164,7 @@ TEST(RendezvousAvx512Test, RatioArgMax2EqualsTheScalarDefinition) {
         uint64_t want_second = 0;
         for (size_t i = 0; i < n; ++i) {
           const uint64_t key =
-              Rendezvous<Xxh64>::RatioKey(Scorer::Score(pk, pn[i]), inv_w[i]);
+              Rendezvous<Xxh64>::RatioKey(Scorer::Score(pk, pn[i]), w[i]);
           if (i == 0 || key > top) {
             want_second = i == 0 ? 0 : top;
             top = key;
@@ -175,10 +175,55 @@ TEST(RendezvousAvx512Test, RatioArgMax2EqualsTheScalarDefinition) {
         }
         uint64_t second = 1;
         ASSERT_EQ(rendezvous_internal::ArgMax2RatioXxh64Avx512(
-                      pk, pn.data(), inv_w.data(), n, &second),
+                      pk, pn.data(), w.data(), n, &second),
                   want)
             << "n " << n << " ties " << ties;
         ASSERT_EQ(second, want_second) << "n " << n << " ties " << ties;
+      }
+    }
+  }
+}
+
+// The candidate pass: visit(i) for exactly the nodes whose score reaches
+// their threshold, in ascending order, for thresholds that take none, a
+// few, every node, and many (more blocks with hits than the kernel lists
+// before visiting).
+TEST(RendezvousAvx512Test, ScanCandidatesEqualsTheScalarDefinition) {
+  if (!CpuHasAvx512()) GTEST_SKIP() << "no AVX-512F/DQ on this CPU";
+  SplitMix64 rng(83);
+  for (size_t n : Sizes()) {
+    const std::vector<uint64_t> pn = RandomNodes(n, rng);
+    for (int kind = 0; kind < 5; ++kind) {
+      std::vector<uint64_t> threshold(n);
+      for (uint64_t& t : threshold) {
+        switch (kind) {
+          case 0:
+            t = ~uint64_t{0};  // a score of 2^64 - 1 only
+            break;
+          case 1:
+            t = ~uint64_t{0} - (rng() >> 4);  // a few per scan
+            break;
+          case 2:
+            t = 0;  // every node
+            break;
+          case 3:
+            t = rng() >> 1;  // about three in four
+            break;
+          default:
+            t = rng() % 2 == 0 ? 0 : ~uint64_t{0};  // half, mixed
+        }
+      }
+      for (int k = 0; k < 20; ++k) {
+        const uint64_t pk = Scorer::PrepareKey(rng());
+        std::vector<size_t> want;
+        for (size_t i = 0; i < n; ++i) {
+          if (Scorer::Score(pk, pn[i]) >= threshold[i]) want.push_back(i);
+        }
+        std::vector<size_t> got;
+        rendezvous_internal::ScanCandidatesXxh64Avx512(
+            pk, pn.data(), threshold.data(), n,
+            [&](size_t i) { got.push_back(i); });
+        ASSERT_EQ(got, want) << "n " << n << " kind " << kind;
       }
     }
   }

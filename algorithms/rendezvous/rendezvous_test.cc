@@ -227,12 +227,14 @@ TYPED_TEST(RendezvousTest, OwnerAndReplicasMatchTheDefinition) {
 // checked against the definition. Weightings 3 and 4 take the filter to its
 // edges: weights whose bounds overflow or underflow (subnormal included),
 // and weights equal to 15 digits, whose bounds overlap more often.
-// Weighting 5 spans the ratio pass's whole weight range (2^-399 to 2^399);
-// sizes 2048 and 2049 sit on its node limit. Every case runs each kernel
-// this CPU has.
+// Weighting 5 spans the AVX-512 passes' whole weight range (2^-399 to
+// 2^399); sizes 9 and 10, 127 and 128 sit on the ratio and candidate
+// passes' node limits (RendezvousLimitsTest has the candidate pass's upper
+// one). Every case runs each kernel this CPU has.
 TYPED_TEST(RendezvousTest, OwnerMatchesTheDefinitionAtEverySize) {
   constexpr double kExtreme[] = {1e300, 1e-300, 1e-310, 1.0, 1.7e308};
-  for (int n : {1, 2, 15, 16, 17, 31, 32, 33, 64, 65, 130, 1000, 2048, 2049}) {
+  for (int n : {1, 2, 9, 10, 15, 16, 17, 31, 32, 33, 64, 65, 127, 128, 130,
+                1000, 2048, 2049}) {
     for (int weighting = 0; weighting < 6; ++weighting) {
       std::vector<NodeSpec> nodes = Nodes(n);
       for (int i = 0; i < n; ++i) {
@@ -259,6 +261,59 @@ TYPED_TEST(RendezvousTest, OwnerMatchesTheDefinitionAtEverySize) {
         }
       }
     }
+  }
+}
+
+// The candidate pass's upper node limit (32768) from both sides, and the
+// thresholds after AddNode and RemoveNode: nodes added one at a time (the
+// thresholds then come from an older weight sum until it doubles; a heavy
+// node at 300 makes it double) and removed, checked against the definition
+// along the way, on each kernel.
+TEST(RendezvousLimitsTest, CandidatePassMatchesTheDefinition) {
+  for (int n : {32767, 32768}) {
+    std::vector<NodeSpec> nodes = Nodes(n);
+    for (int i = 0; i < n; ++i) nodes[i].weight = 0.5 + i % 4;
+    for (RendezvousKernel kernel : Kernels<Xxh64>()) {
+      Rendezvous<Xxh64> hrw;
+      ASSERT_TRUE(hrw.SetKernel(kernel).ok());
+      ASSERT_TRUE(hrw.Build(nodes).ok());
+      const std::vector<NodeId> ids = hrw.LiveNodes();
+      SplitMix64 rng(n);
+      for (int i = 0; i < 20; ++i) {
+        const uint64_t key = rng();
+        ASSERT_EQ(hrw.Lookup(key),
+                  ReferenceOrder<Xxh64>(nodes, ids, key, true)[0])
+            << "n " << n << " kernel " << RendezvousKernelName(kernel);
+      }
+    }
+  }
+  std::vector<NodeSpec> nodes = Nodes(600);
+  for (int i = 0; i < 600; ++i) nodes[i].weight = i == 300 ? 900.0 : 1 + i % 4;
+  for (RendezvousKernel kernel : Kernels<Xxh64>()) {
+    Rendezvous<Xxh64> hrw;
+    ASSERT_TRUE(hrw.SetKernel(kernel).ok());
+    SplitMix64 rng(601);
+    auto check = [&](const char* when) {
+      const std::vector<NodeId> ids = hrw.LiveNodes();
+      for (int i = 0; i < 200; ++i) {
+        const uint64_t key = rng();
+        ASSERT_EQ(hrw.Lookup(key),
+                  ReferenceOrder<Xxh64>(nodes, ids, key, true)[0])
+            << when << " n " << ids.size() << " kernel "
+            << RendezvousKernelName(kernel);
+      }
+    };
+    for (int i = 0; i < 600; ++i) {
+      ASSERT_TRUE(hrw.AddNode(nodes[i]).ok());
+      if (i == 127 || i == 128 || i == 255 || i == 300 || i == 301 ||
+          i == 599) {
+        check("after AddNode");
+      }
+    }
+    for (NodeId id = 0; id < 600; id += 3) {
+      ASSERT_TRUE(hrw.RemoveNode(id).ok());
+    }
+    check("after RemoveNode");
   }
 }
 
