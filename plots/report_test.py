@@ -507,6 +507,44 @@ class ReportTest(unittest.TestCase):
                          "faster")
         self.assertEqual(removal.slowdown(None, r(5, 4, 6))[1], None)
 
+    def test_baseline_pairs(self):
+        """Nothing-removed cells of one variant and N in two orders: their
+        median ratio, and whether their intervals overlap; the note names
+        the largest spread and lists only the pairs whose intervals are
+        apart."""
+        from report import removal
+
+        def r(a, order, removed, m, lo, hi):
+            d = dict(algorithm=a, removal=order, removed=removed,
+                     nodes=1000.0, scenario="prehashed", metric="lookup_ns",
+                     median=m, median_ci_low=lo, median_ci_high=hi, n=10,
+                     n_eff=10, noisy=0)
+            d.update({c: float("nan") for c in common.PARAM_COLS})
+            return d
+        lk = pd.DataFrame([
+            r("memento", "random", 0.0, 36.1, 34.7, 38.6),
+            r("memento", "lifo", 0.0, 53.8, 53.5, 54.8),
+            r("memento", "random", 500.0, 76.0, 73.0, 77.0),
+            r("anchor", "random", 0.0, 2.2, 2.1, 2.3),
+            r("anchor", "lifo", 0.0, 2.25, 2.2, 2.3),
+            r("jump", "lifo", 0.0, 55.0, 54.0, 56.0)])   # one order only
+        pairs = {p[0]["algorithm"]: p for p in removal.baseline_pairs(lk)}
+        self.assertEqual(sorted(pairs), ["anchor", "memento"])
+        self.assertAlmostEqual(pairs["memento"][3], 53.8 / 36.1)
+        self.assertFalse(pairs["memento"][4])
+        self.assertAlmostEqual(pairs["anchor"][3], 2.25 / 2.2)
+        self.assertTrue(pairs["anchor"][4])
+        note = removal._baseline_note(lk)[0]
+        self.assertIn("over the 2 algorithm–N pairs", note)
+        self.assertIn(f"at most {100 * (53.8 / 36.1 - 1):.3g} % (memento, "
+                      "N = 1000)", note)
+        self.assertIn("memento N = 1000: lifo 53.8 [53.5–54.8], random "
+                      "36.1 [34.7–38.6]", note)
+        self.assertNotIn("anchor N", note)
+        lk = lk[lk["algorithm"] != "memento"]
+        self.assertIn("Their intervals all overlap.",
+                      removal._baseline_note(lk)[0])
+
     def test_monotone_flips_with_excess(self):
         self.need_fake()
 

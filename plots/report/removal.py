@@ -19,6 +19,12 @@ Per algorithm (each at the parameters the spec measured):
   * monotonicity from the data rows: the largest moved_excess_fraction over
     every removal cell of the variant and the largest step_moved_excess of
     its incremental cells; "yes" only when every one of them is exactly 0.
+
+Below the table, the nothing-removed cells of one variant and N timed in
+more than one order's group (the same computation measured in different
+rounds) are compared: their spread, and the pairs whose 95 % intervals do
+not overlap, since a group's interval does not cover what changes between
+groups.
 """
 
 import math
@@ -93,6 +99,53 @@ def fmt_slowdown(r0, r1, timing=True):
     if verdict is None:
         return "—"
     return f"{ratio:.3g}× ({verdict})"
+
+
+def baseline_pairs(lk):
+    """The nothing-removed lookup rows of one variant and N present in more
+    than one order: [(variant dict, nodes, rows sorted by order name,
+    max/min of their medians, whether all their intervals overlap)]."""
+    if lk is None or lk.empty:
+        return []
+    z = lk[lk["removed"] == 0]
+    out = []
+    for var in variants(z):
+        zv = filt(z, **var_filter(var))
+        for n in sorted(set(zv["nodes"].dropna())):
+            rows = [r.to_dict() for _, r in
+                    zv[zv["nodes"] == n].sort_values("removal").iterrows()]
+            meds = [float(r["median"]) for r in rows]
+            if len(rows) < 2 or min(meds) <= 0:
+                continue
+            agree = all(overlaps(interval(a), interval(b))
+                        for i, a in enumerate(rows) for b in rows[i + 1:])
+            out.append((var, n, rows, max(meds) / min(meds), agree))
+    return out
+
+
+def _baseline_note(lk):
+    pairs = baseline_pairs(lk)
+    if not pairs:
+        return []
+    spread = sorted(p[3] for p in pairs)
+    worst = max(pairs, key=lambda p: p[3])
+    apart = [p for p in pairs if not p[4]]
+    txt = (f"Nothing removed is the same computation in every order's "
+           f"group: over the {len(pairs)} algorithm–N pairs timed in more "
+           f"than one group, the medians differ by "
+           f"{100 * (spread[len(spread) // 2] - 1):.2g} % (median) and at "
+           f"most {100 * (worst[3] - 1):.3g} % ({variant_label(worst[0])}, "
+           f"N = {int(worst[1])}).")
+    if apart:
+        txt += (" Intervals apart (the difference between groups exceeds "
+                "a group's own interval; each slowdown above uses its own "
+                "order's 0 % cell): " + "; ".join(
+                    f"{variant_label(v)} N = {int(n)}: " + ", ".join(
+                        f"{r['removal']} {fmt_med(r)}" for r in rows)
+                    for v, n, rows, _, _ in apart) + ".")
+    else:
+        txt += " Their intervals all overlap."
+    return [txt, ""]
 
 
 def monotone(data, var):
@@ -261,6 +314,7 @@ def section(ctx):
             ["max/mean 50 %", "max excess moved", "max step excess (keys)",
              "monotone", "data"])
     out += [render(ctx, head, rows), ""]
+    out += _baseline_note(lk)
     mono = [variant_label(v) for v in vs
             if monotone(e.data, v)["monotone"]]
     notm = [variant_label(v) for v in vs
@@ -313,4 +367,5 @@ def guide_items(ctx, exclude, ranked):
 
 
 __all__ = ["section", "guide_items", "monotone", "slowdown", "lookup_rows",
+           "baseline_pairs",
            "state_rows", "removed_at", "fmt_med"]
