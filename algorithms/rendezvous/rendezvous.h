@@ -744,13 +744,15 @@ class Rendezvous final : public ConsistentHash {
   // Node counts where the AVX-512 loops pay: below kAvx512MinNodes the
   // scalar unweighted loop is faster (the vector loop's fixed cost: 22.7
   // against 19.1 ns at N = 10, 22.6 against 28.0 at 16). Weighted lookups
-  // take the ratio pass from kRatioMinNodes (57 against 63 ns for the loop
-  // at N = 10, 57 against 56 at 8) to kCandidateMinNodes, the candidate pass
-  // from there (93 against 98 ns for the ratio pass at N = 100, 128 against
-  // 115 at 200) to kCandidateMaxNodes, and the floor loop above (0.19 ns per
-  // node for both at N = 3 * 10^4; 0.18 against 0.22 at 10^5, where the
-  // thresholds no longer fit the L2 cache beside the node hashes). Measured
-  // on Zen 5, weights 1 to 4, in one process with the variants interleaved.
+  // take the ratio pass from kRatioMinNodes (ratio pass against the floor
+  // loop: 57 against 63 ns at N = 10, 57 against 56 at 8) to
+  // kCandidateMinNodes, the candidate pass from there (ratio pass against
+  // candidate pass: 93 against 98 ns at N = 100, 128 against 115 at 200) to
+  // kCandidateMaxNodes, and the floor loop above (0.19 ns per node for both
+  // at N = 3 * 10^4; floor loop against candidate pass: 0.18 against 0.22 at
+  // 10^5, where the thresholds no longer fit the L2 cache beside the node
+  // hashes). Measured on Zen 5, weights 1 to 4, in one process with the
+  // variants interleaved.
   static constexpr size_t kAvx512MinNodes = 12;
   static constexpr size_t kRatioMinNodes = 10;
   static constexpr size_t kCandidateMinNodes = 128;
