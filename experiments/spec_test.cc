@@ -506,7 +506,9 @@ removed_fraction = [0.1, 0.12, 0.5]
   for (const Cell& c : spec->cells) {
     names.insert(c.Name());
     EXPECT_EQ(c.scenario, "oneshot");
-    if (c.algorithm == "jump") EXPECT_EQ(c.removal, "lifo");
+    if (c.algorithm == "jump") {
+      EXPECT_EQ(c.removal, "lifo");
+    }
     EXPECT_TRUE(c.removed == 1 || c.removed == 5) << c.removed;
   }
   EXPECT_EQ(names.size(), spec->cells.size());

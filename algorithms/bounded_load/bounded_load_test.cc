@@ -283,7 +283,9 @@ TEST(BoundedLoadTest, LookupUnplacedIsLookupAndPlaceForFreshKeys) {
     SplitMix64 rng(static_cast<uint64_t>(c * 100));
     int walked = 0;  // fresh keys whose ring owner was full
     for (int i = 0; i < 30000; ++i) {
-      if (i == 15000) ASSERT_TRUE(bl.AddNode(Node("late")).ok());
+      if (i == 15000) {
+        ASSERT_TRUE(bl.AddNode(Node("late")).ok());
+      }
       const uint64_t key = rng();
       const NodeId unplaced = bl.LookupUnplaced(key);
       ASSERT_EQ(bl.Lookup(key), unplaced) << c << " " << i;
@@ -300,7 +302,9 @@ TEST(BoundedLoadTest, LookupUnplacedIsLookupAndPlaceForFreshKeys) {
         ASSERT_EQ(bl.LookupUnplaced(placed), ReferenceWalk(bl, placed));
       }
     }
-    if (c < 1.5) EXPECT_GT(walked, 0) << c;  // the walk was exercised
+    if (c < 1.5) {
+      EXPECT_GT(walked, 0) << c;  // the walk was exercised
+    }
   }
   BoundedLoad<Xxh64> empty(10, 1.25);
   EXPECT_EQ(empty.LookupUnplaced(42), kInvalidNode);

@@ -147,7 +147,7 @@ TEST(PresetVectors, MatchSharedReferenceVectors) {
   size_t checked = 0;
   for (const Config& c : ReadConfigs()) {
     const std::string shared = SharedName(c.stem);
-    for (const std::string suffix : {std::string(""), std::string("-utf8")}) {
+    for (const std::string& suffix : {std::string(""), std::string("-utf8")}) {
       const std::string path =
           Testdata(absl::StrCat("testdata/reference/", shared, suffix, ".tsv"));
       if (shared.empty() || !std::filesystem::exists(path)) continue;

@@ -81,21 +81,21 @@ TEST(PresetRegistry, ErrorsNameTheBadValueAndTheValidOnes) {
 TEST(PresetRegistry, BadServersAreRejected) {
   auto p = MakePreset("libmemcached_ketama", "");
   ASSERT_TRUE(p.ok());
-  std::vector<NodeSpec> no_port = {{"10.0.0.1"}};
+  std::vector<NodeSpec> no_port = {{"10.0.0.1", 1.0, ""}};
   EXPECT_NE(std::string((*p)->Build(no_port).message()).find("not host:port"),
             std::string::npos);
-  std::vector<NodeSpec> dup = {{"a:1"}, {"a:1"}};
+  std::vector<NodeSpec> dup = {{"a:1", 1.0, ""}, {"a:1", 1.0, ""}};
   EXPECT_NE(std::string((*p)->Build(dup).message()).find("duplicate"),
             std::string::npos);
-  std::vector<NodeSpec> frac = {{"a:1", 1.5}};
+  std::vector<NodeSpec> frac = {{"a:1", 1.5, ""}};
   EXPECT_NE(std::string((*p)->Build(frac).message()).find("weight 1.5"),
             std::string::npos);
   auto g = MakePreset("groupcache", "");
-  std::vector<NodeSpec> weighted = {{"a", 2}};
+  std::vector<NodeSpec> weighted = {{"a", 2, ""}};
   EXPECT_NE(std::string((*g)->Build(weighted).message()).find("no weights"),
             std::string::npos);
   auto h = MakePreset("haproxy", "");
-  std::vector<NodeSpec> heavy = {{"a:1", 257}};
+  std::vector<NodeSpec> heavy = {{"a:1", 257, ""}};
   EXPECT_NE(std::string((*h)->Build(heavy).message()).find("1..256"),
             std::string::npos);
 }
@@ -145,7 +145,7 @@ TEST(PresetProperties, ChangesEqualAFreshConfiguration) {
     extra.name = "10.0.0.99:11211";
     ASSERT_TRUE(p->AddNode(extra).ok());
     std::vector<NodeSpec> live;
-    for (NodeId id : p->LiveNodes()) live.push_back({p->NodeName(id)});
+    for (NodeId id : p->LiveNodes()) live.push_back({p->NodeName(id), 1.0, ""});
     auto fresh = Make(info);
     ASSERT_TRUE(fresh->Build(live).ok());
     const std::vector<NodeId> a = Owners(*p);
@@ -171,13 +171,17 @@ TEST(PresetProperties, MinimalDisruptionWhereClaimed) {
     ASSERT_TRUE(added.ok());
     const std::vector<NodeId> after = Owners(*p);
     for (size_t i = 0; i < before.size(); ++i) {
-      if (after[i] != before[i]) ASSERT_EQ(after[i], *added) << i;
+      if (after[i] != before[i]) {
+        ASSERT_EQ(after[i], *added) << i;
+      }
     }
     const NodeId victim = p->capabilities().arbitrary_removal ? 2 : *added;
     ASSERT_TRUE(p->RemoveNode(victim).ok());
     const std::vector<NodeId> removed = Owners(*p);
     for (size_t i = 0; i < after.size(); ++i) {
-      if (removed[i] != after[i]) ASSERT_EQ(after[i], victim) << i;
+      if (removed[i] != after[i]) {
+        ASSERT_EQ(after[i], victim) << i;
+      }
     }
   }
 }

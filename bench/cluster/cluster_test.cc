@@ -144,7 +144,9 @@ TEST(ClusterTest, StaleViewsMisrouteInProportionToTheStaleFraction) {
     EXPECT_NEAR(misrouted, stale_requests * r->moved_fraction,
                 0.1 * stale_requests * r->moved_fraction + 50)
         << f;
-    if (f > 0) EXPECT_GT(misrouted, previous) << f;
+    if (f > 0) {
+      EXPECT_GT(misrouted, previous) << f;
+    }
     previous = misrouted;
     if (f == 0) {
       ClusterConfig add = c;
