@@ -50,7 +50,7 @@
 // LookupUnplaced.
 // Build/AddNode/RemoveNode: the ring's update, then a replay of every placed
 // key in order (sequential arrays and the loads; no hash-map work, since a
-// key's placement index never changes). Memory: the ring's (28..44 bytes
+// key's placement index never changes). Memory: the ring's (20.5..44 bytes
 // per point, see ring.h), 8 bytes per placed key in placement order, 4 for its
 // node, the hash map key -> index (about 17 bytes per slot), 8 per node id for
 // the loads; the node table is the ring's.

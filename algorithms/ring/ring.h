@@ -31,27 +31,38 @@
 //
 // Lookup structure. Points and owners live in two contiguous arrays (SoA),
 // which LookupReplicas walks and points()/owners() expose. Lookup reads one
-// 64-byte line per key instead: 2^k bucket lines (2^k in [P/4, P/2),
-// P = number of points), line b for the points whose top k bits are b. A
-// line holds, for up to 8 points of its bucket, a 16-bit fingerprint (the 16
-// bits below the top k) and the owner, plus the owner of the first point
-// after the bucket. The key's fingerprint is compared with all 8 at once
-// (SSE2: one compare, a movemask and a bit scan); the count of smaller
-// fingerprints indexes the line's owners directly. Only when a fingerprint
-// equals the key's (probability about 4 * 2^-16) or the bucket holds more
-// than 8 points (Poisson(2..4) tail: 0.02..2 % of buckets for a good hash)
-// does Lookup fall back to a binary search of the bucket in the points
-// array. A lookup thus touches one cache line (about one DRAM miss on a
-// large ring) where a binary search of the sorted points takes ~log2(P)
-// dependent reads.
+// 64-byte line per key instead: 2^k bucket lines, line b for the points
+// whose top k bits are b. A line holds, for the first points of its bucket,
+// a 16-bit fingerprint (the 16 bits below the top k) and the owner, plus the
+// owner of the first point after the bucket. The key's fingerprint is
+// compared with all of them at once (SSE2: two compares, a pack, a movemask
+// and a bit scan); the count of smaller fingerprints indexes the line's
+// owners directly. Only when a fingerprint equals the key's (probability
+// about (points per bucket) * 2^-16) or the bucket holds more points than the
+// line does Lookup fall back to a binary search of the bucket in the points
+// array. A lookup thus touches one cache line (about one miss on a large
+// ring) where a binary search of the sorted points takes ~log2(P) dependent
+// reads.
+//
+// Two line layouts (compact_lines() says which):
+//   * compact, while every node id issued is below 65535: 16-bit owners, up
+//     to 15 points per line, 2^k in [P/8, P/4) (4 to 8 points per bucket;
+//     Poisson(8) > 15 for 0.8 % of buckets). The lines take 8..16 bytes per
+//     point: 8 MiB at P = 10^6, where the wide layout took 16 MiB.
+//   * wide, once 65535 ids have been issued (ids are never reused): 32-bit
+//     owners, up to 8 points per line, 2^k in [P/4, P/2) (Poisson(4) > 8 for
+//     2.1 % of buckets), 16..32 bytes per point.
+// The choice is one well-predicted branch per lookup.
 //
 // Complexity (N nodes, P points, V = vnodes):
-//   Lookup      O(1) expected (bucket size is Poisson(2..4)); O(log P) worst.
+//   Lookup      O(1) expected (bucket size is Poisson(2..8)); O(log P) worst.
 //   AddNode     O(P + V log V): hash V points, sort them, merge, re-index.
 //   RemoveNode  O(P): filter, re-index.
 //   Build       O(P log P) (bucketed by top bits, then sorted per bucket).
-//   Memory      12 bytes per point (points, owners) + 64 bytes per bucket
-//               line, i.e. 16..32 bytes per point: 28..44 bytes per point.
+//   Memory      12 bytes per point (points, owners) + the lines: compact
+//               8..16 bytes per point plus 4 bytes per bucket (its position
+//               in points, read only by the fallback and SuccessorPosition),
+//               i.e. 20.5..29 bytes per point; wide 28..44 bytes per point.
 //               Line arrays of 2 MiB or more are 2 MiB-aligned and marked
 //               MADV_HUGEPAGE (HugePageAllocator), so that a lookup into a
 //               large ring does not also miss the TLB.
@@ -79,8 +90,9 @@
 #include <utility>
 #include <vector>
 
-
-#if defined(__SSE2__)
+#if defined(__AVX2__)
+#include <immintrin.h>
+#elif defined(__SSE2__)
 #include <emmintrin.h>
 #endif
 
@@ -113,6 +125,11 @@ class Ring final : public ConsistentHash {
  public:
   // Points a bucket line holds (see Line).
   static constexpr uint32_t kLineSlots = 8;
+  // Points a compact line holds (see CompactLine), and the owner value that
+  // marks a crowded compact bucket: compact lines are used while every id
+  // issued is below it.
+  static constexpr uint32_t kCompactSlots = 15;
+  static constexpr uint16_t kCrowdedOwner = 0xFFFF;
   // Points per node and in total: positions are uint32 and owners_ carries
   // one padding entry.
   static constexpr uint64_t kMaxPointsPerNode = uint64_t{1} << 24;
@@ -208,8 +225,18 @@ class Ring final : public ConsistentHash {
   // (circle-reduced) digest; P means "past the largest point" (wrap to 0).
   uint32_t SuccessorPosition(uint64_t key_hash) const {
     const uint64_t x = ReduceToCircle(key_hash);
-    const Line& line = lines_[x >> shift_];
+    const uint64_t b = x >> shift_;
     uint32_t below;
+    if (ABSL_PREDICT_TRUE(compact_)) {
+      const CompactLine& line = compact_lines_[b];
+      const int16_t key = BiasedFingerprint(x);
+      below = CompactCountBelow(line, key);
+      if (ABSL_PREDICT_FALSE(!CompactDecided(line, key, below))) {
+        return CompactSlowPosition(b, x);
+      }
+      return bucket_start_[b] + below;
+    }
+    const Line& line = lines_[b];
     if (ABSL_PREDICT_FALSE(!CountBelow(line, Fingerprint(x), &below))) {
       return SlowPosition(line, x);
     }
@@ -220,8 +247,18 @@ class Ring final : public ConsistentHash {
   // around. On an empty ring returns kInvalidNode.
   NodeId Lookup(uint64_t key_hash) const override {
     const uint64_t x = ReduceToCircle(key_hash);
-    const Line& line = lines_[x >> shift_];
+    const uint64_t b = x >> shift_;
     uint32_t below;
+    if (ABSL_PREDICT_TRUE(compact_)) {
+      const CompactLine& line = compact_lines_[b];
+      const int16_t key = BiasedFingerprint(x);
+      below = CompactCountBelow(line, key);
+      if (ABSL_PREDICT_FALSE(!CompactDecided(line, key, below))) {
+        return owners_[CompactSlowPosition(b, x)];
+      }
+      return line.owner[below];
+    }
+    const Line& line = lines_[b];
     if (ABSL_PREDICT_FALSE(!CountBelow(line, Fingerprint(x), &below))) {
       // owners_[P] is a copy of owners_[0]: no wrap branch.
       return owners_[SlowPosition(line, x)];
@@ -267,7 +304,9 @@ class Ring final : public ConsistentHash {
     return sizeof(*this) + table_.MemoryBytes() +
            points_.capacity() * sizeof(uint64_t) +
            owners_.capacity() * sizeof(NodeId) +
-           lines_.capacity() * sizeof(Line);
+           lines_.capacity() * sizeof(Line) +
+           compact_lines_.capacity() * sizeof(CompactLine) +
+           bucket_start_.capacity() * sizeof(uint32_t);
   }
   size_t size() const override { return table_.live_count(); }
   std::vector<NodeId> LiveNodes() const override { return table_.LiveIds(); }
@@ -287,6 +326,12 @@ class Ring final : public ConsistentHash {
 
   // The node bookkeeping (ids, names, liveness).
   const NodeTable& table() const { return table_; }
+
+  // Which bucket-line layout Lookup reads: compact (16-bit owners, up to 15
+  // points per line) while every id issued is below 65535, else wide
+  // (32-bit owners, up to 8). Ids are never reused, so once a ring has
+  // issued 65535 ids it stays wide.
+  bool compact_lines() const { return compact_; }
 
   // The sorted points and their owners (without the padding), e.g. to check
   // Lookup against std::upper_bound.
@@ -358,9 +403,32 @@ class Ring final : public ConsistentHash {
   };
   static_assert(sizeof(Line) == 64);
 
+  // The compact bucket line, used while every node id is below
+  // kCrowdedOwner (at most 65535 nodes ever added): 16-bit owners, so that a
+  // line holds up to kCompactSlots = 15 points and the line array takes half
+  // the bytes of Line's for the same points. fp[j] and owner[j] for
+  // j < count are as in Line; fp[count..15] hold 0x7FFF (so fp[15] always
+  // does, and the count of smaller fingerprints is at most 15) and
+  // owner[count..15] the owner of the first point after the bucket. A bucket
+  // with more than 15 points has kCrowdedOwner in every owner slot, which
+  // sends Lookup to the binary search of the bucket ([bucket_start_[b],
+  // bucket_start_[b + 1]) of points_). The line has no room for the
+  // bucket's position; the fallback and SuccessorPosition read it from
+  // bucket_start_, which the common path never touches.
+  struct alignas(64) CompactLine {
+    uint16_t fp[kCompactSlots + 1];
+    uint16_t owner[kCompactSlots + 1];
+  };
+  static_assert(sizeof(CompactLine) == 64);
+
   // The 16 bits of x below its top k bits (zero-filled past the circle).
   uint16_t Fingerprint(uint64_t x) const {
     return static_cast<uint16_t>((x << fp_shift_) >> 48);
+  }
+
+  // The fingerprint xor 0x8000, as a signed lane value (the stored form).
+  int16_t BiasedFingerprint(uint64_t x) const {
+    return static_cast<int16_t>(Fingerprint(x) ^ 0x8000);
   }
 
   // Sets *below to the number of the line's points <= the key with
@@ -393,6 +461,54 @@ class Ring final : public ConsistentHash {
     *below = lt;
 #endif
     return (eq | (line.count > kLineSlots ? 1u : 0u)) == 0;
+  }
+
+  // The number of the compact line's fingerprints below f (biased like the
+  // stored ones), at most 15 since fp[15] is the largest value. The stored
+  // fingerprints are non-decreasing, so the lanes below f are a prefix and
+  // fp[result] is the smallest one >= f: a fingerprint equals f exactly
+  // when fp[result] does, which Lookup checks with one scalar load.
+  static uint32_t CompactCountBelow(const CompactLine& line, int16_t key) {
+#if defined(__AVX2__)
+    const __m256i fps =
+        _mm256_load_si256(reinterpret_cast<const __m256i*>(line.fp));
+    const uint32_t lt = static_cast<uint32_t>(
+        _mm256_movemask_epi8(_mm256_cmpgt_epi16(_mm256_set1_epi16(key), fps)));
+    return static_cast<uint32_t>(std::countr_zero(~lt)) / 2;
+#elif defined(__SSE2__)
+    const __m128i lo =
+        _mm_load_si128(reinterpret_cast<const __m128i*>(line.fp));
+    const __m128i hi =
+        _mm_load_si128(reinterpret_cast<const __m128i*>(line.fp + 8));
+    const __m128i k = _mm_set1_epi16(key);
+    // One bit per lane: bit j is fp[j] < key.
+    const uint32_t lt = static_cast<uint32_t>(_mm_movemask_epi8(
+        _mm_packs_epi16(_mm_cmplt_epi16(lo, k), _mm_cmplt_epi16(hi, k))));
+    return static_cast<uint32_t>(std::countr_zero(~lt));
+#else
+    uint32_t lt = 0;
+    for (uint32_t j = 0; j <= kCompactSlots; ++j) {
+      lt += static_cast<int16_t>(line.fp[j]) < key ? 1 : 0;
+    }
+    return lt;
+#endif
+  }
+
+  // Whether the fingerprints of compact line `line` decide the key's
+  // position: no stored fingerprint equals `key` (see CompactCountBelow)
+  // and the bucket is not crowded.
+  static bool CompactDecided(const CompactLine& line, int16_t key,
+                             uint32_t below) {
+    return (static_cast<int16_t>(line.fp[below]) != key) &
+           (line.owner[below] != kCrowdedOwner);
+  }
+
+  // Binary search of compact bucket b in points_.
+  uint32_t CompactSlowPosition(uint64_t b, uint64_t x) const {
+    const uint64_t* begin = points_.data() + bucket_start_[b];
+    const uint64_t* end = points_.data() + bucket_start_[b + 1];
+    return static_cast<uint32_t>(std::upper_bound(begin, end, x) -
+                                 points_.data());
   }
 
   // Binary search of the line's bucket in points_ (crowded bucket or equal
@@ -532,13 +648,23 @@ class Ring final : public ConsistentHash {
     points_.resize(n);
     owners_.resize(n);
     owners_.push_back(n > 0 ? owners_[0] : kInvalidNode);
-    // 2^k buckets with 2^k in [n/4, n/2) (at least 2): 2 to 4 points each on
-    // average, so that a bucket rarely overflows its 8 slots.
-    int k = n > 3 ? static_cast<int>(std::bit_width(n - 1)) - 2 : 1;
+    compact_ = table_.issued() <= kCrowdedOwner;
+    // Wide lines: 2^k buckets with 2^k in [n/4, n/2) (at least 2), 2 to 4
+    // points each on average, so that a bucket rarely overflows its 8 slots
+    // (Poisson(4) > 8: 2.1 %). Compact lines: 2^k in [n/8, n/4), 4 to 8
+    // points each (Poisson(8) > 15: 0.8 %).
+    const int shrink = compact_ ? 3 : 2;
+    int k = n > 3 ? static_cast<int>(std::bit_width(n - 1)) - shrink : 1;
     k = std::clamp(k, 1, kCircleBits - 1);
     shift_ = kCircleBits - k;
     fp_shift_ = 64 - kCircleBits + k;
     const size_t buckets = size_t{1} << k;
+    if (compact_) {
+      ReindexCompact(buckets);
+      return;
+    }
+    compact_lines_ = {};
+    bucket_start_ = {};
     std::vector<Line, HugePageAllocator<Line>> lines(buckets);
     uint32_t pos = 0;
     for (size_t b = 0; b < buckets; ++b) {
@@ -560,6 +686,38 @@ class Ring final : public ConsistentHash {
     lines_ = std::move(lines);
   }
 
+  // The compact lines and bucket_start_ for 2^k = `buckets` buckets.
+  void ReindexCompact(size_t buckets) {
+    const uint32_t n = num_points_;
+    std::vector<CompactLine, HugePageAllocator<CompactLine>> lines(buckets);
+    std::vector<uint32_t> starts(buckets + 1);
+    uint32_t pos = 0;
+    for (size_t b = 0; b < buckets; ++b) {
+      const uint32_t start = pos;
+      while (pos < n && (points_[pos] >> shift_) == b) ++pos;
+      starts[b] = start;
+      const uint32_t count = pos - start;
+      const bool crowded = count > kCompactSlots;
+      const uint32_t used = crowded ? 0 : count;
+      CompactLine& line = lines[b];
+      for (uint32_t j = 0; j <= kCompactSlots; ++j) {
+        line.fp[j] = j < used ? static_cast<uint16_t>(
+                                    Fingerprint(points_[start + j]) ^ 0x8000)
+                              : uint16_t{0x7FFF};
+        // Ids are below kCrowdedOwner here; an empty ring's padding owner
+        // (kInvalidNode) truncates to kCrowdedOwner and takes the fallback.
+        line.owner[j] =
+            crowded ? kCrowdedOwner
+                    : static_cast<uint16_t>(j < used ? owners_[start + j]
+                                                     : owners_[pos]);
+      }
+    }
+    starts[buckets] = n;
+    compact_lines_ = std::move(lines);
+    bucket_start_ = std::move(starts);
+    lines_ = {};
+  }
+
   bool ZoneTaken(const std::vector<NodeId>& chosen, NodeId candidate) const {
     const std::string& zone = table_.spec(candidate).zone;
     for (NodeId id : chosen) {
@@ -576,7 +734,12 @@ class Ring final : public ConsistentHash {
   int fp_shift_ = 64 - kCircleBits + 1;  // Fingerprint: (x << fp_shift_) >> 48
   std::vector<uint64_t> points_;  // sorted
   std::vector<NodeId> owners_;    // parallel; then owners_[0] once more
-  std::vector<Line, HugePageAllocator<Line>> lines_;  // 2^k buckets
+  // Exactly one of the two line arrays is in use (2^k buckets): compact_
+  // says which.
+  bool compact_ = false;
+  std::vector<Line, HugePageAllocator<Line>> lines_;
+  std::vector<CompactLine, HugePageAllocator<CompactLine>> compact_lines_;
+  std::vector<uint32_t> bucket_start_;  // compact only: 2^k + 1 entries
 };
 
 // Factory for the registry: validates `params.vnodes` and `params.hash` and

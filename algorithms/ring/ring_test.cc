@@ -157,11 +157,28 @@ TEST(RingSemanticsTest, EmptyRingLooksUpInvalid) {
   EXPECT_EQ(ring.size(), 0u);
 }
 
+// BuildFromPoints, in the compact line layout or (`wide`) in the wide one:
+// the wide ring also gets 65535 idle nodes without points, after the given
+// ones, so that its ids pass the compact limit while the owners stay the same.
+template <typename R>
+void BuildInLayout(R* ring, std::vector<NodeSpec> nodes,
+                   std::vector<std::vector<uint64_t>> points, bool wide) {
+  if (wide) {
+    for (int i = 0; i < 65535; ++i) {
+      nodes.push_back(Node("idle-" + std::to_string(i)));
+      points.emplace_back();
+    }
+  }
+  ASSERT_TRUE(ring->BuildFromPoints(nodes, points).ok());
+  ASSERT_EQ(ring->compact_lines(), !wide);
+}
+
 TEST(RingSearchTest, LookupEqualsUpperBoundOnClusteredPoints) {
-  // Crowded buckets (more than kLineSlots points) take the binary-search path;
-  // duplicates and points at both ends of the circle included.
+  // Crowded buckets (more points than a line holds) take the binary-search
+  // path; duplicates and points at both ends of the circle included. Odd
+  // trials use the wide line layout.
   Sfc64 rng(99);
-  for (int trial = 0; trial < 20; ++trial) {
+  for (int trial = 0; trial < 40; ++trial) {
     const int n = 1 + trial * 7;
     std::vector<NodeSpec> nodes;
     std::vector<std::vector<uint64_t>> points(n);
@@ -187,8 +204,66 @@ TEST(RingSearchTest, LookupEqualsUpperBoundOnClusteredPoints) {
       }
     }
     Ring<Xxh64> ring(1);
-    ASSERT_TRUE(ring.BuildFromPoints(nodes, points).ok());
+    BuildInLayout(&ring, nodes, points, /*wide=*/trial % 2 == 1);
     ExpectLookupMatchesUpperBound(ring, kMax, trial);
+    if (::testing::Test::HasFailure()) return;
+  }
+}
+
+// A compact line holds 15 points: a bucket of 14 or 15 is decided by its
+// fingerprints, one of 16 or 17 is crowded and searched. 64 points make
+// 2^3 buckets (the top 3 bits); bucket 0 gets `in_bucket` points with
+// distinct fingerprints (bits 60..45), the others lie in buckets 1..7.
+TEST(RingSearchTest, CompactLineLimit) {
+  for (int in_bucket : {14, 15, 16, 17}) {
+    Sfc64 rng(in_bucket);
+    std::vector<NodeSpec> nodes;
+    std::vector<std::vector<uint64_t>> points;
+    for (int i = 0; i < 64; ++i) {
+      nodes.push_back(Node("n" + std::to_string(i)));
+      points.push_back({i < in_bucket
+                            ? (uint64_t(i + 1) << 50) | rng.Below(1 << 20)
+                            : rng() | (uint64_t{1} << 61)});
+    }
+    Ring<Xxh64> ring(1);
+    BuildInLayout(&ring, nodes, points, /*wide=*/false);
+    ExpectLookupMatchesUpperBound(ring, kMax, in_bucket);
+    const auto pts = ring.points();
+    for (int i = 0; i <= in_bucket; ++i) {
+      // Keys around each fingerprint of bucket 0, equal ones included.
+      for (uint64_t low : {uint64_t{0}, uint64_t{1} << 44, kMax >> 19}) {
+        const uint64_t key = (uint64_t(i) << 50) | low;
+        const size_t want = static_cast<size_t>(
+            std::upper_bound(pts.begin(), pts.end(), key) - pts.begin());
+        ASSERT_EQ(ring.SuccessorPosition(key), want) << in_bucket << " " << key;
+        ASSERT_EQ(ring.Lookup(key), ReferenceOwner(ring, key)) << key;
+      }
+    }
+  }
+}
+
+// Node ids from 65535 up do not fit a compact line's 16-bit owner: the ring
+// switches to wide lines, for good since ids are never reused, and agrees
+// with std::upper_bound in both layouts.
+TEST(RingLayoutTest, WideLinesOnceIdsPassTheCompactLimit) {
+  Ring<Xxh64> ring(1);
+  ASSERT_TRUE(ring.Build(Nodes(65535)).ok());  // ids 0..65534
+  EXPECT_TRUE(ring.compact_lines());
+  ExpectLookupMatchesUpperBound(ring, kMax, 1);
+  ASSERT_TRUE(ring.AddNode(Node("extra")).ok());  // id 65535
+  EXPECT_FALSE(ring.compact_lines());
+  ExpectLookupMatchesUpperBound(ring, kMax, 2);
+  ASSERT_TRUE(ring.RemoveNode(65535).ok());
+  EXPECT_FALSE(ring.compact_lines());
+  ExpectLookupMatchesUpperBound(ring, kMax, 3);
+  // The same live nodes in the compact layout: the same owners.
+  Ring<Xxh64> compact(1);
+  ASSERT_TRUE(compact.Build(Nodes(65535)).ok());
+  ASSERT_TRUE(compact.compact_lines());
+  SplitMix64 rng(5);
+  for (int i = 0; i < 100000; ++i) {
+    const uint64_t key = rng();
+    ASSERT_EQ(ring.Lookup(key), compact.Lookup(key)) << key;
   }
 }
 
@@ -198,7 +273,7 @@ TEST(RingSearchTest, LookupEqualsUpperBoundWhenFingerprintsCollide) {
   // take the exact fallback; keys whose fingerprint is all ones compare
   // equal to the empty slots. SuccessorPosition must agree as well.
   Sfc64 rng(7);
-  for (int trial = 0; trial < 12; ++trial) {
+  for (int trial = 0; trial < 24; ++trial) {
     const int n = 1 + trial * 5;
     std::vector<NodeSpec> nodes;
     std::vector<std::vector<uint64_t>> points(n);
@@ -209,7 +284,7 @@ TEST(RingSearchTest, LookupEqualsUpperBoundWhenFingerprintsCollide) {
       points[i].push_back(rng());
     }
     Ring<Xxh64> ring(1);
-    ASSERT_TRUE(ring.BuildFromPoints(nodes, points).ok());
+    BuildInLayout(&ring, nodes, points, /*wide=*/trial % 2 == 1);
     ExpectLookupMatchesUpperBound(ring, kMax, trial);
     const auto pts = ring.points();
     std::vector<uint64_t> keys;
