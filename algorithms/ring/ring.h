@@ -45,13 +45,16 @@
 // reads.
 //
 // Two line layouts (compact_lines() says which):
-//   * compact, while every node id issued is below 65535: 16-bit owners, up
-//     to 15 points per line, 2^k in [P/8, P/4) (4 to 8 points per bucket;
-//     Poisson(8) > 15 for 0.8 % of buckets). The lines take 8..16 bytes per
-//     point: 8 MiB at P = 10^6, where the wide layout took 16 MiB.
-//   * wide, once 65535 ids have been issued (ids are never reused): 32-bit
-//     owners, up to 8 points per line, 2^k in [P/4, P/2) (Poisson(4) > 8 for
-//     2.1 % of buckets), 16..32 bytes per point.
+//   * compact, from P > 65536 points while every node id issued is below
+//     65535: 16-bit owners, up to 15 points per line, 2^k in [P/8, P/4) (4 to 8
+//     points per bucket; Poisson(8) > 15 for 0.8 % of buckets). The lines
+//     take 8..16 bytes per point: 8 MiB at P = 10^6, where the wide layout took
+//     16 MiB.
+//   * wide, for P <= 65536 (at most 1 MiB of lines, which stay in L2, where
+//     the wide line's cheaper check wins) or once 65535 ids have been
+//     issued (ids are never reused): 32-bit owners, up to 8 points per line,
+//     2^k in [P/4, P/2) (Poisson(4) > 8 for 2.1 % of buckets), 16..32 bytes per
+//     point.
 // The choice is one well-predicted branch per lookup.
 //
 // Complexity (N nodes, P points, V = vnodes):
@@ -130,6 +133,17 @@ class Ring final : public ConsistentHash {
   // issued is below it.
   static constexpr uint32_t kCompactSlots = 15;
   static constexpr uint16_t kCrowdedOwner = 0xFFFF;
+  // Compact lines are used from this many points up (and while the ids fit):
+  // below it the wide lines take at most 1 MiB and stay in L2, where the
+  // compact line's extra compare and check cost more than its smaller
+  // footprint saves (measured in the full-tier lookup run at cb17b0d, which
+  // used compact lines at every size: throughput 1.17x slower at 10^4 points,
+  // equal at 10^5, 0.42x at 10^6).
+  static constexpr uint32_t kCompactMinPoints = uint32_t{1} << 16;
+
+  // Which line layout Reindex picks: by the rule above (kAuto), or, for
+  // tests, compact whenever the ids fit, or always wide.
+  enum class LineLayout { kAuto, kCompactWhenIdsFit, kWide };
   // Points per node and in total: positions are uint32 and owners_ carries
   // one padding entry.
   static constexpr uint64_t kMaxPointsPerNode = uint64_t{1} << 24;
@@ -328,10 +342,17 @@ class Ring final : public ConsistentHash {
   const NodeTable& table() const { return table_; }
 
   // Which bucket-line layout Lookup reads: compact (16-bit owners, up to 15
-  // points per line) while every id issued is below 65535, else wide
-  // (32-bit owners, up to 8). Ids are never reused, so once a ring has
-  // issued 65535 ids it stays wide.
+  // points per line) when the ring has more than 65536 points and every id
+  // issued is below 65535, else wide (32-bit owners, up to 8). Ids are never
+  // reused, so once a ring has issued 65535 ids it stays wide.
   bool compact_lines() const { return compact_; }
+
+  // Test hook: overrides the layout rule (and re-indexes), so that both
+  // layouts can be tested on small hand-placed rings.
+  void SetLineLayoutForTesting(LineLayout layout) {
+    layout_ = layout;
+    Reindex();
+  }
 
   // The sorted points and their owners (without the padding), e.g. to check
   // Lookup against std::upper_bound.
@@ -648,7 +669,10 @@ class Ring final : public ConsistentHash {
     points_.resize(n);
     owners_.resize(n);
     owners_.push_back(n > 0 ? owners_[0] : kInvalidNode);
-    compact_ = table_.issued() <= kCrowdedOwner;
+    const bool ids_fit = table_.issued() <= kCrowdedOwner;
+    compact_ = layout_ == LineLayout::kWide   ? false
+               : layout_ == LineLayout::kAuto ? ids_fit && n > kCompactMinPoints
+                                              : ids_fit;
     // Wide lines: 2^k buckets with 2^k in [n/4, n/2) (at least 2), 2 to 4
     // points each on average, so that a bucket rarely overflows its 8 slots
     // (Poisson(4) > 8: 2.1 %). Compact lines: 2^k in [n/8, n/4), 4 to 8
@@ -737,6 +761,7 @@ class Ring final : public ConsistentHash {
   // Exactly one of the two line arrays is in use (2^k buckets): compact_
   // says which.
   bool compact_ = false;
+  LineLayout layout_ = LineLayout::kAuto;
   std::vector<Line, HugePageAllocator<Line>> lines_;
   std::vector<CompactLine, HugePageAllocator<CompactLine>> compact_lines_;
   std::vector<uint32_t> bucket_start_;  // compact only: 2^k + 1 entries

@@ -157,18 +157,15 @@ TEST(RingSemanticsTest, EmptyRingLooksUpInvalid) {
   EXPECT_EQ(ring.size(), 0u);
 }
 
-// BuildFromPoints, in the compact line layout or (`wide`) in the wide one:
-// the wide ring also gets 65535 idle nodes without points, after the given
-// ones, so that its ids pass the compact limit while the owners stay the same.
+// BuildFromPoints, in the compact line layout or (`wide`) in the wide one,
+// whatever the size.
 template <typename R>
-void BuildInLayout(R* ring, std::vector<NodeSpec> nodes,
-                   std::vector<std::vector<uint64_t>> points, bool wide) {
-  if (wide) {
-    for (int i = 0; i < 65535; ++i) {
-      nodes.push_back(Node("idle-" + std::to_string(i)));
-      points.emplace_back();
-    }
-  }
+void BuildInLayout(R* ring, const std::vector<NodeSpec>& nodes,
+                   const std::vector<std::vector<uint64_t>>& points,
+                   bool wide) {
+  using Layout = typename R::LineLayout;
+  ring->SetLineLayoutForTesting(wide ? Layout::kWide
+                                     : Layout::kCompactWhenIdsFit);
   ASSERT_TRUE(ring->BuildFromPoints(nodes, points).ok());
   ASSERT_EQ(ring->compact_lines(), !wide);
 }
@@ -242,11 +239,23 @@ TEST(RingSearchTest, CompactLineLimit) {
   }
 }
 
+// The layout rule: compact lines from 65537 points up.
+TEST(RingLayoutTest, CompactLinesFromTheSizeLimit) {
+  Ring<Xxh64> ring(2);
+  ASSERT_TRUE(ring.Build(Nodes(32768)).ok());  // 65536 points
+  EXPECT_FALSE(ring.compact_lines());
+  ASSERT_TRUE(ring.AddNode(Node("one-more")).ok());
+  EXPECT_TRUE(ring.compact_lines());
+  ExpectLookupMatchesUpperBound(ring, kMax, 4);
+  ASSERT_TRUE(ring.RemoveNode(0).ok());
+  EXPECT_FALSE(ring.compact_lines());
+}
+
 // Node ids from 65535 up do not fit a compact line's 16-bit owner: the ring
 // switches to wide lines, for good since ids are never reused, and agrees
 // with std::upper_bound in both layouts.
 TEST(RingLayoutTest, WideLinesOnceIdsPassTheCompactLimit) {
-  Ring<Xxh64> ring(1);
+  Ring<Xxh64> ring(2);
   ASSERT_TRUE(ring.Build(Nodes(65535)).ok());  // ids 0..65534
   EXPECT_TRUE(ring.compact_lines());
   ExpectLookupMatchesUpperBound(ring, kMax, 1);
@@ -257,7 +266,7 @@ TEST(RingLayoutTest, WideLinesOnceIdsPassTheCompactLimit) {
   EXPECT_FALSE(ring.compact_lines());
   ExpectLookupMatchesUpperBound(ring, kMax, 3);
   // The same live nodes in the compact layout: the same owners.
-  Ring<Xxh64> compact(1);
+  Ring<Xxh64> compact(2);
   ASSERT_TRUE(compact.Build(Nodes(65535)).ok());
   ASSERT_TRUE(compact.compact_lines());
   SplitMix64 rng(5);
