@@ -134,12 +134,13 @@ class Ring final : public ConsistentHash {
   // issued is below it.
   static constexpr uint32_t kCompactSlots = 15;
   static constexpr uint16_t kCrowdedOwner = 0xFFFF;
-  // Compact lines are used from this many points up (and while the ids fit):
-  // below it the wide lines take at most 1 MiB and stay in L2, where the
-  // compact line's extra compare and check cost more than its smaller
-  // footprint saves (measured in the full-tier lookup run at cb17b0d, which
-  // used compact lines at every size: throughput 1.17x slower at 10^4 points,
-  // equal at 10^5, 0.42x at 10^6).
+  // Compact lines are used above this many points (and while the ids fit).
+  // Up to it the wide lines take at most 1 MiB and stay in L2, where half
+  // the footprint buys nothing, so the layout measured before the compact
+  // one existed is kept there. (Whether compact lines would be as fast there
+  // is not settled: the only full run with compact lines at every size, at
+  // cb17b0d, had the two-layout Lookup before it was forced inline, see the
+  // comment at Lookup.)
   static constexpr uint32_t kCompactMinPoints = uint32_t{1} << 16;
 
   // Which line layout Reindex picks: by the rule above (kAuto), or, for
