@@ -31,7 +31,7 @@ uint64_t DivisionPaysFrom() {
     const long l2 = sysconf(_SC_LEVEL2_CACHE_SIZE);
     const uint64_t cache =
         l2 > 0 ? static_cast<uint64_t>(l2) : uint64_t{2} << 20;
-    return cache + cache / 2;
+    return std::max(cache + cache / 2, uint64_t{8} << 20);
   }();
   return kBytes;
 }

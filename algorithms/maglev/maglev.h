@@ -48,8 +48,9 @@
 //
 // Complexity. Lookup: one exact reduction h mod M and one table read. The
 // reduction is Barrett's (two multiplications and a conditional
-// subtraction; FastMod32 below) while the table fits about the L2 cache, and
-// the hardware division for larger tables, where it measured faster. Populate
+// subtraction; FastMod32 below) for tables up to DivisionPaysFrom() bytes
+// (8 MiB or more), and the hardware division for larger tables, where it
+// measured faster. Populate
 // (every Build/AddNode/RemoveNode): O(M log M) probes at worst (the paper,
 // §3.4; about M ln(M / N) in practice), made on an M-bit occupancy bitmap (1.25
 // MB at M = 10^7, mostly in cache), so that only successful probes touch the
@@ -76,6 +77,7 @@
 #include <utility>
 #include <vector>
 
+#include "absl/base/optimization.h"
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
@@ -128,9 +130,10 @@ absl::Status ValidateTableSize(uint64_t table_size);
 //   * `use_division`: the hardware division (a % d), as Katran does.
 // Which is faster depends on the table read that follows (see
 // DivisionPaysFrom): with the table in cache, Barrett is twice as fast as a
-// division; once the table misses the L2 cache, the division measured
-// faster here (M = 10^7: 3.7 against 5.6 ns per lookup), as if the cheaper
-// index let more table misses overlap than the memory system serves well.
+// division; once the table is read from DRAM, the division measured faster
+// (M = 10^7: 3.7 against 5.6 ns per lookup on a Xeon, 9.5 against 11.7 on
+// an EPYC), as if the cheaper index let more table misses overlap than the
+// memory system serves well.
 class FastMod32 {
  public:
   FastMod32() : FastMod32(1) {}
@@ -141,12 +144,21 @@ class FastMod32 {
         d_(d),
         division_(use_division) {}
 
+  // Both fields are read before the branch, so that a loop of lookups keeps
+  // them in registers: GCC does not hoist a load that only one branch makes
+  // (the object might not be readable on the other path).
   uint64_t operator()(uint64_t a) const {
-    if (division_) return a % d_;  // constant per instance: predicted
-    const uint64_t q = static_cast<uint64_t>(
-        (static_cast<unsigned __int128>(a) * m_) >> 64);
-    const uint64_t r = a - q * d_;
-    return r >= d_ ? r - d_ : r;
+    const uint64_t m = m_;
+    const uint64_t d = d_;
+    // Constant per instance, so predicted. The division is laid out inline:
+    // it serves DRAM-sized tables, where Lookup is otherwise the same
+    // instructions as Katran's table[h % M]; Barrett's tables (in cache,
+    // where Lookup takes 0.4-0.8 of Katran's time) take the jump.
+    if (ABSL_PREDICT_TRUE(division_)) return a % d;
+    const uint64_t q =
+        static_cast<uint64_t>((static_cast<unsigned __int128>(a) * m) >> 64);
+    const uint64_t r = a - q * d;
+    return r >= d ? r - d : r;
   }
   uint32_t divisor() const { return static_cast<uint32_t>(d_); }
   bool uses_division() const { return division_; }
@@ -158,10 +170,19 @@ class FastMod32 {
 };
 
 // Table bytes above which Lookup reduces with the hardware division: 1.5
-// times this machine's L2 cache (sysconf; 2 MiB if unknown). Measured on a
-// 2 MiB-L2 Xeon: Barrett faster up to 2.8 MB tables (2.42 against 2.62 ns),
-// the division from 4 MB (2.59 against 2.72 ns) and beyond (M = 10^8:
-// 13.9 against 16.3 ns). Only the speed depends on it, never an owner.
+// times this machine's L2 cache (sysconf; 2 MiB if unknown), and at least
+// 8 MiB. Measured crossovers (prehashed throughput, 32-bit entries):
+//   * a 2 MiB-L2 Xeon VM: Barrett faster up to 2.8 MB tables (2.42 against
+//     2.62 ns), the division from 4 MB (2.59 against 2.72 ns) and beyond
+//     (M = 10^8: 13.9 against 16.3 ns);
+//   * a 1 MiB-L2 EPYC (Zen 5) VM: Barrett faster up to 8 MB (0.89 of
+//     Katran's h % M at M = 2 * 10^6), the division from 12 MB (Barrett
+//     1.12 of it at M = 3 * 10^6; 1.25-1.33 from M = 10^7).
+// The crossover follows the last-level cache share, which neither VM
+// reports (sysconf gives the EPYC's L3 as 508 MiB). The 8 MiB floor costs
+// the Xeon 5 % at 4 MB (its only measured size between 4 and 8 MB) and
+// gains the EPYC 10-30 % at 1.5-8 MB. Only the speed depends on it, never
+// an owner.
 uint64_t DivisionPaysFrom();
 
 // How Populate schedules the weighted turns. All strategies give the same
@@ -299,10 +320,16 @@ class Maglev final : public ConsistentHash {
     return {table_.begin(), table_.end()};
   }
   // The owner of slot s < table_size() (narrow_ is constant per instance,
-  // so the branch is predicted).
+  // so the branch is predicted). Both tables' addresses are read before the
+  // branch, for the reason given at FastMod32::operator().
   NodeId slot(uint64_t s) const {
-    return narrow_ ? NodeId{narrow_table_[s]} : table_[s];
+    const uint16_t* const narrow = narrow_table_.data();
+    const NodeId* const wide = table_.data();
+    return narrow_ ? NodeId{narrow[s]} : wide[s];
   }
+  // Whether Lookup reduces h mod M with the hardware division (tables past
+  // maglev_internal::DivisionPaysFrom() bytes) rather than Barrett's.
+  bool reduces_by_division() const { return mod_.uses_division(); }
   // Bytes per table entry: 2 while every node id issued is below 2^16 - 1,
   // else 4.
   size_t entry_bytes() const { return narrow_ ? 2 : 4; }

@@ -296,14 +296,17 @@ TEST(MaglevFastModTest, ExactOnRandomAndEdgeValues) {
 }
 
 // Lookup reads table[h mod M] with either reduction: a table in cache
-// (Barrett) and one past DivisionPaysFrom() (the hardware division).
+// (Barrett) and one past DivisionPaysFrom() (the hardware division; 50 nodes
+// take 2-byte entries).
 TEST(MaglevTest, LookupIsTheSlotHashModMWithEitherReduction) {
   const uint64_t large =
-      NextPrime(maglev_internal::DivisionPaysFrom() / sizeof(NodeId) + 1);
+      NextPrime(maglev_internal::DivisionPaysFrom() / sizeof(uint16_t) + 1);
   for (uint64_t m : {uint64_t{1009}, large}) {
     Maglev<Xxh64> maglev(m);
     ASSERT_TRUE(maglev.Build(Nodes(50)).ok());
     ASSERT_EQ(maglev.table_size(), m);
+    ASSERT_EQ(maglev.entry_bytes(), sizeof(uint16_t));
+    EXPECT_EQ(maglev.reduces_by_division(), m == large) << "M " << m;
     Sfc64 rng(m);
     for (int i = 0; i < 100000; ++i) {
       const uint64_t h = rng();
@@ -567,6 +570,25 @@ TEST(MaglevTest, TableNarrowsToSixteenBitsWhileIdsFit) {
     const uint64_t h = rng();
     ASSERT_EQ(maglev.Lookup(h), smaller.Lookup(h));
     ASSERT_EQ(smaller.Lookup(h), smaller.slot(h % kM));
+  }
+}
+
+// With 4-byte entries too, Lookup is table[h mod M] by Barrett (a table in
+// cache) and by the division (past DivisionPaysFrom(): Lookup's own
+// division path).
+TEST(MaglevTest, WideTableLookupIsTheSlotHashModMWithEitherReduction) {
+  const uint64_t large =
+      NextPrime(maglev_internal::DivisionPaysFrom() / sizeof(NodeId) + 1);
+  for (uint64_t m : {uint64_t{65537}, large}) {
+    Maglev<Xxh64> maglev(m);
+    ASSERT_TRUE(maglev.Build(Nodes(65536)).ok());
+    ASSERT_EQ(maglev.entry_bytes(), sizeof(NodeId));
+    EXPECT_EQ(maglev.reduces_by_division(), m == large) << "M " << m;
+    Sfc64 rng(m);
+    for (int i = 0; i < 100000; ++i) {
+      const uint64_t h = rng();
+      ASSERT_EQ(maglev.Lookup(h), maglev.slot(h % m)) << "M " << m;
+    }
   }
 }
 

@@ -467,7 +467,7 @@ class Ring final : public ConsistentHash {
   // point with a smaller fingerprint is smaller than the key, one with a
   // larger fingerprint larger). Otherwise returns false.
   static bool CountBelow(const Line& line, uint16_t f, uint32_t* below) {
-    const int16_t key = static_cast<int16_t>(f ^ 0x8000);
+    const int16_t key = static_cast<int16_t>(f ^ 0x8000);  // the stored form
 #if defined(__SSE2__)
     const __m128i fps =
         _mm_load_si128(reinterpret_cast<const __m128i*>(line.fp));
@@ -710,9 +710,10 @@ class Ring final : public ConsistentHash {
       line.count = pos - start;
       const uint32_t used = line.count <= kLineSlots ? line.count : 0;
       for (uint32_t j = 0; j < kLineSlots; ++j) {
-        line.fp[j] = j < used ? static_cast<uint16_t>(
-                                    Fingerprint(points_[start + j]) ^ 0x8000)
-                              : uint16_t{0x7FFF};
+        line.fp[j] =
+            j < used
+                ? static_cast<uint16_t>(BiasedFingerprint(points_[start + j]))
+                : uint16_t{0x7FFF};
       }
       for (uint32_t j = 0; j <= kLineSlots; ++j) {
         line.owner[j] = j < used ? owners_[start + j] : owners_[pos];
@@ -736,9 +737,10 @@ class Ring final : public ConsistentHash {
       const uint32_t used = crowded ? 0 : count;
       CompactLine& line = lines[b];
       for (uint32_t j = 0; j <= kCompactSlots; ++j) {
-        line.fp[j] = j < used ? static_cast<uint16_t>(
-                                    Fingerprint(points_[start + j]) ^ 0x8000)
-                              : uint16_t{0x7FFF};
+        line.fp[j] =
+            j < used
+                ? static_cast<uint16_t>(BiasedFingerprint(points_[start + j]))
+                : uint16_t{0x7FFF};
         // Ids are below kCrowdedOwner here; an empty ring's padding owner
         // (kInvalidNode) truncates to kCrowdedOwner and takes the fallback.
         line.owner[j] =
