@@ -327,6 +327,14 @@ class Maglev final : public ConsistentHash {
     const NodeId* const wide = table_.data();
     return narrow_ ? NodeId{narrow[s]} : wide[s];
   }
+  // The table itself when its entries are 32-bit (every slot's owner, valid
+  // until the next Build/AddNode/RemoveNode); empty while they are 16-bit
+  // or before the first build. For a peer that must read the same memory
+  // (bench/peers/maglev_katran.h).
+  std::span<const NodeId> WideTable() const {
+    if (narrow_ || table_size_ == 0) return {};
+    return {table_.data(), table_.size()};
+  }
   // Whether Lookup reduces h mod M with the hardware division (tables past
   // maglev_internal::DivisionPaysFrom() bytes) rather than Barrett's.
   bool reduces_by_division() const { return mod_.uses_division(); }

@@ -5,17 +5,26 @@
 // -----------------------------------------------------------------------------
 //
 // `MaglevKatran<H>`: the timed peer of `Maglev<H>` (algorithms/maglev/
-// maglev.h). A copy of the built instance's lookup table
-// (Maglev<H>::TableCopy()) in 32-bit entries, indexed as Katran, Meta's XDP
-// load balancer, indexes its Maglev ring (a BPF array of __u32):
-// `hash % RING_SIZE` with the plain % operator (facebookincubator/katran,
-// katran/lib/bpf/balancer_kern.c, get_packet_dst). Katran's RING_SIZE is a
-// compile-time constant (65537); here M is a run-time value, so % is a
-// hardware division. Maglev<H>::Lookup instead uses a Barrett reduction
-// while its table fits about the L2 cache (the division beyond), and 16-bit
-// entries while node ids fit. Same slot and owner: equal to
-// Maglev<H>::Lookup for every key. The copy uses Maglev's allocator (huge
-// pages for tables of 2 MiB or more).
+// maglev.h). The built instance's lookup table in 32-bit entries, indexed as
+// Katran, Meta's XDP load balancer, indexes its Maglev ring (a BPF array of
+// __u32): `hash % RING_SIZE` with the plain % operator
+// (facebookincubator/katran, katran/lib/bpf/balancer_kern.c,
+// get_packet_dst). Katran's RING_SIZE is a compile-time constant (65537);
+// here M is a run-time value, so % is a hardware division. Maglev<H>::Lookup
+// instead uses a Barrett reduction for tables up to 8 MiB or more (the
+// division beyond), and 16-bit entries while node ids fit. Same slot and
+// owner: equal to Maglev<H>::Lookup for every key.
+//
+// Which memory it reads: when the instance's entries are 32-bit (node ids
+// from 65535 on), the instance's own table, so that the ratio compares the
+// two lookups' instructions and nothing else: two copies of a DRAM-sized
+// table are not equally fast (their pages sit in different places). With a
+// copy, Maglev took 1.10 [1.07-1.18] of the peer's time at M = 10^7
+// (N = 10^5; full-tier lookup run at 1d29e70), and 1.01 [0.99-1.02] when
+// both read Maglev's table, with the same code. The instance must then
+// outlive the peer (the lookup harness keeps both). Otherwise a 32-bit
+// copy (Maglev<H>::TableCopy()) with Maglev's allocator (huge pages for
+// tables of 2 MiB or more), and the ratio includes Maglev's 16-bit layout.
 //
 // Example:
 //   Maglev<Xxh64> maglev;
@@ -57,22 +66,32 @@ template <typename H>
 class MaglevKatran {
  public:
   explicit MaglevKatran(const Maglev<H>& maglev)
-      : table_(Copy(maglev)), m_(table_.size()) {}
+      : shared_(maglev.WideTable().empty() ? nullptr
+                                           : maglev.WideTable().data()),
+        m_(maglev.table_size()) {
+    if (shared_ == nullptr) {
+      const std::vector<NodeId> t = maglev.TableCopy();
+      own_.assign(t.begin(), t.end());
+    }
+  }
 
-  // Precondition: the instance had at least one live node (M > 0).
-  NodeId Lookup(uint64_t key_hash) const { return table_[key_hash % m_]; }
+  // Precondition: the instance had at least one live node (M > 0) and, if
+  // shares_table(), is alive and unchanged.
+  NodeId Lookup(uint64_t key_hash) const {
+    // Both fields are read whatever the branch, so a loop keeps t in a
+    // register.
+    const NodeId* const t = shared_ != nullptr ? shared_ : own_.data();
+    return t[key_hash % m_];
+  }
 
   uint64_t table_size() const { return m_; }
+  // Whether Lookup reads the instance's own table (its entries are 32-bit).
+  bool shares_table() const { return shared_ != nullptr; }
 
  private:
-  static std::vector<NodeId, HugePageAllocator<NodeId>> Copy(
-      const Maglev<H>& maglev) {
-    const std::vector<NodeId> t = maglev.TableCopy();
-    return {t.begin(), t.end()};
-  }
-  // The same allocator as Maglev<H>'s table (huge pages from 2 MiB), so the
-  // ratio compares the index computation, not page sizes.
-  std::vector<NodeId, HugePageAllocator<NodeId>> table_;
+  const NodeId* shared_;  // the instance's table, or null
+  // The same allocator as Maglev<H>'s table (huge pages from 2 MiB).
+  std::vector<NodeId, HugePageAllocator<NodeId>> own_;
   uint64_t m_;
 };
 

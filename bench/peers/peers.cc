@@ -37,7 +37,8 @@ constexpr std::array<PeerInfo, 9> kPeers = {{
      "Rates\", IEEE/ACM ToN 1998",
      kPrehashed, 0},
     {"maglev_katran", "maglev",
-     "Katran-style table[h % M] (plain % operator) over the same Maglev table",
+     "Katran-style table[h % M] (plain % operator) over Maglev's table: "
+     "the same memory when its entries are 32-bit, else a 32-bit copy",
      "facebookincubator/katran, katran/lib/bpf/balancer_kern.c "
      "(get_packet_dst: hash % RING_SIZE)",
      kPrehashed, 0},

@@ -303,6 +303,27 @@ TEST(MaglevKatranTest, EqualsMaglevWithExplicitTableSize) {
             0);
 }
 
+// 16-bit tables are copied to 32 bits; 32-bit ones (ids from 65535 on) are
+// read in place, by the peer and by its copies.
+TEST(MaglevKatranTest, ReadsTheInstancesTableOnceEntriesAre32Bit) {
+  Maglev<Xxh64> narrow(65537);
+  ASSERT_TRUE(narrow.Build(Nodes(300)).ok());
+  ASSERT_EQ(narrow.entry_bytes(), 2u);
+  EXPECT_TRUE(narrow.WideTable().empty());
+  EXPECT_FALSE(MaglevKatran<Xxh64>(narrow).shares_table());
+
+  Maglev<Xxh64> wide(65537);
+  ASSERT_TRUE(wide.Build(Nodes(65536)).ok());
+  ASSERT_EQ(wide.entry_bytes(), 4u);
+  ASSERT_EQ(wide.WideTable().size(), 65537u);
+  const MaglevKatran<Xxh64> peer(wide);
+  EXPECT_TRUE(peer.shares_table());
+  const MaglevKatran<Xxh64> copy = peer;
+  const std::vector<uint64_t> keys = Keys(3, kRandomKeys);
+  EXPECT_EQ(Mismatches(wide, peer, keys), 0);
+  EXPECT_EQ(Mismatches(wide, copy, keys), 0);
+}
+
 // ----------------------------------------------------------- libmemcached
 
 struct Vector {
