@@ -295,22 +295,26 @@ TEST(MaglevFastModTest, ExactOnRandomAndEdgeValues) {
   }
 }
 
-// Lookup reads table[h mod M] with either reduction: a table in cache
-// (Barrett) and one past DivisionPaysFrom() (the hardware division; 50 nodes
-// take 2-byte entries).
-TEST(MaglevTest, LookupIsTheSlotHashModMWithEitherReduction) {
-  const uint64_t large =
-      NextPrime(maglev_internal::DivisionPaysFrom() / sizeof(uint16_t) + 1);
-  for (uint64_t m : {uint64_t{1009}, large}) {
-    Maglev<Xxh64> maglev(m);
-    ASSERT_TRUE(maglev.Build(Nodes(50)).ok());
-    ASSERT_EQ(maglev.table_size(), m);
-    ASSERT_EQ(maglev.entry_bytes(), sizeof(uint16_t));
-    EXPECT_EQ(maglev.reduces_by_division(), m == large) << "M " << m;
-    Sfc64 rng(m);
-    for (int i = 0; i < 100000; ++i) {
-      const uint64_t h = rng();
-      ASSERT_EQ(maglev.Lookup(h), maglev.slot(h % m)) << "M " << m;
+// Lookup reads table[h mod M] with either reduction, in either entry width:
+// a table in cache (Barrett) and one past DivisionPaysFrom() (the hardware
+// division). 50 nodes take 2-byte entries, 65536 nodes 4-byte ones.
+TEST(MaglevTest, LookupIsTheSlotHashModMWithEitherReductionAndWidth) {
+  for (auto [nodes, bytes] : {std::pair<uint32_t, size_t>{50, 2},
+                              std::pair<uint32_t, size_t>{65536, 4}}) {
+    const uint64_t large =
+        NextPrime(maglev_internal::DivisionPaysFrom() / bytes + 1);
+    for (uint64_t m : {NextPrime(nodes + 1000), large}) {
+      SCOPED_TRACE(absl::StrCat("N ", nodes, " M ", m));
+      Maglev<Xxh64> maglev(m);
+      ASSERT_TRUE(maglev.Build(Nodes(nodes)).ok());
+      ASSERT_EQ(maglev.table_size(), m);
+      ASSERT_EQ(maglev.entry_bytes(), bytes);
+      EXPECT_EQ(maglev.reduces_by_division(), m == large);
+      Sfc64 rng(m);
+      for (int i = 0; i < 100000; ++i) {
+        const uint64_t h = rng();
+        ASSERT_EQ(maglev.Lookup(h), maglev.slot(h % m));
+      }
     }
   }
 }
@@ -570,25 +574,6 @@ TEST(MaglevTest, TableNarrowsToSixteenBitsWhileIdsFit) {
     const uint64_t h = rng();
     ASSERT_EQ(maglev.Lookup(h), smaller.Lookup(h));
     ASSERT_EQ(smaller.Lookup(h), smaller.slot(h % kM));
-  }
-}
-
-// With 4-byte entries too, Lookup is table[h mod M] by Barrett (a table in
-// cache) and by the division (past DivisionPaysFrom(): Lookup's own
-// division path).
-TEST(MaglevTest, WideTableLookupIsTheSlotHashModMWithEitherReduction) {
-  const uint64_t large =
-      NextPrime(maglev_internal::DivisionPaysFrom() / sizeof(NodeId) + 1);
-  for (uint64_t m : {uint64_t{65537}, large}) {
-    Maglev<Xxh64> maglev(m);
-    ASSERT_TRUE(maglev.Build(Nodes(65536)).ok());
-    ASSERT_EQ(maglev.entry_bytes(), sizeof(NodeId));
-    EXPECT_EQ(maglev.reduces_by_division(), m == large) << "M " << m;
-    Sfc64 rng(m);
-    for (int i = 0; i < 100000; ++i) {
-      const uint64_t h = rng();
-      ASSERT_EQ(maglev.Lookup(h), maglev.slot(h % m)) << "M " << m;
-    }
   }
 }
 
