@@ -331,6 +331,34 @@ TEST_P(ConformanceTest, BuildEqualsSuccessiveAddNode) {
   EXPECT_TRUE(Map(*built, keys) == Map(*grown, keys));
 }
 
+// Build replaces the node set, whatever the instance went through: ids
+// 0..n-1 and the mapping of a fresh instance; a Build that fails (a duplicate
+// name within the batch) changes nothing.
+TEST_P(ConformanceTest, BuildReplacesTheNodeSet) {
+  AlgorithmParams params = Params();
+  params.table_size = 1009;  // maglev: the same M for both instances
+  params.capacity = 16;      // anchor, dx: room for the added node
+  auto used = MakeBuilt(6, params);
+  auto fresh = MakeBuilt(4, params);
+  ASSERT_TRUE(used && fresh);
+  ASSERT_TRUE(used->AddNode(Node("extra")).ok());
+  ASSERT_TRUE(used->RemoveNode(used->LiveNodes().back()).ok());
+  ASSERT_TRUE(used->RemoveNode(used->LiveNodes().back()).ok());
+  const std::vector<uint64_t> keys = KeyDigests(*used, 5000, 3);
+  const std::vector<NodeId> before = Map(*used, keys);
+  const std::vector<NodeId> live_before = used->LiveNodes();
+  std::vector<NodeSpec> dup = Specs(4);
+  dup[2].name = "node-0";
+  EXPECT_FALSE(used->Build(dup).ok());
+  EXPECT_EQ(used->LiveNodes(), live_before);
+  EXPECT_TRUE(Map(*used, keys) == before) << "a failed Build changed it";
+
+  ASSERT_TRUE(used->Build(Specs(4)).ok());
+  EXPECT_EQ(used->LiveNodes(), (std::vector<NodeId>{0, 1, 2, 3}));
+  EXPECT_TRUE(Map(*used, keys) == Map(*fresh, keys));
+  EXPECT_EQ(used->NodeName(3), "node-3");
+}
+
 TEST_P(ConformanceTest, EveryKeyMapsToALiveNode) {
   Sfc64 rng(0x11);
   for (size_t n : kNodeCounts) {

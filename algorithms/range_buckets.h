@@ -64,11 +64,12 @@ class RangeBuckets {
   // previous node set is kept.
   absl::Status Build(std::span<const NodeSpec> nodes) {
     if (nodes.size() > max_nodes_) return TooMany(nodes.size());
-    if (absl::Status s = table_.ValidateBatch(nodes); !s.ok()) return s;
-    table_.Clear();
+    absl::StatusOr<NodeTable> fresh = table_.Fresh(nodes);
+    if (!fresh.ok()) return fresh.status();
+    table_ = *std::move(fresh);
     std::vector<NodeId> ids;
     ids.reserve(nodes.size());
-    for (const NodeSpec& spec : nodes) ids.push_back(*table_.Add(spec));
+    for (NodeId id = 0; id < nodes.size(); ++id) ids.push_back(id);
     ids_ = std::move(ids);
     return absl::OkStatus();
   }

@@ -255,14 +255,14 @@ class Anchor final : public ConsistentHash {
           " nodes: the capacity is a = ", a, " buckets, ", CapacityOrigin(),
           "; set the capacity parameter to at least ", nodes.size()));
     }
-    if (absl::Status s = table_.ValidateBatch(nodes); !s.ok()) return s;
-    table_.Clear();
+    absl::StatusOr<NodeTable> fresh = table_.Fresh(nodes);
+    if (!fresh.ok()) return fresh.status();
+    table_ = *std::move(fresh);
     anchor_size_ = a;
     core_.Init(static_cast<uint32_t>(a), static_cast<uint32_t>(nodes.size()));
     bucket_of_.clear();
     bucket_of_.reserve(nodes.size());
-    for (const NodeSpec& spec : nodes) {
-      const NodeId id = *table_.Add(spec);
+    for (NodeId id = 0; id < nodes.size(); ++id) {
       core_.set_payload(id, id);
       bucket_of_.push_back(id);
     }

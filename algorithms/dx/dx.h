@@ -250,15 +250,15 @@ class Dx final : public ConsistentHash {
           " slots; set the capacity parameter to at least ", n,
           " or to 0 (the smallest power of two >= the node count)"));
     }
-    if (absl::Status s = table_.ValidateBatch(nodes); !s.ok()) return s;
-    table_.Clear();
+    absl::StatusOr<NodeTable> fresh = table_.Fresh(nodes);
+    if (!fresh.ok()) return fresh.status();
+    table_ = *std::move(fresh);
     const uint64_t size =
         capacity_ != 0 ? capacity_ : DxHashCore::PowerOfTwoAtLeast(n);
     core_.Init(static_cast<uint32_t>(size), static_cast<uint32_t>(n));
     bucket_of_.clear();
     bucket_of_.reserve(n);
-    for (const NodeSpec& spec : nodes) {
-      const NodeId id = *table_.Add(spec);
+    for (NodeId id = 0; id < nodes.size(); ++id) {
       bucket_of_.push_back(id);  // payload of slot i is already i
     }
     return absl::OkStatus();

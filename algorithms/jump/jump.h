@@ -103,11 +103,12 @@ class Jump final : public ConsistentHash {
 
   absl::Status Build(std::span<const NodeSpec> nodes) override {
     if (nodes.size() > kMaxNodes) return TooManyNodes(nodes.size());
-    if (absl::Status s = table_.ValidateBatch(nodes); !s.ok()) return s;
-    table_.Clear();
+    absl::StatusOr<NodeTable> fresh = table_.Fresh(nodes);
+    if (!fresh.ok()) return fresh.status();
+    table_ = *std::move(fresh);
     std::vector<NodeId> live;
     live.reserve(nodes.size());
-    for (const NodeSpec& spec : nodes) live.push_back(*table_.Add(spec));
+    for (NodeId id = 0; id < nodes.size(); ++id) live.push_back(id);
     live_ = std::move(live);
     ids_ = IdTableOrNull(live_);
     return absl::OkStatus();

@@ -245,17 +245,12 @@ class Maglev final : public ConsistentHash {
   Capabilities capabilities() const override { return kMaglevCapabilities; }
 
   absl::Status Build(std::span<const NodeSpec> nodes) override {
-    // One pass validates and inserts (a duplicate within the batch fails in
-    // Add); the instance changes only once everything succeeded.
-    NodeTable fresh("maglev", /*weights_supported=*/true);
-    for (const NodeSpec& spec : nodes) {
-      if (absl::StatusOr<NodeId> id = fresh.Add(spec); !id.ok()) {
-        return id.status();
-      }
-    }
+    // The instance changes only once everything succeeded.
+    absl::StatusOr<NodeTable> fresh = nodes_.Fresh(nodes);
+    if (!fresh.ok()) return fresh.status();
     absl::StatusOr<uint64_t> m = ChooseTableSize(nodes.size());
     if (!m.ok()) return m.status();
-    nodes_ = std::move(fresh);
+    nodes_ = *std::move(fresh);
     SetTableSize(*m);
     Repopulate();
     return absl::OkStatus();

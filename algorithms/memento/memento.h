@@ -318,15 +318,15 @@ class Memento final : public ConsistentHash {
 
   absl::Status Build(std::span<const NodeSpec> nodes) override {
     if (nodes.size() > kMaxNodes) return TooMany(nodes.size());
-    if (absl::Status s = table_.ValidateBatch(nodes); !s.ok()) return s;
-    table_.Clear();
+    absl::StatusOr<NodeTable> fresh = table_.Fresh(nodes);
+    if (!fresh.ok()) return fresh.status();
+    table_ = *std::move(fresh);
     core_.Init(static_cast<uint32_t>(nodes.size()));
     ids_.clear();
     bucket_of_.clear();
     ids_.reserve(nodes.size());
     bucket_of_.reserve(nodes.size());
-    for (const NodeSpec& spec : nodes) {
-      const NodeId id = *table_.Add(spec);
+    for (NodeId id = 0; id < nodes.size(); ++id) {
       ids_.push_back(id);
       bucket_of_.push_back(id);
     }

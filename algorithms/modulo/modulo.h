@@ -75,11 +75,12 @@ class Modulo final : public ConsistentHash {
   Capabilities capabilities() const override { return kModuloCapabilities; }
 
   absl::Status Build(std::span<const NodeSpec> nodes) override {
-    if (absl::Status s = table_.ValidateBatch(nodes); !s.ok()) return s;
-    table_.Clear();
+    absl::StatusOr<NodeTable> fresh = table_.Fresh(nodes);
+    if (!fresh.ok()) return fresh.status();
+    table_ = *std::move(fresh);
     std::vector<NodeId> live;
     live.reserve(nodes.size());
-    for (const NodeSpec& spec : nodes) live.push_back(*table_.Add(spec));
+    for (NodeId id = 0; id < nodes.size(); ++id) live.push_back(id);
     live_ = std::move(live);
     ids_ = IdTableOrNull(live_);
     return absl::OkStatus();

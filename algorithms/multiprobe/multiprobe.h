@@ -186,13 +186,13 @@ class MultiProbe final : public ConsistentHash {
 
   absl::Status Build(std::span<const NodeSpec> nodes) override {
     if (nodes.size() > kMaxNodes) return TooManyNodes(nodes.size());
-    if (absl::Status s = table_.ValidateBatch(nodes); !s.ok()) return s;
-    table_.Clear();
+    absl::StatusOr<NodeTable> fresh = table_.Fresh(nodes);
+    if (!fresh.ok()) return fresh.status();
+    table_ = *std::move(fresh);
     std::vector<std::pair<uint64_t, NodeId>> entries;
     entries.reserve(nodes.size());
-    for (const NodeSpec& spec : nodes) {
-      const NodeId id = *table_.Add(spec);
-      entries.emplace_back(PointOf(spec.name), id);
+    for (NodeId id = 0; id < nodes.size(); ++id) {
+      entries.emplace_back(PointOf(nodes[id].name), id);
     }
     std::sort(entries.begin(), entries.end());  // (point, id)
     std::vector<uint64_t> points;

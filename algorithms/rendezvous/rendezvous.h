@@ -225,16 +225,18 @@ class Rendezvous final : public ConsistentHash {
   Capabilities capabilities() const override { return kRendezvousCapabilities; }
 
   absl::Status Build(std::span<const NodeSpec> nodes) override {
-    if (absl::Status s = table_.ValidateBatch(nodes); !s.ok()) return s;
-    table_.Clear();
+    absl::StatusOr<NodeTable> fresh = table_.Fresh(nodes);
+    if (!fresh.ok()) return fresh.status();
+    table_ = *std::move(fresh);
     std::vector<uint64_t> prepared;
     std::vector<double> weights;
     std::vector<NodeId> ids;
     prepared.reserve(nodes.size());
     weights.reserve(nodes.size());
     ids.reserve(nodes.size());
-    for (const NodeSpec& spec : nodes) {
-      ids.push_back(*table_.Add(spec));
+    for (NodeId id = 0; id < nodes.size(); ++id) {
+      const NodeSpec& spec = nodes[id];
+      ids.push_back(id);
       prepared.push_back(Scorer::PrepareNode(HashString<H>(spec.name, 0)));
       weights.push_back(spec.weight);
     }

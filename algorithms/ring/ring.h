@@ -178,7 +178,8 @@ class Ring final : public ConsistentHash {
   }
 
   absl::Status Build(std::span<const NodeSpec> nodes) override {
-    if (absl::Status s = table_.ValidateBatch(nodes); !s.ok()) return s;
+    absl::StatusOr<NodeTable> fresh = table_.Fresh(nodes);
+    if (!fresh.ok()) return fresh.status();
     uint64_t total = 0;
     for (const NodeSpec& spec : nodes) {
       const uint64_t count = PointCount(spec);
@@ -187,12 +188,12 @@ class Ring final : public ConsistentHash {
       }
       total += count;
     }
-    table_.Clear();
+    table_ = *std::move(fresh);
     std::vector<Entry> entries;
     entries.reserve(total);
     std::string buf;
-    for (const NodeSpec& spec : nodes) {
-      const NodeId id = *table_.Add(spec);
+    for (NodeId id = 0; id < nodes.size(); ++id) {
+      const NodeSpec& spec = nodes[id];
       AppendPoints(spec.name, PointCount(spec), id, &buf, &entries);
     }
     SortEntries(&entries);
@@ -382,11 +383,12 @@ class Ring final : public ConsistentHash {
     if (nodes.size() != points.size()) {
       return absl::InvalidArgumentError("ring: one point list per node");
     }
-    if (absl::Status s = table_.ValidateBatch(nodes); !s.ok()) return s;
-    table_.Clear();
+    absl::StatusOr<NodeTable> fresh = table_.Fresh(nodes);
+    if (!fresh.ok()) return fresh.status();
+    table_ = *std::move(fresh);
     std::vector<Entry> entries;
     for (size_t i = 0; i < nodes.size(); ++i) {
-      const NodeId id = *table_.Add(nodes[i]);
+      const NodeId id = static_cast<NodeId>(i);
       for (size_t v = 0; v < points[i].size(); ++v) {
         entries.push_back(
             {ReduceToCircle(points[i][v]), id, static_cast<uint32_t>(v)});
