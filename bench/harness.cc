@@ -6,7 +6,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
+#include <cstring>
 #include <fstream>
+#include <mutex>
 #include <numeric>
 #include <sstream>
 #include <string>
@@ -49,6 +52,48 @@ double ReadLoadAvg1m() {
   double l = 0;
   if (!(in >> l)) return 0;
   return l;
+}
+
+std::optional<double> SentinelReference::ns() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return ns_;
+}
+
+void SentinelReference::Offer(double median_ns) {
+  if (!(median_ns > 0)) return;
+  std::lock_guard<std::mutex> lock(mu_);
+  if (!ns_ || median_ns < *ns_) ns_ = median_ns;
+}
+
+SentinelReference& ProcessSentinelReference() {
+  static SentinelReference* const reference = new SentinelReference();
+  return *reference;
+}
+
+Kernel MachineSentinel() {
+  Kernel k;
+  k.label = "machine_sentinel";
+  k.run = [](uint64_t iterations) {
+    uint64_t fold = 0;
+    const double t0 = ThreadCpuSeconds();
+    for (uint64_t i = 0; i < iterations; ++i) {
+      const size_t words = 1024 + (i & 63);
+      auto* p = static_cast<uint64_t*>(std::malloc(words * sizeof(uint64_t)));
+      if (p == nullptr) return Measurement{0, ~uint64_t{0}};
+      std::memset(p, 0, words * sizeof(uint64_t));
+      p[i & 1023] = i;
+      // The zero-fill and the store must happen: the compiler cannot see
+      // through this.
+      asm volatile("" : : "r"(p) : "memory");
+      fold += p[i & 1023] + p[(i + 1) & 1023];  // i + 0
+      std::free(p);
+    }
+    return Measurement{ThreadCpuSeconds() - t0, fold};
+  };
+  k.expected = [](uint64_t iterations) {
+    return iterations == 0 ? 0 : iterations * (iterations - 1) / 2;
+  };
+  return k;
 }
 
 double Median(std::vector<double> v) {
@@ -101,25 +146,33 @@ absl::StatusOr<uint64_t> Calibrate(const Kernel& k, double min_time_s) {
 }
 
 // R interleaved rounds over the kernels in `which`; fills their ns_per_op.
+// With a sentinel (index kernels.size() in the order), it runs in every
+// round too and fills `sentinel_out`.
 absl::Status Rounds(std::span<Kernel> kernels, const std::vector<size_t>& which,
                     const HarnessOptions& o, uint64_t salt,
-                    std::vector<KernelResult>* out) {
-  for (size_t j : which) {
-    (*out)[j].ns_per_op.assign(o.rounds, 0.0);
-  }
+                    std::vector<KernelResult>* out,
+                    KernelResult* sentinel_out = nullptr) {
+  const size_t sentinel = kernels.size();
+  auto result = [&](size_t j) -> KernelResult& {
+    return j == sentinel ? *sentinel_out : (*out)[j];
+  };
   std::vector<size_t> order = which;
+  if (o.sentinel && sentinel_out != nullptr) order.push_back(sentinel);
+  for (size_t j : order) {
+    result(j).ns_per_op.assign(o.rounds, 0.0);
+  }
   for (uint32_t r = 0; r < o.rounds; ++r) {
     Sfc64 rng(o.seed ^ (salt * 0x9e3779b97f4a7c15ULL) ^ r);
     for (size_t i = order.size(); i > 1; --i) {
       std::swap(order[i - 1], order[rng.Below(i)]);
     }
     for (size_t j : order) {
-      const Kernel& k = kernels[j];
+      const Kernel& k = j == sentinel ? o.sentinel->kernel : kernels[j];
       // The round's value: the median of `slices` back-to-back measurements
       // of iterations / slices each (same total time), so that a transient
       // disturbance (an interrupt, a neighbour's burst) shorter than a slice
       // does not move the round.
-      const uint64_t total = (*out)[j].iterations;
+      const uint64_t total = result(j).iterations;
       const uint32_t slices = static_cast<uint32_t>(
           std::min<uint64_t>(std::max(o.slices, 1u), total));
       const uint64_t per = total / slices;
@@ -131,7 +184,7 @@ absl::Status Rounds(std::span<Kernel> kernels, const std::vector<size_t>& which,
         ns[q] = m->seconds * 1e9 /
                 (static_cast<double>(it) * k.ops_per_iteration);
       }
-      (*out)[j].ns_per_op[r] = Median(std::move(ns));
+      result(j).ns_per_op[r] = Median(std::move(ns));
     }
   }
   return absl::OkStatus();
@@ -193,6 +246,20 @@ absl::StatusOr<HarnessResult> RunInterleaved(std::span<Kernel> kernels,
           absl::StrCat("harness: kernel ", k.label, " latency_of out of range"));
     }
   }
+  if (o.sentinel) {
+    if (o.sentinel->reference == nullptr || !o.sentinel->kernel.run ||
+        !o.sentinel->kernel.expected) {
+      return absl::InvalidArgumentError(
+          "harness: the sentinel needs a kernel and a reference");
+    }
+    if (!(o.sentinel->slow_threshold >= 1) ||
+        o.sentinel->max_slow_retries < 0) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "harness: sentinel slow_threshold must be >= 1 and "
+          "max_slow_retries >= 0, got ",
+          o.sentinel->slow_threshold, " and ", o.sentinel->max_slow_retries));
+    }
+  }
   HarnessResult result;
   result.kernels.resize(kernels.size());
   const std::optional<std::pair<uint64_t, uint64_t>> steal0 =
@@ -202,10 +269,60 @@ absl::StatusOr<HarnessResult> RunInterleaved(std::span<Kernel> kernels,
     if (!it.ok()) return it.status();
     result.kernels[j].iterations = *it;
   }
+  KernelResult sentinel;
+  double reference = 0;
+  // Whether a sentinel median is in a slow state.
+  auto slow = [&](double median) {
+    return o.sentinel && median > reference * o.sentinel->slow_threshold;
+  };
+  if (o.sentinel) {
+    absl::StatusOr<uint64_t> it = Calibrate(o.sentinel->kernel, o.min_time_s);
+    if (!it.ok()) return it.status();
+    sentinel.iterations = *it;
+    if (!o.sentinel->reference->ns()) {
+      // The process's first group: the fastest of 15 probes.
+      double fastest = 0;
+      for (int i = 0; i < 15; ++i) {
+        absl::StatusOr<Measurement> m = Measure(o.sentinel->kernel, *it);
+        if (!m.ok()) return m.status();
+        const double ns = m->seconds * 1e9 / static_cast<double>(*it);
+        if (i == 0 || ns < fastest) fastest = ns;
+      }
+      o.sentinel->reference->Offer(fastest);
+    }
+    reference = *o.sentinel->reference->ns();
+    result.sentinel_reference_ns = reference;
+  }
   std::vector<size_t> all(kernels.size());
   std::iota(all.begin(), all.end(), 0);
-  if (absl::Status s = Rounds(kernels, all, o, 0, &result.kernels); !s.ok()) {
+  if (absl::Status s = Rounds(kernels, all, o, 0, &result.kernels, &sentinel);
+      !s.ok()) {
     return s;
+  }
+  if (o.sentinel) {
+    // 5. A group in a slow state is measured again whole; the attempt with
+    // the fastest sentinel is kept.
+    double kept = Median(sentinel.ns_per_op);
+    for (int retry = 1; retry <= o.sentinel->max_slow_retries && slow(kept);
+         ++retry) {
+      std::vector<KernelResult> again = result.kernels;
+      KernelResult again_sentinel = sentinel;
+      if (absl::Status s =
+              Rounds(kernels, all, o, 1000 + retry, &again, &again_sentinel);
+          !s.ok()) {
+        return s;
+      }
+      ++result.slow_retries;
+      const double m = Median(again_sentinel.ns_per_op);
+      if (m < kept) {
+        kept = m;
+        result.kernels = std::move(again);
+        sentinel = std::move(again_sentinel);
+      }
+    }
+    result.sentinel_ns = kept;
+    result.slow_state = slow(kept);
+    o.sentinel->reference->Offer(kept);
   }
   std::vector<std::string> reason(kernels.size());
   std::vector<size_t> bad = Suspects(kernels, result.kernels, o, &reason);
@@ -226,15 +343,35 @@ absl::StatusOr<HarnessResult> RunInterleaved(std::span<Kernel> kernels,
         ++result.kernels[j].remeasured;
       }
     }
-    if (absl::Status s = Rounds(kernels, again, o, attempt, &result.kernels);
+    const std::vector<KernelResult> before = result.kernels;
+    KernelResult attempt_sentinel = sentinel;
+    if (absl::Status s = Rounds(kernels, again, o, attempt, &result.kernels,
+                                &attempt_sentinel);
         !s.ok()) {
       return s;
+    }
+    if (o.sentinel && slow(Median(attempt_sentinel.ns_per_op))) {
+      // Measured in a slow state: the earlier values stay.
+      for (size_t j : again) {
+        result.kernels[j].ns_per_op = before[j].ns_per_op;
+      }
     }
     bad = Suspects(kernels, result.kernels, o, &reason);
   }
   for (size_t j : bad) {
     result.kernels[j].noisy = true;
     result.kernels[j].noise_reason = reason[j];
+  }
+  if (result.slow_state) {
+    const std::string why = absl::StrFormat(
+        "machine slow state: sentinel %.3g ns, %.2fx its reference %.3g ns, "
+        "after %d whole-group re-measurement%s",
+        *result.sentinel_ns, *result.sentinel_ns / reference, reference,
+        result.slow_retries, result.slow_retries == 1 ? "" : "s");
+    for (KernelResult& k : result.kernels) {
+      k.noise_reason = k.noisy ? absl::StrCat(why, "; ", k.noise_reason) : why;
+      k.noisy = true;
+    }
   }
   result.load_avg_1m = ReadLoadAvg1m();
   const std::optional<std::pair<uint64_t, uint64_t>> steal1 =

@@ -31,6 +31,27 @@
 //      kernels they are compared with (`partners`), are measured again (R
 //      new rounds, interleaved among themselves) up to `max_remeasure`
 //      times; what stays suspect is returned with `noisy` set and the reason.
+//   5. Machine-state sentinel (optional, `HarnessOptions::sentinel`; every
+//      chbench timing group has one). The VMs chbench runs on pass through
+//      slow states lasting from a fraction of a second to half a minute (on
+//      the AMD EPYC VM, 22 % of 7.5 minutes), in which allocation, stores
+//      and L3 accesses take 1.4-1.6x as long while register arithmetic and
+//      L2 hits do not move: a whole group measured in one reads 1.2-1.7x
+//      slow although its rounds agree (no CV flag). A fixed workload
+//      (MachineSentinel(): malloc, zero-fill and free of 8 KiB) runs as one
+//      more kernel in every round, at a shuffled position; over 1,500
+//      samples its log time correlated 0.92-0.94 with ring and jump Builds
+//      and jump's AddNode. After the rounds, the group's sentinel median is
+//      compared with a reference kept across the process's groups (the
+//      fastest sentinel median seen, starting from the fastest of 15
+//      probes): a group above `slow_threshold` times it is measured again
+//      whole (all kernels, new rounds), up to `max_slow_retries` times, and
+//      the attempt with the fastest sentinel is kept, before the noise gate
+//      (4.) looks at it; if even that attempt is slow, every kernel is
+//      flagged noisy ("machine slow state"). A noise re-measurement whose
+//      sentinel is slow is discarded (the earlier values stay). The kept
+//      sentinel median is returned, so that every cell records the machine
+//      state it was measured in.
 //
 // Clocks: a kernel measures itself (so mutating kernels can exclude their
 // setup). Lookup loops use the thread's CPU clock around a whole slice
@@ -45,7 +66,8 @@
 // all jiffies) are returned with the results.
 //
 // Complexity: about (k calibrations + R * k) * min_time_s, times up to
-// (1 + max_remeasure) for noisy kernels.
+// (1 + max_remeasure) for noisy kernels and up to (1 + max_slow_retries)
+// for a group measured in a slow state; the sentinel adds one kernel.
 //
 // Example:
 //   std::vector<Kernel> ks = ...;  // see bench/kernels.h
@@ -58,6 +80,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <mutex>
 #include <optional>
 #include <span>
 #include <string>
@@ -94,6 +117,26 @@ struct Kernel {
   std::optional<size_t> latency_of = std::nullopt;
 };
 
+// The process-wide reference of the machine-state sentinel: the fastest
+// group median seen (thread-safe).
+class SentinelReference {
+ public:
+  std::optional<double> ns() const;
+  // Lowers the reference to `median_ns` if that is faster (ignores <= 0).
+  void Offer(double median_ns);
+
+ private:
+  mutable std::mutex mu_;
+  std::optional<double> ns_;
+};
+
+struct SentinelOptions {
+  Kernel kernel;                           // e.g. MachineSentinel()
+  SentinelReference* reference = nullptr;  // required; outlives the call
+  double slow_threshold = 1.25;
+  int max_slow_retries = 2;
+};
+
 struct HarnessOptions {
   uint32_t rounds = 10;
   double min_time_s = 0.02;
@@ -107,6 +150,8 @@ struct HarnessOptions {
   // Each round's value is the median of this many back-to-back slices of
   // the measurement (1 = one measurement per round).
   uint32_t slices = 3;
+  // The machine-state sentinel (file comment, 5.); none when unset.
+  std::optional<SentinelOptions> sentinel = std::nullopt;
 };
 
 struct KernelResult {
@@ -121,6 +166,13 @@ struct HarnessResult {
   std::vector<KernelResult> kernels;  // same order as the input
   double load_avg_1m = 0;
   std::optional<double> steal_fraction;  // nullopt where /proc/stat is absent
+  // With a sentinel: its median over the kept rounds (ns per operation), the
+  // reference it was compared with, the whole-group re-measurements made,
+  // and whether the kept attempt was still in a slow state.
+  std::optional<double> sentinel_ns;
+  double sentinel_reference_ns = 0;
+  int slow_retries = 0;
+  bool slow_state = false;
 };
 
 // Measures `kernels` as described in the file comment. Errors: rounds == 0,
@@ -128,6 +180,13 @@ struct HarnessResult {
 // naming the kernel, the expected and the returned fold).
 absl::StatusOr<HarnessResult> RunInterleaved(std::span<Kernel> kernels,
                                              const HarnessOptions& options);
+
+// The sentinel workload: per iteration, malloc of 8-8.5 KiB, zero-fill, one
+// store and two loads, free (the fold is the sum of the iteration indices).
+// Thread CPU time.
+Kernel MachineSentinel();
+// The reference shared by every timing group of this process.
+SentinelReference& ProcessSentinelReference();
 
 // Thread CPU time in seconds (CLOCK_THREAD_CPUTIME_ID).
 double ThreadCpuSeconds();

@@ -7,6 +7,7 @@
 #include "bench/harness.h"
 
 #include <cmath>
+#include <memory>
 #include <numeric>
 #include <set>
 #include <string>
@@ -158,6 +159,145 @@ TEST(HarnessTest, ThroughputSlowerThanLatencyIsFlagged) {
   r = RunInterleaved(ks, Options(4));
   ASSERT_TRUE(r.ok());
   EXPECT_FALSE(r->kernels[0].noisy);
+}
+
+// A synthetic sentinel whose time per call follows `ns(call)`.
+Kernel SyntheticSentinel(std::function<double(int)> ns) {
+  std::vector<std::string>* unused = new std::vector<std::string>();
+  Kernel k = Synthetic("sentinel", std::move(ns), unused);
+  auto log = std::shared_ptr<std::vector<std::string>>(unused);
+  k.run = [run = k.run, log](uint64_t it) {
+    Measurement m = run(it);
+    log->clear();
+    return m;
+  };
+  return k;
+}
+
+TEST(HarnessTest, AGroupInASlowStateIsMeasuredAgainWhole) {
+  std::vector<std::string> log;
+  // The kernel reads 30 ns while the sentinel is slow (its first 6 calls:
+  // the first attempt's rounds), 10 ns after.
+  auto calls = std::make_shared<int>(0);
+  std::vector<Kernel> ks = {
+      Synthetic(
+          "k", [calls](int c) { return c < 6 ? 30.0 : 10.0; }, &log),
+      Synthetic(
+          "other", [](int) { return 5.0; }, &log)};
+  SentinelReference ref;
+  ref.Offer(100);
+  HarnessOptions o = Options(6);
+  o.sentinel = SentinelOptions{.kernel = SyntheticSentinel([](int c) {
+                                 // Calls 0-5 are the first attempt's rounds
+                                 // (fixed iterations: no calibration call);
+                                 // calls 1-5 slow make its median 160.
+                                 return c >= 1 && c <= 6 ? 160.0 : 100.0;
+                               }),
+                               .reference = &ref};
+  absl::StatusOr<HarnessResult> r = RunInterleaved(ks, o);
+  ASSERT_TRUE(r.ok()) << r.status();
+  EXPECT_EQ(r->slow_retries, 1);
+  EXPECT_FALSE(r->slow_state);
+  ASSERT_TRUE(r->sentinel_ns.has_value());
+  EXPECT_DOUBLE_EQ(*r->sentinel_ns, 100.0);
+  EXPECT_DOUBLE_EQ(r->sentinel_reference_ns, 100.0);
+  for (double v : r->kernels[0].ns_per_op) EXPECT_DOUBLE_EQ(v, 10.0);
+  EXPECT_FALSE(r->kernels[0].noisy);
+  // Both kernels ran in both attempts.
+  EXPECT_EQ(log.size(), 2u * 6 * 2);
+}
+
+TEST(HarnessTest, AGroupThatStaysSlowIsFlaggedNoisy) {
+  std::vector<std::string> log;
+  std::vector<Kernel> ks = {Synthetic(
+      "k", [](int) { return 10.0; }, &log)};
+  SentinelReference ref;
+  ref.Offer(100);
+  HarnessOptions o = Options(4);
+  o.sentinel = SentinelOptions{
+      .kernel = SyntheticSentinel([](int c) { return c < 9 ? 150.0 : 140.0; }),
+      .reference = &ref,
+      .max_slow_retries = 2};
+  absl::StatusOr<HarnessResult> r = RunInterleaved(ks, o);
+  ASSERT_TRUE(r.ok()) << r.status();
+  EXPECT_EQ(r->slow_retries, 2);
+  EXPECT_TRUE(r->slow_state);
+  EXPECT_DOUBLE_EQ(*r->sentinel_ns, 140.0);  // the fastest attempt kept
+  EXPECT_TRUE(r->kernels[0].noisy);
+  EXPECT_THAT(r->kernels[0].noise_reason, HasSubstr("machine slow state"));
+  EXPECT_THAT(r->kernels[0].noise_reason, HasSubstr("1.40x"));
+  // The reference never rises.
+  EXPECT_DOUBLE_EQ(*ref.ns(), 100.0);
+}
+
+TEST(HarnessTest, TheFirstGroupProbesTheSentinelAndLowersTheReference) {
+  std::vector<std::string> log;
+  std::vector<Kernel> ks = {Synthetic(
+      "k", [](int) { return 10.0; }, &log)};
+  SentinelReference ref;
+  HarnessOptions o = Options(3);
+  // 15 probes (calls 0-14, one of them at 90 ns; fixed iterations: no
+  // calibration call), then 100 ns rounds: within 1.25x of 90, no
+  // re-measurement.
+  o.sentinel = SentinelOptions{
+      .kernel = SyntheticSentinel([](int c) { return c == 7 ? 90.0 : 100.0; }),
+      .reference = &ref};
+  absl::StatusOr<HarnessResult> r = RunInterleaved(ks, o);
+  ASSERT_TRUE(r.ok()) << r.status();
+  EXPECT_DOUBLE_EQ(r->sentinel_reference_ns, 90.0);
+  EXPECT_EQ(r->slow_retries, 0);
+  EXPECT_DOUBLE_EQ(*ref.ns(), 90.0);
+  ref.Offer(80);
+  EXPECT_DOUBLE_EQ(*ref.ns(), 80.0);
+  ref.Offer(0);  // ignored
+  EXPECT_DOUBLE_EQ(*ref.ns(), 80.0);
+}
+
+TEST(HarnessTest, ASlowNoiseRemeasurementIsDiscarded) {
+  std::vector<std::string> log;
+  // Calls 0-3: first attempt, cv high; calls 4-7: the re-measurement,
+  // steady at 50 but taken in a slow state: the first values stay.
+  std::vector<Kernel> ks = {Synthetic(
+      "k", [](int c) { return c < 4 ? (c % 2 ? 20.0 : 10.0) : 50.0; }, &log)};
+  SentinelReference ref;
+  ref.Offer(100);
+  HarnessOptions o = Options(4);
+  o.sentinel = SentinelOptions{
+      .kernel = SyntheticSentinel([](int c) { return c <= 4 ? 100.0 : 200.0; }),
+      .reference = &ref,
+      .max_slow_retries = 0};
+  absl::StatusOr<HarnessResult> r = RunInterleaved(ks, o);
+  ASSERT_TRUE(r.ok()) << r.status();
+  EXPECT_EQ(r->kernels[0].remeasured, 1);
+  EXPECT_TRUE(r->kernels[0].noisy);
+  EXPECT_DOUBLE_EQ(r->kernels[0].ns_per_op[0], 10.0);
+  EXPECT_DOUBLE_EQ(r->kernels[0].ns_per_op[1], 20.0);
+  EXPECT_FALSE(r->slow_state);
+}
+
+TEST(HarnessTest, MachineSentinelFoldsItsIterations) {
+  const Kernel k = MachineSentinel();
+  for (uint64_t it : {0, 1, 7, 1000}) {
+    const Measurement m = k.run(it);
+    EXPECT_EQ(m.fold, k.expected(it)) << it;
+    EXPECT_GE(m.seconds, 0);
+  }
+  EXPECT_EQ(k.expected(4), 6u);  // 0 + 1 + 2 + 3
+}
+
+TEST(HarnessTest, BadSentinelOptionsAreErrors) {
+  std::vector<std::string> log;
+  std::vector<Kernel> ks = {Synthetic(
+      "k", [](int) { return 10.0; }, &log)};
+  HarnessOptions o = Options(3);
+  o.sentinel = SentinelOptions{.kernel = MachineSentinel()};  // no reference
+  EXPECT_EQ(RunInterleaved(ks, o).status().code(),
+            absl::StatusCode::kInvalidArgument);
+  SentinelReference ref;
+  o.sentinel = SentinelOptions{
+      .kernel = MachineSentinel(), .reference = &ref, .slow_threshold = 0.5};
+  EXPECT_THAT(RunInterleaved(ks, o).status().message(),
+              HasSubstr("slow_threshold"));
 }
 
 TEST(HarnessTest, CalibrationAimsAtMinTime) {

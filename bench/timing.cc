@@ -139,6 +139,10 @@ TimingGroupResult Collect(LookupState* st, const HarnessResult& h) {
   for (TimingSample& s : st->samples) out.samples.push_back(std::move(s));
   out.load_avg_1m = h.load_avg_1m;
   out.steal_fraction = h.steal_fraction;
+  out.sentinel_ns = h.sentinel_ns;
+  out.sentinel_reference_ns = h.sentinel_reference_ns;
+  out.slow_retries = h.slow_retries;
+  out.slow_state = h.slow_state;
   return out;
 }
 
@@ -147,6 +151,8 @@ HarnessOptions Options(const TimingGroup& g) {
   o.rounds = g.rounds;
   o.min_time_s = g.min_time_s;
   o.seed = g.seed ^ (uint64_t{g.nodes} << 32);
+  o.sentinel = SentinelOptions{.kernel = MachineSentinel(),
+                               .reference = &ProcessSentinelReference()};
   return o;
 }
 

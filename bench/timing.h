@@ -137,6 +137,13 @@ struct TimingGroupResult {
   std::vector<TimingSample> samples;
   double load_avg_1m = 0;
   std::optional<double> steal_fraction;
+  // The machine-state sentinel (bench/harness.h): its median in the kept
+  // rounds, the process reference, whole-group re-measurements, and whether
+  // the group stayed in a slow state (then every sample is noisy).
+  std::optional<double> sentinel_ns;
+  double sentinel_reference_ns = 0;
+  int slow_retries = 0;
+  bool slow_state = false;
 };
 
 // Measures `group`. Errors: unknown algorithm, hash, key set or scenario;

@@ -10,7 +10,7 @@ namespace {
 
 constexpr std::string_view kPeerPlaceholder = "<peer>";
 
-constexpr std::array<MetricInfo, 59> kMetrics = {{
+constexpr std::array<MetricInfo, 60> kMetrics = {{
     // Timing (vary run to run).
     {"lookup_ns", "ns", "lower", true,
      "time per lookup, independent lookups over a key array (throughput); "
@@ -47,6 +47,11 @@ constexpr std::array<MetricInfo, 59> kMetrics = {{
     {"cpu_steal_fraction", "fraction", "none", true,
      "steal jiffies / all jiffies over the cell's measurement (/proc/stat): "
      "context for noisy timings"},
+    {"sentinel_ns", "ns", "none", true,
+     "machine-state sentinel (malloc, zero-fill and free of 8 KiB, "
+     "bench/harness.h) timed in the cell's timing-group rounds, median: "
+     "above 1.25x the process's fastest, the group was re-measured, and "
+     "flagged noisy if it stayed there"},
     // Reproducible (byte-identical across runs and machines).
     {"checksum", "id-fold", "none", false,
      "fold of the owners of the lookup keys, & (2^52 - 1): identical on every "

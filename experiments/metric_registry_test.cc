@@ -61,7 +61,7 @@ TEST(MetricRegistryTest, IsTimingMetricFollowsTheRegistry) {
   for (const char* t :
        {"lookup_ns", "lookup_latency_ns", "hash_ns", "lookups_per_s",
         "build_ns", "add_node_ns", "remove_node_ns", "place_ns", "load_avg_1m",
-        "cpu_steal_fraction"}) {
+        "cpu_steal_fraction", "sentinel_ns"}) {
     EXPECT_TRUE(IsTimingMetric(t)) << t;
   }
   for (const char* r : {"checksum", "memory_bytes", "heap_bytes",

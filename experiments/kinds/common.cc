@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
 #include "algorithms/presets/registry.h"
 #include "algorithms/registry.h"
 #include "experiments/runner.h"
@@ -216,6 +217,17 @@ std::vector<std::vector<ResultRow>> TimingRows(
         "fraction",
         result.steal_fraction ? note
                               : "not applicable: /proc/stat unreadable");
+    if (result.sentinel_ns) {
+      Add(&rows[i], base, "sentinel_ns", result.sentinel_ns, "ns",
+          absl::StrFormat(
+              "%smachine-state sentinel (malloc, zero-fill, free of 8 KiB) "
+              "in the group's rounds, median; process reference %.4g ns "
+              "(%.2fx), %d whole-group re-measurement%s",
+              result.slow_state ? "slow state: " : "",
+              result.sentinel_reference_ns,
+              *result.sentinel_ns / result.sentinel_reference_ns,
+              result.slow_retries, result.slow_retries == 1 ? "" : "s"));
+    }
   }
   return rows;
 }

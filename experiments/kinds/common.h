@@ -79,8 +79,8 @@ TimingGroup MakeTimingGroup(std::span<const Cell* const> group);
 
 // The rows of each cell of `group` from a measured timing group: one row per
 // round per sample (repetition = round), the single-valued rows (checksum,
-// not-applicable notes) once, and load_avg_1m / cpu_steal_fraction once per
-// cell.
+// not-applicable notes) once, and load_avg_1m / cpu_steal_fraction (and
+// sentinel_ns, where the group had a sentinel) once per cell.
 std::vector<std::vector<ResultRow>> TimingRows(
     std::span<const Cell* const> group, const std::string& run_id,
     const TimingGroupResult& result);

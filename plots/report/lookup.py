@@ -250,24 +250,46 @@ def by_hash_table(ctx):
                      rows), ""]
 
 
+# A cell's sentinel above this multiple of its run's fastest: a slow state
+# (the harness's threshold, bench/harness.h).
+SLOW_STATE = 1.25
+
+
 def context_line(ctx):
     out = []
-    for name in ("lookup", "build"):
+    for name in ("lookup", "build", "removal", "presets", "hashes", "vnodes"):
         e = ctx.exps.get(name)
         if e is None:
             continue
         s = e.summary
         la = s[s["metric"] == "load_avg_1m"]["median"].dropna()
         st = s[s["metric"] == "cpu_steal_fraction"]["median"].dropna()
+        sn = s[s["metric"] == "sentinel_ns"]["median"].dropna()
         nz = s[s["noisy"] >= 1]
         noisy = nz[nz["metric"].str.endswith("_ns")]
         if la.empty and st.empty:
             continue
-        out.append(f"- `{name}`: 1-minute load average per cell "
-                   f"{fmt_num(la.min())}–{fmt_num(la.max())}"
-                   f" (median {fmt_num(la.median())}); CPU steal "
-                   f"{100 * st.max():.2g} % at most; "
-                   f"{len(noisy)} noisy timing cells.")
+        line = (f"- `{name}`: 1-minute load average per cell "
+                f"{fmt_num(la.min())}–{fmt_num(la.max())}"
+                f" (median {fmt_num(la.median())}); CPU steal "
+                f"{100 * st.max():.2g} % at most; "
+                f"{len(noisy)} noisy timing cells")
+        if sn.empty:
+            line += "; no machine-state sentinel (run before it existed)."
+        else:
+            ref = sn.min()
+            slow = int((sn > SLOW_STATE * ref).sum())
+            line += (f"; machine-state sentinel {fmt_num(ref)}–"
+                     f"{fmt_num(sn.max())} ns per cell "
+                     f"(at most {sn.max() / ref:.2f}× the run's fastest; "
+                     f"{slow} of {len(sn)} cells above {SLOW_STATE}×).")
+        out.append(line)
     if not out:
         return []
-    return ["Timing context (medians per cell):", ""] + out + [""]
+    note = ("The sentinel (malloc, zero-fill and free of 8 KiB, timed in "
+            "every round of every timing group) tracks the VM's slow states, "
+            "in which allocation, stores and L3 accesses take 1.4–1.6× as "
+            "long; a group whose sentinel stayed above 1.25× the process's "
+            "fastest after two whole-group re-measurements is flagged noisy "
+            "(results/README.md).")
+    return ["Timing context (medians per cell):", ""] + out + ["", note, ""]
