@@ -50,7 +50,7 @@ constexpr std::array<MetricInfo, 60> kMetrics = {{
     {"sentinel_ns", "ns", "none", true,
      "machine-state sentinel (malloc, zero-fill and free of 8 KiB, "
      "bench/harness.h) timed in the cell's timing-group rounds, median: "
-     "above 1.25x the process's fastest, the group was re-measured, and "
+     "above 1.15x the process's fastest, the group was re-measured, and "
      "flagged noisy if it stayed there"},
     // Reproducible (byte-identical across runs and machines).
     {"checksum", "id-fold", "none", false,

@@ -311,6 +311,23 @@ class ReportTest(unittest.TestCase):
         self.assertEqual(list(hollow[0].get_xdata()), [1000])
         make_figures.plt.close(fig)
 
+    def test_timing_context_gives_the_machine_state_sentinel(self):
+        self.need_fake()
+        lines = self.text.splitlines()
+        lk = [ln for ln in lines if ln.startswith("- `lookup`: 1-minute")]
+        self.assertEqual(len(lk), 1)
+        s = chdata.load_all(self.results)["lookup"].summary
+        sn = s[s["metric"] == "sentinel_ns"]
+        slow = int((sn["nodes"] == 1000).sum())
+        self.assertGreater(slow, 0)
+        self.assertIn("machine-state sentinel 100–140 ns per cell", lk[0])
+        self.assertIn("at most 1.40× the run's fastest", lk[0])
+        self.assertIn(f"{slow} of {len(sn)} cells above 1.15×", lk[0])
+        # The fake build run has no sentinel rows: said, not invented.
+        bd = [ln for ln in lines if ln.startswith("- `build`: 1-minute")]
+        self.assertEqual(len(bd), 1)
+        self.assertIn("no machine-state sentinel", bd[0])
+
     def test_build_peer_table(self):
         self.need_fake()
         sec = _section(self.text, "## Q2.")

@@ -252,7 +252,7 @@ def by_hash_table(ctx):
 
 # A cell's sentinel above this multiple of its run's fastest: a slow state
 # (the harness's threshold, bench/harness.h).
-SLOW_STATE = 1.25
+SLOW_STATE = 1.15
 
 
 def context_line(ctx):
@@ -289,7 +289,7 @@ def context_line(ctx):
     note = ("The sentinel (malloc, zero-fill and free of 8 KiB, timed in "
             "every round of every timing group) tracks the VM's slow states, "
             "in which allocation, stores and L3 accesses take 1.4–1.6× as "
-            "long; a group whose sentinel stayed above 1.25× the process's "
+            "long; a group whose sentinel stayed above 1.15× the process's "
             "fastest after two whole-group re-measurements is flagged noisy "
             "(results/README.md).")
     return ["Timing context (medians per cell):", ""] + out + ["", note, ""]
