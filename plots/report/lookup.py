@@ -250,11 +250,6 @@ def by_hash_table(ctx):
                      rows), ""]
 
 
-# A cell's sentinel above this multiple of its run's fastest: a slow state
-# (the harness's threshold, bench/harness.h).
-SLOW_STATE = 1.15
-
-
 def context_line(ctx):
     out = []
     for name in ("lookup", "build", "removal", "presets", "hashes", "vnodes"):
@@ -264,7 +259,11 @@ def context_line(ctx):
         s = e.summary
         la = s[s["metric"] == "load_avg_1m"]["median"].dropna()
         st = s[s["metric"] == "cpu_steal_fraction"]["median"].dropna()
-        sn = s[s["metric"] == "sentinel_ns"]["median"].dropna()
+        # One sentinel row per cell in data.csv (the summary would merge
+        # cells that differ only in scenario).
+        d = e.data
+        sd = d[d["metric"] == "sentinel_ns"]
+        sn = sd["value"].dropna()
         nz = s[s["noisy"] >= 1]
         noisy = nz[nz["metric"].str.endswith("_ns")]
         if la.empty and st.empty:
@@ -278,18 +277,23 @@ def context_line(ctx):
             line += "; no machine-state sentinel (run before it existed)."
         else:
             ref = sn.min()
-            slow = int((sn > SLOW_STATE * ref).sum())
+            notes = sd["note"].fillna("")
+            slow = int(notes.str.startswith("slow state").sum())
+            again = int(notes.str.extract(r"(\d+) whole-group")[0]
+                        .fillna("0").astype(int).gt(0).sum())
             line += (f"; machine-state sentinel {fmt_num(ref)}–"
-                     f"{fmt_num(sn.max())} ns per cell "
-                     f"(at most {sn.max() / ref:.2f}× the run's fastest; "
-                     f"{slow} of {len(sn)} cells above {SLOW_STATE}×).")
+                     f"{fmt_num(sn.max())} ns per cell (at most "
+                     f"{sn.max() / ref:.2f}× the run's fastest); of "
+                     f"{len(sn)} cells, {again} were in groups measured "
+                     f"again whole and {slow} stayed in a slow state "
+                     f"(flagged noisy).")
         out.append(line)
     if not out:
         return []
     note = ("The sentinel (malloc, zero-fill and free of 8 KiB, timed in "
             "every round of every timing group) tracks the VM's slow states, "
             "in which allocation, stores and L3 accesses take 1.4–1.6× as "
-            "long; a group whose sentinel stayed above 1.15× the process's "
-            "fastest after two whole-group re-measurements is flagged noisy "
-            "(results/README.md).")
+            "long; a group whose sentinel was above 1.15× the fastest the "
+            "process had seen is measured again whole (twice at most) and "
+            "flagged noisy if it stays there (results/README.md).")
     return ["Timing context (medians per cell):", ""] + out + ["", note, ""]
