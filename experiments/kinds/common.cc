@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
@@ -205,10 +206,29 @@ std::vector<std::vector<ResultRow>> TimingRows(
       Add(&rows[s.member], base, s.metric, s.values[r], s.unit, s.note);
     }
   }
+  // The context rows carry the scenario of the cell's timings (lookup:
+  // prehashed, string or weighted), or the cell's own where its timings mix
+  // several (bounded_load: prehashed and placed), so that two cells that
+  // differ only in it stay two rows apart in the summary.
+  std::vector<std::optional<std::string>> scenario(group.size());
+  std::vector<bool> mixed(group.size(), false);
+  for (const TimingSample& s : result.samples) {
+    std::optional<std::string>& sc = scenario[s.member];
+    if (!sc.has_value()) {
+      sc = s.scenario;
+    } else if (*sc != s.scenario) {
+      mixed[s.member] = true;
+    }
+  }
   for (size_t i = 0; i < group.size(); ++i) {
     ResultRow base = BaseRow(*group[i], run_id);
     base.repetition.reset();
     if (group[i]->kind == "build") base.keys.reset();
+    if (mixed[i]) {
+      base.scenario = group[i]->scenario;
+    } else if (scenario[i].has_value()) {
+      base.scenario = *scenario[i];
+    }
     const std::string note =
         "whole timing group (interleaved cells), during its measurement";
     Add(&rows[i], base, "load_avg_1m", result.load_avg_1m, "load",

@@ -80,7 +80,9 @@ TimingGroup MakeTimingGroup(std::span<const Cell* const> group);
 // The rows of each cell of `group` from a measured timing group: one row per
 // round per sample (repetition = round), the single-valued rows (checksum,
 // not-applicable notes) once, and load_avg_1m / cpu_steal_fraction (and
-// sentinel_ns, where the group had a sentinel) once per cell.
+// sentinel_ns, where the group had a sentinel) once per cell, with the
+// scenario of the cell's timing rows where they all share one, else the
+// cell's own.
 std::vector<std::vector<ResultRow>> TimingRows(
     std::span<const Cell* const> group, const std::string& run_id,
     const TimingGroupResult& result);

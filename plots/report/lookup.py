@@ -259,8 +259,8 @@ def context_line(ctx):
         s = e.summary
         la = s[s["metric"] == "load_avg_1m"]["median"].dropna()
         st = s[s["metric"] == "cpu_steal_fraction"]["median"].dropna()
-        # One sentinel row per cell in data.csv (the summary would merge
-        # cells that differ only in scenario).
+        # One sentinel row per cell in data.csv, whose note has the
+        # harness's re-measurement count and slow-state mark.
         d = e.data
         sd = d[d["metric"] == "sentinel_ns"]
         sn = sd["value"].dropna()
