@@ -145,6 +145,27 @@ absl::StatusOr<uint64_t> Calibrate(const Kernel& k, double min_time_s) {
   }
 }
 
+// Runs the sentinel alone until the median of its last three measurements is
+// within the slow threshold of `reference`, or the measurements have taken
+// max_wait_s (each counted as at least 0.1 ms, so that the loop ends even if
+// a kernel reports no time). Returns the seconds they took.
+absl::StatusOr<double> WaitForFastState(const SentinelOptions& s,
+                                        uint64_t iterations, double reference) {
+  double waited = 0;
+  std::vector<double> last;
+  while (waited < s.max_wait_s) {
+    absl::StatusOr<Measurement> m = Measure(s.kernel, iterations);
+    if (!m.ok()) return m.status();
+    waited += std::max(m->seconds, 1e-4);
+    if (last.size() == 3) last.erase(last.begin());
+    last.push_back(m->seconds * 1e9 / static_cast<double>(iterations));
+    if (last.size() == 3 && Median(last) <= reference * s.slow_threshold) {
+      break;
+    }
+  }
+  return waited;
+}
+
 // R interleaved rounds over the kernels in `which`; fills their ns_per_op.
 // With a sentinel (index kernels.size() in the order), it runs in every
 // round too and fills `sentinel_out`.
@@ -253,11 +274,12 @@ absl::StatusOr<HarnessResult> RunInterleaved(std::span<Kernel> kernels,
           "harness: the sentinel needs a kernel and a reference");
     }
     if (!(o.sentinel->slow_threshold >= 1) ||
-        o.sentinel->max_slow_retries < 0) {
+        o.sentinel->max_slow_retries < 0 || !(o.sentinel->max_wait_s >= 0)) {
       return absl::InvalidArgumentError(absl::StrCat(
-          "harness: sentinel slow_threshold must be >= 1 and "
-          "max_slow_retries >= 0, got ",
-          o.sentinel->slow_threshold, " and ", o.sentinel->max_slow_retries));
+          "harness: sentinel slow_threshold must be >= 1, max_slow_retries "
+          ">= 0 and max_wait_s >= 0, got ",
+          o.sentinel->slow_threshold, ", ", o.sentinel->max_slow_retries,
+          " and ", o.sentinel->max_wait_s));
     }
   }
   HarnessResult result;
@@ -305,6 +327,10 @@ absl::StatusOr<HarnessResult> RunInterleaved(std::span<Kernel> kernels,
     double kept = Median(sentinel.ns_per_op);
     for (int retry = 1; retry <= o.sentinel->max_slow_retries && slow(kept);
          ++retry) {
+      absl::StatusOr<double> waited =
+          WaitForFastState(*o.sentinel, sentinel.iterations, reference);
+      if (!waited.ok()) return waited.status();
+      result.slow_wait_s += *waited;
       std::vector<KernelResult> again = result.kernels;
       KernelResult again_sentinel = sentinel;
       if (absl::Status s =
@@ -365,9 +391,11 @@ absl::StatusOr<HarnessResult> RunInterleaved(std::span<Kernel> kernels,
   if (result.slow_state) {
     const std::string why = absl::StrFormat(
         "machine slow state: sentinel %.3g ns, %.2fx its reference %.3g ns, "
-        "after %d whole-group re-measurement%s",
+        "after %d whole-group re-measurement%s (%.1f s of waiting for the "
+        "fast state)",
         *result.sentinel_ns, *result.sentinel_ns / reference, reference,
-        result.slow_retries, result.slow_retries == 1 ? "" : "s");
+        result.slow_retries, result.slow_retries == 1 ? "" : "s",
+        result.slow_wait_s);
     for (KernelResult& k : result.kernels) {
       k.noise_reason = k.noisy ? absl::StrCat(why, "; ", k.noise_reason) : why;
       k.noisy = true;

@@ -45,7 +45,9 @@
 //      compared with a reference kept across the process's groups (the
 //      fastest sentinel median seen, starting from the fastest of 15
 //      probes): a group above `slow_threshold` times it is measured again
-//      whole (all kernels, new rounds), up to `max_slow_retries` times, and
+//      whole (all kernels, new rounds), up to `max_slow_retries` times, each
+//      time after probing the sentinel alone until it reads fast again (at
+//      most `max_wait_s` of probes), and
 //      the attempt with the fastest sentinel is kept, before the noise gate
 //      (4.) looks at it; if even that attempt is slow, every kernel is
 //      flagged noisy ("machine slow state"). A noise re-measurement whose
@@ -67,7 +69,8 @@
 //
 // Complexity: about (k calibrations + R * k) * min_time_s, times up to
 // (1 + max_remeasure) for noisy kernels and up to (1 + max_slow_retries)
-// for a group measured in a slow state; the sentinel adds one kernel.
+// for a group measured in a slow state, plus up to max_slow_retries *
+// max_wait_s of waiting; the sentinel adds one kernel.
 //
 // Example:
 //   std::vector<Kernel> ks = ...;  // see bench/kernels.h
@@ -138,6 +141,12 @@ struct SentinelOptions {
   // the reference, and one 1.25.
   double slow_threshold = 1.15;
   int max_slow_retries = 2;
+  // Before each whole-group re-measurement the sentinel runs alone, one
+  // measurement after another, until the median of its last three is within
+  // slow_threshold of the reference or the probes have taken this long (their
+  // own measured time, in seconds): the slow states last 0.3-30 s, so a
+  // re-measurement started at once often lands in the same one.
+  double max_wait_s = 10;
 };
 
 struct HarnessOptions {
@@ -176,6 +185,9 @@ struct HarnessResult {
   double sentinel_reference_ns = 0;
   int slow_retries = 0;
   bool slow_state = false;
+  // Seconds the sentinel probed alone, waiting for the fast state, before
+  // the re-measurements.
+  double slow_wait_s = 0;
 };
 
 // Measures `kernels` as described in the file comment. Errors: rounds == 0,

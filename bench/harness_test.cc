@@ -226,8 +226,54 @@ TEST(HarnessTest, AGroupThatStaysSlowIsFlaggedNoisy) {
   EXPECT_TRUE(r->kernels[0].noisy);
   EXPECT_THAT(r->kernels[0].noise_reason, HasSubstr("machine slow state"));
   EXPECT_THAT(r->kernels[0].noise_reason, HasSubstr("1.40x"));
+  // Before each re-measurement the sentinel probed alone for max_wait_s (10 s
+  // of its own measured time, 140-150 us per probe here) and gave up.
+  EXPECT_GE(r->slow_wait_s, 20.0);
+  EXPECT_LT(r->slow_wait_s, 20.001);
+  EXPECT_THAT(r->kernels[0].noise_reason,
+              HasSubstr("(20.0 s of waiting for the fast state)"));
   // The reference never rises.
   EXPECT_DOUBLE_EQ(*ref.ns(), 100.0);
+}
+
+// A slow stretch that outlasts the first attempt by 15 sentinel calls.
+HarnessResult RunThroughALongSlowStretch(double max_wait_s) {
+  std::vector<std::string> log;
+  std::vector<Kernel> ks = {Synthetic(
+      "k", [](int) { return 10.0; }, &log)};
+  SentinelReference ref;
+  ref.Offer(100);
+  HarnessOptions o = Options(6);
+  o.sentinel = SentinelOptions{.kernel = SyntheticSentinel([](int c) {
+                                 return c >= 1 && c <= 20 ? 160.0 : 100.0;
+                               }),
+                               .reference = &ref,
+                               .max_slow_retries = 2,
+                               .max_wait_s = max_wait_s};
+  absl::StatusOr<HarnessResult> r = RunInterleaved(ks, o);
+  EXPECT_TRUE(r.ok()) << r.status();
+  return r.ok() ? *r : HarnessResult{};
+}
+
+TEST(HarnessTest, TheReMeasurementWaitsForTheFastState) {
+  // First attempt: sentinel calls 0-5 (median 160). Probes: calls 6-20 slow,
+  // 21 and 22 fast; the median of 20-22 is 100, so the wait ends there, and
+  // the re-measurement (calls 23-28) is fast.
+  const HarnessResult waited = RunThroughALongSlowStretch(10);
+  EXPECT_EQ(waited.slow_retries, 1);
+  EXPECT_FALSE(waited.slow_state);
+  EXPECT_DOUBLE_EQ(waited.sentinel_ns.value_or(0), 100.0);
+  EXPECT_NEAR(waited.slow_wait_s, 15 * 160e-6 + 2 * 100e-6, 1e-12);
+  ASSERT_EQ(waited.kernels.size(), 1u);
+  EXPECT_FALSE(waited.kernels[0].noisy);
+  // Without waiting, both re-measurements (calls 6-11 and 12-17) land in the
+  // same slow stretch and the group is flagged.
+  const HarnessResult at_once = RunThroughALongSlowStretch(0);
+  EXPECT_EQ(at_once.slow_retries, 2);
+  EXPECT_TRUE(at_once.slow_state);
+  EXPECT_DOUBLE_EQ(at_once.slow_wait_s, 0);
+  ASSERT_EQ(at_once.kernels.size(), 1u);
+  EXPECT_TRUE(at_once.kernels[0].noisy);
 }
 
 TEST(HarnessTest, TheFirstGroupProbesTheSentinelAndLowersTheReference) {
@@ -298,6 +344,10 @@ TEST(HarnessTest, BadSentinelOptionsAreErrors) {
       .kernel = MachineSentinel(), .reference = &ref, .slow_threshold = 0.5};
   EXPECT_THAT(RunInterleaved(ks, o).status().message(),
               HasSubstr("slow_threshold"));
+  o.sentinel = SentinelOptions{
+      .kernel = MachineSentinel(), .reference = &ref, .max_wait_s = -1};
+  EXPECT_THAT(RunInterleaved(ks, o).status().message(),
+              HasSubstr("max_wait_s >= 0, got 1.15, 2 and -1"));
 }
 
 TEST(HarnessTest, CalibrationAimsAtMinTime) {

@@ -143,6 +143,7 @@ TimingGroupResult Collect(LookupState* st, const HarnessResult& h) {
   out.sentinel_reference_ns = h.sentinel_reference_ns;
   out.slow_retries = h.slow_retries;
   out.slow_state = h.slow_state;
+  out.slow_wait_s = h.slow_wait_s;
   return out;
 }
 

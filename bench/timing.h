@@ -144,6 +144,7 @@ struct TimingGroupResult {
   double sentinel_reference_ns = 0;
   int slow_retries = 0;
   bool slow_state = false;
+  double slow_wait_s = 0;  // waiting for the fast state before them
 };
 
 // Measures `group`. Errors: unknown algorithm, hash, key set or scenario;

@@ -50,8 +50,8 @@ constexpr std::array<MetricInfo, 60> kMetrics = {{
     {"sentinel_ns", "ns", "none", true,
      "machine-state sentinel (malloc, zero-fill and free of 8 KiB, "
      "bench/harness.h) timed in the cell's timing-group rounds, median: "
-     "above 1.15x the process's fastest, the group was re-measured, and "
-     "flagged noisy if it stayed there"},
+     "above 1.15x the process's fastest, the group was re-measured after "
+     "waiting for the fast state, and flagged noisy if it stayed there"},
     // Reproducible (byte-identical across runs and machines).
     {"checksum", "id-fold", "none", false,
      "fold of the owners of the lookup keys, & (2^52 - 1): identical on every "

@@ -242,11 +242,16 @@ std::vector<std::vector<ResultRow>> TimingRows(
           absl::StrFormat(
               "%smachine-state sentinel (malloc, zero-fill, free of 8 KiB) "
               "in the group's rounds, median; process reference %.4g ns "
-              "(%.2fx), %d whole-group re-measurement%s",
+              "(%.2fx), %d whole-group re-measurement%s%s",
               result.slow_state ? "slow state: " : "",
               result.sentinel_reference_ns,
               *result.sentinel_ns / result.sentinel_reference_ns,
-              result.slow_retries, result.slow_retries == 1 ? "" : "s"));
+              result.slow_retries, result.slow_retries == 1 ? "" : "s",
+              result.slow_retries > 0
+                  ? absl::StrFormat(", after %.1f s of waiting for the "
+                                    "fast state",
+                                    result.slow_wait_s)
+                  : ""));
     }
   }
   return rows;

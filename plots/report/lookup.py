@@ -294,6 +294,7 @@ def context_line(ctx):
             "every round of every timing group) tracks the VM's slow states, "
             "in which allocation, stores and L3 accesses take 1.4–1.6× as "
             "long; a group whose sentinel was above 1.15× the fastest the "
-            "process had seen is measured again whole (twice at most) and "
-            "flagged noisy if it stays there (results/README.md).")
+            "process had seen waits for the fast state (up to 10 s) and is "
+            "measured again whole (twice at most), and is flagged noisy if it "
+            "stays there (results/README.md).")
     return ["Timing context (medians per cell):", ""] + out + ["", note, ""]
