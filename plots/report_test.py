@@ -316,8 +316,10 @@ class ReportTest(unittest.TestCase):
         lines = self.text.splitlines()
         lk = [ln for ln in lines if ln.startswith("- `lookup`: 1-minute")]
         self.assertEqual(len(lk), 1)
-        d = chdata.load_all(self.results)["lookup"].data
+        # The whole run, the hash axis included.
+        d = chdata.load_all(self.results)["lookup_all_hashes"].data
         sn = d[d["metric"] == "sentinel_ns"]
+        self.assertIn("md5", set(sn["hash"]))
         slow = int((sn["nodes"] == 1000).sum())
         self.assertGreater(slow, 0)
         self.assertIn("machine-state sentinel 100–140 ns per cell", lk[0])

@@ -253,7 +253,10 @@ def by_hash_table(ctx):
 def context_line(ctx):
     out = []
     for name in ("lookup", "build", "removal", "presets", "hashes", "vnodes"):
-        e = ctx.exps.get(name)
+        # The whole run: lookup's hash axis included (ctx.exps["lookup"]
+        # holds its default-hash rows only).
+        e = ctx.exps.get("lookup_all_hashes" if name == "lookup" else name,
+                         ctx.exps.get(name))
         if e is None:
             continue
         s = e.summary
