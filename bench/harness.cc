@@ -5,6 +5,7 @@
 #include <time.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
@@ -63,6 +64,32 @@ void SentinelReference::Offer(double median_ns) {
   if (!(median_ns > 0)) return;
   std::lock_guard<std::mutex> lock(mu_);
   if (!ns_ || median_ns < *ns_) ns_ = median_ns;
+}
+
+void SentinelReference::SetRetryBudget(std::optional<double> seconds) {
+  std::lock_guard<std::mutex> lock(mu_);
+  retry_budget_s_ = seconds;
+  retry_spent_s_ = 0;
+}
+
+bool SentinelReference::RetryBudgetLeft() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return !retry_budget_s_ || retry_spent_s_ < *retry_budget_s_;
+}
+
+void SentinelReference::ChargeRetry(double seconds) {
+  std::lock_guard<std::mutex> lock(mu_);
+  retry_spent_s_ += std::max(seconds, 0.0);
+}
+
+double SentinelReference::RetrySpent() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return retry_spent_s_;
+}
+
+std::optional<double> SentinelReference::RetryBudget() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return retry_budget_s_;
 }
 
 SentinelReference& ProcessSentinelReference() {
@@ -327,6 +354,11 @@ absl::StatusOr<HarnessResult> RunInterleaved(std::span<Kernel> kernels,
     double kept = Median(sentinel.ns_per_op);
     for (int retry = 1; retry <= o.sentinel->max_slow_retries && slow(kept);
          ++retry) {
+      if (!o.sentinel->reference->RetryBudgetLeft()) {
+        result.retry_budget_spent = true;
+        break;
+      }
+      const auto t0 = std::chrono::steady_clock::now();
       absl::StatusOr<double> waited =
           WaitForFastState(*o.sentinel, sentinel.iterations, reference);
       if (!waited.ok()) return waited.status();
@@ -339,6 +371,9 @@ absl::StatusOr<HarnessResult> RunInterleaved(std::span<Kernel> kernels,
         return s;
       }
       ++result.slow_retries;
+      o.sentinel->reference->ChargeRetry(
+          std::chrono::duration<double>(std::chrono::steady_clock::now() - t0)
+              .count());
       const double m = Median(again_sentinel.ns_per_op);
       if (m < kept) {
         kept = m;
@@ -392,10 +427,15 @@ absl::StatusOr<HarnessResult> RunInterleaved(std::span<Kernel> kernels,
     const std::string why = absl::StrFormat(
         "machine slow state: sentinel %.3g ns, %.2fx its reference %.3g ns, "
         "after %d whole-group re-measurement%s (%.1f s of waiting for the "
-        "fast state)",
+        "fast state)%s",
         *result.sentinel_ns, *result.sentinel_ns / reference, reference,
         result.slow_retries, result.slow_retries == 1 ? "" : "s",
-        result.slow_wait_s);
+        result.slow_wait_s,
+        result.retry_budget_spent
+            ? absl::StrFormat("; the run's re-measurement budget (%.0f s) "
+                              "was spent",
+                              o.sentinel->reference->RetryBudget().value_or(0))
+            : "");
     for (KernelResult& k : result.kernels) {
       k.noise_reason = k.noisy ? absl::StrCat(why, "; ", k.noise_reason) : why;
       k.noisy = true;

@@ -45,9 +45,10 @@
 //      compared with a reference kept across the process's groups (the
 //      fastest sentinel median seen, starting from the fastest of 15
 //      probes): a group above `slow_threshold` times it is measured again
-//      whole (all kernels, new rounds), up to `max_slow_retries` times, each
-//      time after probing the sentinel alone until it reads fast again (at
-//      most `max_wait_s` of probes), and
+//      whole (all kernels, new rounds), up to `max_slow_retries` times and
+//      while the reference's retry budget lasts (SetRetryBudget), each time
+//      after probing the sentinel alone until it reads fast again (at most
+//      `max_wait_s` of probes), and
 //      the attempt with the fastest sentinel is kept, before the noise gate
 //      (4.) looks at it; if even that attempt is slow, every kernel is
 //      flagged noisy ("machine slow state"). A noise re-measurement whose
@@ -121,16 +122,31 @@ struct Kernel {
 };
 
 // The process-wide reference of the machine-state sentinel: the fastest
-// group median seen (thread-safe).
+// group median seen, and the wall time whole-group re-measurements (with
+// their waits) may still take in this process (thread-safe).
 class SentinelReference {
  public:
   std::optional<double> ns() const;
   // Lowers the reference to `median_ns` if that is faster (ignores <= 0).
   void Offer(double median_ns);
+  // Caps the seconds all slow-state re-measurements of the process may take
+  // together (nullopt: no cap). A tier with a time budget sets one
+  // (experiments/runner.cc), so that an hour of slow states cannot stretch
+  // it; a group found slow once the cap is spent is flagged at once.
+  void SetRetryBudget(std::optional<double> seconds);
+  // Whether a re-measurement may start: no cap, or some of it left.
+  bool RetryBudgetLeft() const;
+  // Charges one re-measurement's wall time (its wait included).
+  void ChargeRetry(double seconds);
+  // Seconds charged so far.
+  double RetrySpent() const;
+  std::optional<double> RetryBudget() const;
 
  private:
   mutable std::mutex mu_;
   std::optional<double> ns_;
+  std::optional<double> retry_budget_s_;
+  double retry_spent_s_ = 0;
 };
 
 struct SentinelOptions {
@@ -180,7 +196,8 @@ struct HarnessResult {
   std::optional<double> steal_fraction;  // nullopt where /proc/stat is absent
   // With a sentinel: its median over the kept rounds (ns per operation), the
   // reference it was compared with, the whole-group re-measurements made,
-  // and whether the kept attempt was still in a slow state.
+  // whether the kept attempt was still in a slow state, and whether a
+  // re-measurement was skipped because the process's budget was spent.
   std::optional<double> sentinel_ns;
   double sentinel_reference_ns = 0;
   int slow_retries = 0;
@@ -188,6 +205,7 @@ struct HarnessResult {
   // Seconds the sentinel probed alone, waiting for the fast state, before
   // the re-measurements.
   double slow_wait_s = 0;
+  bool retry_budget_spent = false;
 };
 
 // Measures `kernels` as described in the file comment. Errors: rounds == 0,

@@ -276,6 +276,41 @@ TEST(HarnessTest, TheReMeasurementWaitsForTheFastState) {
   EXPECT_TRUE(at_once.kernels[0].noisy);
 }
 
+TEST(HarnessTest, ASpentRetryBudgetFlagsASlowGroupWithoutReMeasuring) {
+  std::vector<std::string> log;
+  std::vector<Kernel> ks = {Synthetic(
+      "k", [](int) { return 10.0; }, &log)};
+  SentinelReference ref;
+  ref.Offer(100);
+  ref.SetRetryBudget(0);  // nothing left
+  EXPECT_FALSE(ref.RetryBudgetLeft());
+  HarnessOptions o = Options(4);
+  o.sentinel =
+      SentinelOptions{.kernel = SyntheticSentinel([](int) { return 150.0; }),
+                      .reference = &ref};
+  absl::StatusOr<HarnessResult> r = RunInterleaved(ks, o);
+  ASSERT_TRUE(r.ok()) << r.status();
+  EXPECT_EQ(r->slow_retries, 0);
+  EXPECT_TRUE(r->retry_budget_spent);
+  EXPECT_TRUE(r->slow_state);
+  EXPECT_EQ(log.size(), 4u);  // the first attempt only
+  EXPECT_THAT(r->kernels[0].noise_reason,
+              HasSubstr("the run's re-measurement budget (0 s) was spent"));
+  // A budget with room: the group is measured again and the time charged.
+  log.clear();
+  ref.SetRetryBudget(3600);
+  r = RunInterleaved(ks, o);
+  ASSERT_TRUE(r.ok()) << r.status();
+  EXPECT_EQ(r->slow_retries, 2);
+  EXPECT_FALSE(r->retry_budget_spent);
+  EXPECT_GT(ref.RetrySpent(), 0);
+  EXPECT_TRUE(ref.RetryBudgetLeft());
+  // No cap: always room.
+  ref.SetRetryBudget(std::nullopt);
+  ref.ChargeRetry(1e9);
+  EXPECT_TRUE(ref.RetryBudgetLeft());
+}
+
 TEST(HarnessTest, TheFirstGroupProbesTheSentinelAndLowersTheReference) {
   std::vector<std::string> log;
   std::vector<Kernel> ks = {Synthetic(

@@ -144,6 +144,7 @@ TimingGroupResult Collect(LookupState* st, const HarnessResult& h) {
   out.slow_retries = h.slow_retries;
   out.slow_state = h.slow_state;
   out.slow_wait_s = h.slow_wait_s;
+  out.retry_budget_spent = h.retry_budget_spent;
   return out;
 }
 

@@ -145,6 +145,7 @@ struct TimingGroupResult {
   int slow_retries = 0;
   bool slow_state = false;
   double slow_wait_s = 0;  // waiting for the fast state before them
+  bool retry_budget_spent = false;  // a re-measurement skipped: no budget
 };
 
 // Measures `group`. Errors: unknown algorithm, hash, key set or scenario;

@@ -242,7 +242,7 @@ std::vector<std::vector<ResultRow>> TimingRows(
           absl::StrFormat(
               "%smachine-state sentinel (malloc, zero-fill, free of 8 KiB) "
               "in the group's rounds, median; process reference %.4g ns "
-              "(%.2fx), %d whole-group re-measurement%s%s",
+              "(%.2fx), %d whole-group re-measurement%s%s%s",
               result.slow_state ? "slow state: " : "",
               result.sentinel_reference_ns,
               *result.sentinel_ns / result.sentinel_reference_ns,
@@ -251,6 +251,9 @@ std::vector<std::vector<ResultRow>> TimingRows(
                   ? absl::StrFormat(", after %.1f s of waiting for the "
                                     "fast state",
                                     result.slow_wait_s)
+                  : "",
+              result.retry_budget_spent
+                  ? " (the run's re-measurement budget was spent)"
                   : ""));
     }
   }
