@@ -66,8 +66,8 @@
 //     smallest d / w is the owner when that bound and the next candidate's
 //     stay below its lower bound (98 % of lookups; none is a candidate in
 //     e^-4 = 1.8 %).
-// Measured for weights 1 to 4 (AVX-512, Zen 5): 93 instead of 250 ns at
-// N = 100, 247 instead of 580 at 10^3 (0.25 ns per node; 0.21 unweighted),
+// Measured for weights 1 to 4 (AVX-512, Zen 5): 86 to 88 instead of 250 ns
+// at N = 100, 247 instead of 580 at 10^3 (0.25 ns per node; 0.21 unweighted),
 // 0.18 per node at 10^4. The result is bit-identical to evaluating every
 // score.
 //
@@ -360,21 +360,16 @@ class Rendezvous final : public ConsistentHash {
             n < kCandidateMinNodes) {
           // The ratio pass, for few nodes: one vector pass for the node A of
           // the smallest ratio (c + 0.5) / w (the largest upper bound of
-          // the score, 2^b / ratio) and the second smallest ratio r2. Every
-          // other node's computed score is at most 2^b / r2 times 1 + 2^-38
-          // (the division's rounding and ScoreBounds' margin), so A is the
-          // owner where that lies below A's lower bound. Else (mostly at
-          // N near 10, where the top two are near) the loop below decides.
+          // the score, 2^b / ratio) and the second smallest ratio r2, a
+          // lower bound on every other node's; OwnsByRatio decides from
+          // them. Else (mostly at N near 10, where the top two are near)
+          // the loop below decides.
           uint64_t runner;
           const size_t a = rendezvous_internal::ArgMax2RatioXxh64Avx512(
               pk, pn, w, n, &runner);
-          double lo;
-          double hi;
-          if (ScoreBounds(Scorer::Score(pk, pn[a]), w[a], &lo, &hi)) {
-            const double r2 = std::bit_cast<double>(~runner);
-            if (kInvScale / r2 * (1.0 + 0x1p-37) < lo) [[likely]] {
-              return ids_[a];
-            }
+          if (OwnsByRatio(Scorer::Score(pk, pn[a]), w[a],
+                          std::bit_cast<double>(~runner))) [[likely]] {
+            return ids_[a];
           }
         }
         if (avx512_ && n >= kCandidateMinNodes && n < kCandidateMaxNodes &&
@@ -403,15 +398,10 @@ class Rendezvous final : public ConsistentHash {
                 a = smaller ? i : a;
                 r1 = smaller ? r : r1;
               });
-          const uint64_t score_a = Scorer::Score(pk, pn[a]);
-          double lo;
-          double hi;
           if (r1 < std::numeric_limits<double>::infinity() &&
-              ScoreBounds(score_a, w[a], &lo, &hi)) {
-            const double r2_all = std::min(r2, candidate_ratio_);
-            if (kInvScale / r2_all * (1.0 + 0x1p-37) < lo) [[likely]] {
-              return ids_[a];
-            }
+              OwnsByRatio(Scorer::Score(pk, pn[a]), w[a],
+                          std::min(r2, candidate_ratio_))) [[likely]] {
+            return ids_[a];
           }
         }
       }
@@ -464,8 +454,7 @@ class Rendezvous final : public ConsistentHash {
     } else {
       TopByScore<double>(
           [&](size_t i) {
-            return WeightedScore(Scorer::Score(pk, prepared_[i]),
-                                 weights_[i]);
+            return WeightedScore(Scorer::Score(pk, prepared_[i]), weights_[i]);
           },
           r, distinct_zones, out);
     }
@@ -521,6 +510,30 @@ class Rendezvous final : public ConsistentHash {
     // w / (p + d^4 / (4u)) = w u / (u p + d^4 / 4).
     *lo = (w * u / (u * p + 0.25 * (d2 * d2))) * (1.0 - 0x1p-40);
     return true;
+  }
+
+  // Whether node A, of raw score `score` and weight w, is the owner when
+  // every other node's ratio (c + 0.5) / w, as Ratio or RatioKey computes
+  // it, is at least r2: then A's computed score exceeds every other's.
+  // A's real score is at least w u / (u p + d^4 / 4) (ScoreBounds' lower
+  // bound); every other's at most w' / d' = 2^b / ratio' <= 2^b / r2 times
+  // 1 + 2^-52 (the ratio's rounding); each computed score lies within
+  // 2^-51 of its real one. The test, w u r2 > 2^b (u p + d^4 / 4)
+  // (1 + 2^-36), has multiplications only (no division on the lookup's
+  // path) whose few roundings (< 2^-48 in all) the factor 1 + 2^-36 covers
+  // with the rest. False where A's ratio is r2's (a tie) or near it.
+  // Precondition (the ratio and candidate passes): w and every other
+  // weight satisfy RatioWeight and r2 is a ratio or their lower bound
+  // candidate_ratio_ (no overflow or underflow: each product lies within
+  // [2^-900, 2^900]).
+  ABSL_ATTRIBUTE_ALWAYS_INLINE static bool OwnsByRatio(uint64_t score, double w,
+                                                       double r2) {
+    const double u = ToUnitInterval<H>(score);
+    const double d = 1.0 - u;  // exact, as in ScoreBounds
+    const double d2 = d * d;
+    const double p = d + d2 * (0.5 + d * (1.0 / 3.0));
+    return kInvScale * (1.0 + 0x1p-36) * (u * p + 0.25 * (d2 * d2)) <
+           w * u * r2;
   }
 
   // The ratio of a node with the given score and weight w, (c + 0.5) / w =

@@ -265,7 +265,8 @@ TYPED_TEST(RendezvousTest, OwnerMatchesTheDefinitionAtEverySize) {
 }
 
 // The candidate pass's upper node limit (32768) from both sides, and the
-// thresholds after AddNode and RemoveNode: nodes added one at a time (the
+// thresholds after AddNode and RemoveNode, with the ratio pass (N < 128)
+// before and after them: nodes added one at a time (the
 // thresholds then come from an older weight sum until it doubles; a heavy
 // node at 300 makes it double) and removed, checked against the definition
 // along the way, on each kernel.
@@ -305,8 +306,10 @@ TEST(RendezvousLimitsTest, CandidatePassMatchesTheDefinition) {
     };
     for (int i = 0; i < 600; ++i) {
       ASSERT_TRUE(hrw.AddNode(nodes[i]).ok());
-      if (i == 127 || i == 128 || i == 255 || i == 300 || i == 301 ||
-          i == 599) {
+      // n = i + 1: the ratio pass (10 <= n < 128), then the candidate
+      // pass.
+      if (i == 1 || i == 9 || i == 10 || i == 63 || i == 126 || i == 127 ||
+          i == 128 || i == 255 || i == 300 || i == 301 || i == 599) {
         check("after AddNode");
       }
     }
@@ -314,6 +317,13 @@ TEST(RendezvousLimitsTest, CandidatePassMatchesTheDefinition) {
       ASSERT_TRUE(hrw.RemoveNode(id).ok());
     }
     check("after RemoveNode");
+    // Down to 100 live nodes: the ratio pass after removals.
+    for (NodeId id : hrw.LiveNodes()) {
+      if (hrw.size() == 100) break;
+      ASSERT_TRUE(hrw.RemoveNode(id).ok());
+    }
+    ASSERT_EQ(hrw.size(), 100u);
+    check("after RemoveNode to 100");
   }
 }
 
