@@ -99,7 +99,6 @@ using timing_internal::AddMemberForHash;
 using timing_internal::AddPresetMember;
 using timing_internal::LookupState;
 
-
 // Copies the harness values into the samples, adds ratios and group rows.
 TimingGroupResult Collect(LookupState* st, const HarnessResult& h) {
   for (size_t j = 0; j < st->kernels.size(); ++j) {
@@ -112,11 +111,10 @@ TimingGroupResult Collect(LookupState* st, const HarnessResult& h) {
     }
     if (k.noisy) {
       s.noisy = true;
-      s.note = absl::StrCat("noisy: ", k.noise_reason, " after ",
-                            k.remeasured,
-                            k.remeasured == 1 ? " re-measurement"
-                                              : " re-measurements",
-                            s.note.empty() ? "" : "; ", s.note);
+      s.note = absl::StrCat(
+          "noisy: ", k.noise_reason, " after ", k.remeasured,
+          k.remeasured == 1 ? " re-measurement" : " re-measurements",
+          s.note.empty() ? "" : "; ", s.note);
     }
   }
   TimingGroupResult out;
@@ -127,10 +125,9 @@ TimingGroupResult Collect(LookupState* st, const HarnessResult& h) {
     r.metric = absl::StrCat(a.metric, "_ratio_to_", b.algorithm);
     r.unit = "ratio";
     r.noisy = a.noisy || b.noisy;
-    r.note = absl::StrCat(r.noisy ? "noisy: ratio of a noisy measurement; "
-                                  : "",
-                          a.metric, " of ", a.algorithm, " / ", b.algorithm,
-                          " in the same round");
+    r.note = absl::StrCat(
+        r.noisy ? "noisy: ratio of a noisy measurement; " : "", a.metric,
+        " of ", a.algorithm, " / ", b.algorithm, " in the same round");
     for (size_t i = 0; i < r.values.size() && i < b.values.size(); ++i) {
       r.values[i] = b.values[i] > 0 ? a.values[i] / b.values[i] : 0;
     }
@@ -184,9 +181,9 @@ absl::StatusOr<TimingGroupResult> MeasureMembers(const TimingGroup& g,
     } else if (!DispatchHash(m.params.hash, [&]<typename H>() {
                  inner = AddMemberForHash<H>(build, g, i, st);
                })) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("unknown hash '", m.params.hash, "'; valid hashes: ",
-                       dispatch_internal::JoinNames(kConcreteHashes)));
+      return absl::InvalidArgumentError(absl::StrCat(
+          "unknown hash '", m.params.hash,
+          "'; valid hashes: ", dispatch_internal::JoinNames(kConcreteHashes)));
     }
     if (!inner.ok()) return inner;
   }
@@ -229,7 +226,6 @@ absl::StatusOr<TimingGroupResult> LookupGroup(const TimingGroup& g) {
   return MeasureMembers(g, &st, /*build=*/false);
 }
 
-
 absl::StatusOr<TimingGroupResult> BuildGroup(const TimingGroup& g) {
   LookupState st;
   return MeasureMembers(g, &st, /*build=*/true);
@@ -250,12 +246,12 @@ absl::StatusOr<TimingGroupResult> HashGroup(const TimingGroup& g) {
       auto prefix = std::make_shared<const std::vector<uint64_t>>(
           PrefixSums<uint64_t>(d));
       Kernel k{.label = g.hashes[i] + "/hash_ns",
-               .run = [hash, span](uint64_t it) {
-                 return ThroughputLoop<std::string>(hash, span, it);
-               },
-               .expected = [prefix](uint64_t it) {
-                 return CyclicFold(*prefix, it);
-               }};
+               .run =
+                   [hash, span](uint64_t it) {
+                     return ThroughputLoop<std::string>(hash, span, it);
+                   },
+               .expected =
+                   [prefix](uint64_t it) { return CyclicFold(*prefix, it); }};
       TimingSample s;
       s.member = i;
       s.scenario = "string";
@@ -278,10 +274,18 @@ std::string JsonString(std::string_view s) {
   std::string out = "\"";
   for (char c : s) {
     switch (c) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\n': out += "\\n"; break;
-      case '\t': out += "\\t"; break;
+      case '"':
+        out += "\\\"";
+        break;
+      case '\\':
+        out += "\\\\";
+        break;
+      case '\n':
+        out += "\\n";
+        break;
+      case '\t':
+        out += "\\t";
+        break;
       default:
         if (static_cast<unsigned char>(c) < 0x20) {
           out += absl::StrFormat("\\u%04x", c);
@@ -323,9 +327,24 @@ absl::StatusOr<TimingGroupResult> RunTimingGroup(const TimingGroup& g) {
     return LookupGroup(g);
   }
   if (g.kind == "build") return BuildGroup(g);
-  return absl::InvalidArgumentError(
-      absl::StrCat("unknown timing kind '", g.kind,
-                   "'; valid: lookup, build, hash_speed"));
+  return absl::InvalidArgumentError(absl::StrCat(
+      "unknown timing kind '", g.kind, "'; valid: lookup, build, hash_speed"));
+}
+
+std::string TimingPolicyJson() {
+  const HarnessOptions o = Options(TimingGroup{});
+  const SentinelOptions& sentinel = *o.sentinel;
+  const std::optional<double> budget = ProcessSentinelReference().RetryBudget();
+  return absl::StrCat(
+      "{\"cv_threshold\": ", absl::StrFormat("%g", o.cv_threshold),
+      ", \"pair_tolerance\": ", absl::StrFormat("%g", o.pair_tolerance),
+      ", \"max_remeasure\": ", o.max_remeasure, ", \"slices\": ", o.slices,
+      ", \"sentinel\": {\"slow_threshold\": ",
+      absl::StrFormat("%g", sentinel.slow_threshold),
+      ", \"max_slow_retries\": ", sentinel.max_slow_retries,
+      ", \"max_wait_s\": ", absl::StrFormat("%g", sentinel.max_wait_s),
+      ", \"retry_budget_s\": ",
+      budget ? absl::StrFormat("%g", *budget) : std::string("null"), "}}");
 }
 
 std::string BenchmarkContextJson() {
@@ -336,10 +355,9 @@ std::string BenchmarkContextJson() {
   if (cpu.scaling == benchmark::CPUInfo::DISABLED) scaling = "false";
   std::vector<std::string> caches;
   for (const benchmark::CPUInfo::CacheInfo& c : cpu.caches) {
-    caches.push_back(absl::StrCat("{\"type\": ", JsonString(c.type),
-                                  ", \"level\": ", c.level,
-                                  ", \"size\": ", c.size,
-                                  ", \"num_sharing\": ", c.num_sharing, "}"));
+    caches.push_back(absl::StrCat(
+        "{\"type\": ", JsonString(c.type), ", \"level\": ", c.level,
+        ", \"size\": ", c.size, ", \"num_sharing\": ", c.num_sharing, "}"));
   }
   std::vector<std::string> load;
   for (double l : cpu.load_avg) load.push_back(absl::StrFormat("%.2f", l));
@@ -348,15 +366,13 @@ std::string BenchmarkContextJson() {
 #else
   const char* version = "";
 #endif
-  return absl::StrCat(
-      "{\"host_name\": ", JsonString(sys.name),
-      ", \"num_cpus\": ", cpu.num_cpus,
-      ", \"mhz_per_cpu\": ",
-      absl::StrFormat("%.0f", cpu.cycles_per_second / 1e6),
-      ", \"cpu_scaling_enabled\": ", scaling, ", \"caches\": [",
-      absl::StrJoin(caches, ", "), "], \"load_avg\": [",
-      absl::StrJoin(load, ", "), "], \"benchmark_version\": ",
-      JsonString(version), "}");
+  return absl::StrCat("{\"host_name\": ", JsonString(sys.name),
+                      ", \"num_cpus\": ", cpu.num_cpus, ", \"mhz_per_cpu\": ",
+                      absl::StrFormat("%.0f", cpu.cycles_per_second / 1e6),
+                      ", \"cpu_scaling_enabled\": ", scaling, ", \"caches\": [",
+                      absl::StrJoin(caches, ", "), "], \"load_avg\": [",
+                      absl::StrJoin(load, ", "),
+                      "], \"benchmark_version\": ", JsonString(version), "}");
 }
 
 }  // namespace chbench

@@ -144,7 +144,7 @@ struct TimingGroupResult {
   double sentinel_reference_ns = 0;
   int slow_retries = 0;
   bool slow_state = false;
-  double slow_wait_s = 0;  // waiting for the fast state before them
+  double slow_wait_s = 0;           // waiting for the fast state before them
   bool retry_budget_spent = false;  // a re-measurement skipped: no budget
 };
 
@@ -161,6 +161,16 @@ absl::StatusOr<TimingGroupResult> RunTimingGroup(const TimingGroup& group);
 //                "num_sharing": 1}, ...],
 //    "load_avg": [0.5, 0.4, 0.3], "benchmark_version": "1.7.1"}
 std::string BenchmarkContextJson();
+
+// The noise policy RunTimingGroup applies (HarnessOptions' and
+// SentinelOptions' values as Options() sets them, and the process's
+// re-measurement budget, ProcessSentinelReference().RetryBudget(); null for
+// none), as one JSON object:
+//   {"cv_threshold": 0.05, "pair_tolerance": 0.1, "max_remeasure": 1,
+//    "slices": 3, "sentinel": {"slow_threshold": 1.15,
+//    "max_slow_retries": 2, "max_wait_s": 10, "retry_budget_s": 60}}
+// Call it after the runner has set the budget.
+std::string TimingPolicyJson();
 
 // The number of keys the checksum row folds: all keys while num_keys * nodes
 // stays modest, otherwise fewer, so that O(N) lookups (rendezvous) at large N

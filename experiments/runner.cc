@@ -527,6 +527,7 @@ std::string MetaJson(const Spec& spec, const RunOptions& o, bool timing,
      JsonString("node-<i> for seed 0, node-<i>-s<seed> otherwise"));
   kv("cells", std::to_string(cells));
   kv("shards", shards_json);
+  kv("timing_policy", timing ? TimingPolicyJson() : "null");
   kv("benchmark_context", timing ? BenchmarkContextJson() : "null", true);
   j += "}\n";
   return j;

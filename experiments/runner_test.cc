@@ -57,8 +57,8 @@ TEST(RunnerTest, NodeNamesSaltedBySeed) {
 }
 
 TEST(RunnerTest, JumpRemoveRandomBecomesRemoveLast) {
-  auto rows = RunCell(MakeCell("disruption", "jump", 10, 20000, "remove_random"),
-                      "r");
+  auto rows =
+      RunCell(MakeCell("disruption", "jump", 10, 20000, "remove_random"), "r");
   ASSERT_TRUE(rows.ok()) << rows.status();
   const ResultRow* moved = Find(*rows, "moved_fraction");
   ASSERT_NE(moved, nullptr);
@@ -100,7 +100,8 @@ TEST(RunnerTest, RemovalMovesOnlyTheRemovedNodesKeysForMonotoneAlgorithms) {
   EXPECT_DOUBLE_EQ(Find(*rows, "step_moved_excess")->value.value(), 0);
   EXPECT_DOUBLE_EQ(Find(*rows, "moved_optimal_fraction")->value.value(), 0.5);
   EXPECT_NEAR(Find(*rows, "moved_fraction")->value.value(), 0.5, 0.05);
-  EXPECT_EQ(Find(*rows, "moved_fraction")->removed, std::optional<uint64_t>(25));
+  EXPECT_EQ(Find(*rows, "moved_fraction")->removed,
+            std::optional<uint64_t>(25));
   EXPECT_EQ(Find(*rows, "moved_fraction")->removal, "random");
   // Balance over the 25 live nodes: every live node has keys.
   EXPECT_GT(Find(*rows, "load_min_over_mean")->value.value(), 0.1);
@@ -193,7 +194,9 @@ TEST(RunnerTest, RendezvousKeysAreCappedWithNote) {
   EXPECT_THAT((*rows)[0].note, HasSubstr("keys capped"));
 }
 
-TEST(RunnerTest, GoldensPass) { EXPECT_TRUE(CheckGoldens().ok()) << CheckGoldens(); }
+TEST(RunnerTest, GoldensPass) {
+  EXPECT_TRUE(CheckGoldens().ok()) << CheckGoldens();
+}
 
 class SpecDirTest : public ::testing::Test {
  protected:
@@ -231,9 +234,9 @@ repetitions = 3
 TEST_F(SpecDirTest, WritesDataSummaryMetaAndResumes) {
   ASSERT_TRUE(RunExperiments({"balance"}, options_).ok());
   const std::string dir = RunDir();
-  EXPECT_THAT(dir, ::testing::EndsWith(
-                       "/results/balance/default-" +
-                       fs::path(dir).filename().string().substr(8)));
+  EXPECT_THAT(dir,
+              ::testing::EndsWith("/results/balance/default-" +
+                                  fs::path(dir).filename().string().substr(8)));
   for (const char* f : {"data.csv", "summary.csv", "meta.json"}) {
     EXPECT_TRUE(fs::exists(dir + "/" + f)) << f;
   }
@@ -256,7 +259,7 @@ TEST_F(SpecDirTest, WritesDataSummaryMetaAndResumes) {
   const std::string meta = *ReadFile(dir + "/meta.json");
   for (const char* key : {"\"run_id\"", "\"spec_hash\"", "\"git_commit\"",
                           "\"cpu_model\"", "\"seeds\": [0, 1, 2]",
-                          "\"tier\": \"default\""}) {
+                          "\"tier\": \"default\"", "\"timing_policy\": null"}) {
     EXPECT_THAT(meta, HasSubstr(key));
   }
   // The machine record lists the caches wherever sysfs or glibc (CPUID)
@@ -295,6 +298,43 @@ TEST_F(SpecDirTest, WritesDataSummaryMetaAndResumes) {
   EXPECT_EQ(*ReadFile(dir + "/data.csv"), data);
 }
 
+// A timing experiment's meta.json states the noise policy its cells were
+// measured under, with the tier's re-measurement budget (60 s in the default
+// tier, none in the full tier).
+TEST_F(SpecDirTest, TimingMetaRecordsTheNoisePolicy) {
+  std::ofstream(root_ + "/specs/lookup.toml") << R"(
+[[sweep]]
+kind = "lookup"
+scenario = ["prehashed"]
+algorithm = ["modulo"]
+nodes = [3]
+keys = [256]
+min_time_s = 0.0002
+repetitions = 3
+)";
+  for (const char* tier : {"default", "full"}) {
+    options_.tier = tier;
+    ASSERT_TRUE(RunExperiments({"lookup"}, options_).ok()) << tier;
+    std::string meta;
+    for (const auto& e : fs::directory_iterator(root_ + "/results/lookup")) {
+      if (e.path().filename().string().starts_with(tier)) {
+        meta = *ReadFile(e.path().string() + "/meta.json");
+      }
+    }
+    EXPECT_THAT(meta, HasSubstr("\"timing_policy\": {\"cv_threshold\": 0.05, "
+                                "\"pair_tolerance\": 0.1, \"max_remeasure\": "
+                                "1, \"slices\": 3, \"sentinel\": "
+                                "{\"slow_threshold\": 1.15, "
+                                "\"max_slow_retries\": 2, \"max_wait_s\": 10, "
+                                "\"retry_budget_s\": "))
+        << tier;
+    EXPECT_THAT(meta, HasSubstr(std::string(tier) == "default"
+                                    ? "\"retry_budget_s\": 60}}"
+                                    : "\"retry_budget_s\": null}}"))
+        << tier;
+  }
+}
+
 TEST_F(SpecDirTest, BadSpecIsInvalidArgumentAndRunsNothing) {
   std::ofstream(root_ + "/specs/balance.toml")
       << "[[sweep]]\nkind = \"balance\"\nalgorithm = [\"ring\", \"foo\"]\n"
@@ -310,8 +350,9 @@ TEST_F(SpecDirTest, BadSpecIsInvalidArgumentAndRunsNothing) {
 TEST_F(SpecDirTest, UnknownExperiment) {
   const absl::Status s = RunExperiments({"latency"}, options_);
   EXPECT_TRUE(absl::IsInvalidArgument(s));
-  EXPECT_THAT(s.message(), HasSubstr("unknown experiment 'latency'; valid: all, "
-                                     "lookup, build, memory, disruption"));
+  EXPECT_THAT(s.message(),
+              HasSubstr("unknown experiment 'latency'; valid: all, "
+                        "lookup, build, memory, disruption"));
 }
 
 }  // namespace

@@ -326,10 +326,26 @@ class ReportTest(unittest.TestCase):
         self.assertIn("at most 1.40× the run's fastest", lk[0])
         self.assertIn(f"of {len(sn)} cells, {slow} were in groups measured "
                       f"again whole and {slow} stayed in a slow state", lk[0])
+        # The policy is the run's meta.json's, not the report's own text.
+        self.assertIn("policy: slow above 1.15× the fastest, a wait of up "
+                      "to 10 s and at most 2 whole-group re-measurements, "
+                      "60 s of them per process.", lk[0])
         # The fake build run has no sentinel rows: said, not invented.
         bd = [ln for ln in lines if ln.startswith("- `build`: 1-minute")]
         self.assertEqual(len(bd), 1)
         self.assertIn("no machine-state sentinel", bd[0])
+        self.assertNotIn("policy", bd[0])
+        from report.lookup import policy_text
+        self.assertEqual(policy_text({"git_commit": "4082fad0123"}),
+                         "its policy is not in its meta.json (run at "
+                         "`4082fad`, before meta.json recorded it)")
+        full = {"timing_policy": {"sentinel": {
+            "slow_threshold": 1.2, "max_wait_s": 5, "max_slow_retries": 1,
+            "retry_budget_s": None}}}
+        self.assertEqual(policy_text(full),
+                         "policy: slow above 1.2× the fastest, a wait of up "
+                         "to 5 s and at most 1 whole-group re-measurements, "
+                         "no budget for them")
 
     def test_build_peer_table(self):
         self.need_fake()

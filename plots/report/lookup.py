@@ -250,6 +250,23 @@ def by_hash_table(ctx):
                      rows), ""]
 
 
+def policy_text(meta):
+    """The slow-state policy a run's meta.json records, as a phrase."""
+    pol = (meta or {}).get("timing_policy")
+    sen = pol.get("sentinel") if isinstance(pol, dict) else None
+    if not isinstance(sen, dict):
+        commit = str((meta or {}).get("git_commit") or "?")[:7]
+        return (f"its policy is not in its meta.json (run at `{commit}`, "
+                f"before meta.json recorded it)")
+    budget = sen.get("retry_budget_s")
+    return (f"policy: slow above {fmt_num(sen.get('slow_threshold'))}× the "
+            f"fastest, a wait of up to {fmt_num(sen.get('max_wait_s'))} s "
+            f"and at most {sen.get('max_slow_retries')} whole-group "
+            f"re-measurements, "
+            + ("no budget for them" if budget is None else
+               f"{fmt_num(budget)} s of them per process"))
+
+
 def context_line(ctx):
     out = []
     for name in ("lookup", "build", "removal", "presets", "hashes", "vnodes"):
@@ -289,15 +306,17 @@ def context_line(ctx):
                      f"{sn.max() / ref:.2f}× the run's fastest); of "
                      f"{len(sn)} cells, {again} were in groups measured "
                      f"again whole and {slow} stayed in a slow state "
-                     f"(flagged noisy).")
+                     f"(flagged noisy)")
+            line += f"; {policy_text(e.meta)}."
         out.append(line)
     if not out:
         return []
     note = ("The sentinel (malloc, zero-fill and free of 8 KiB, timed in "
             "every round of every timing group) tracks the VM's slow states, "
             "in which allocation, stores and L3 accesses take 1.4–1.6× as "
-            "long; a group whose sentinel was above 1.15× the fastest the "
-            "process had seen waits for the fast state (up to 10 s) and is "
-            "measured again whole (twice at most), and is flagged noisy if it "
-            "stays there (results/README.md).")
+            "long; a group whose sentinel was above the threshold times the "
+            "fastest the process had seen waits for the fast state and is "
+            "measured again whole, and is flagged noisy if it stays there; "
+            "each run's threshold, wait, re-measurement count and budget are "
+            "its `meta.json`'s `timing_policy` (results/README.md).")
     return ["Timing context (medians per cell):", ""] + out + ["", note, ""]

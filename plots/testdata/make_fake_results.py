@@ -172,6 +172,15 @@ class Writer:
                                   "cpu_scaling_enabled": False},
             "fake": True,
         }
+        # The noise policy (bench/timing.h TimingPolicyJson): on the fake
+        # lookup run only, so the report test sees a run with it and one
+        # (build) from before meta.json recorded it.
+        if self.exp == "lookup":
+            meta["timing_policy"] = {
+                "cv_threshold": 0.05, "pair_tolerance": 0.1,
+                "max_remeasure": 1, "slices": 3,
+                "sentinel": {"slow_threshold": 1.15, "max_slow_retries": 2,
+                             "max_wait_s": 10, "retry_budget_s": 60}}
         with open(os.path.join(d, "meta.json"), "w") as f:
             json.dump(meta, f, indent=2)
 
