@@ -52,7 +52,8 @@ TEST(HarnessTest, EveryKernelOncePerRoundInShuffledOrders) {
   std::vector<std::string> log;
   std::vector<Kernel> ks;
   for (const char* name : {"a", "b", "c", "d"}) {
-    ks.push_back(Synthetic(name, [](int) { return 10.0; }, &log));
+    ks.push_back(Synthetic(
+        name, [](int) { return 10.0; }, &log));
   }
   absl::StatusOr<HarnessResult> r = RunInterleaved(ks, Options(12));
   ASSERT_TRUE(r.ok()) << r.status();
@@ -76,8 +77,8 @@ TEST(HarnessTest, EveryKernelOncePerRoundInShuffledOrders) {
 TEST(HarnessTest, ARoundIsTheMedianOfItsSlices) {
   std::vector<std::string> log;
   // Every third call is disturbed (30 ns instead of 10).
-  std::vector<Kernel> ks = {
-      Synthetic("k", [](int c) { return c % 3 == 2 ? 30.0 : 10.0; }, &log)};
+  std::vector<Kernel> ks = {Synthetic(
+      "k", [](int c) { return c % 3 == 2 ? 30.0 : 10.0; }, &log)};
   HarnessOptions o = Options(4);
   o.slices = 3;
   absl::StatusOr<HarnessResult> r = RunInterleaved(ks, o);
@@ -89,7 +90,8 @@ TEST(HarnessTest, ARoundIsTheMedianOfItsSlices) {
   o.slices = 1;
   o.max_remeasure = 0;
   log.clear();
-  ks[0] = Synthetic("k", [](int c) { return c % 3 == 2 ? 30.0 : 10.0; }, &log);
+  ks[0] = Synthetic(
+      "k", [](int c) { return c % 3 == 2 ? 30.0 : 10.0; }, &log);
   r = RunInterleaved(ks, o);
   ASSERT_TRUE(r.ok());
   EXPECT_DOUBLE_EQ(r->kernels[0].ns_per_op[2], 30.0);
@@ -97,8 +99,10 @@ TEST(HarnessTest, ARoundIsTheMedianOfItsSlices) {
 
 TEST(HarnessTest, AFoldMismatchFailsTheRun) {
   std::vector<std::string> log;
-  std::vector<Kernel> ks = {Synthetic("ok", [](int) { return 1.0; }, &log)};
-  Kernel lazy = Synthetic("lazy", [](int) { return 1.0; }, &log);
+  std::vector<Kernel> ks = {Synthetic(
+      "ok", [](int) { return 1.0; }, &log)};
+  Kernel lazy = Synthetic(
+      "lazy", [](int) { return 1.0; }, &log);
   lazy.run = [](uint64_t it) { return Measurement{1e-6, it * 3 - 1}; };
   ks.push_back(lazy);
   absl::StatusOr<HarnessResult> r = RunInterleaved(ks, Options(3));
@@ -111,10 +115,12 @@ TEST(HarnessTest, NoisyKernelIsRemeasuredWithItsPartnersThenFlagged) {
   std::vector<std::string> log;
   std::vector<Kernel> ks;
   // Alternates 10 and 20 ns: cv ~ 35 % on every attempt.
-  ks.push_back(Synthetic("jumpy", [](int c) { return c % 2 ? 20.0 : 10.0; },
-                         &log));
-  ks.push_back(Synthetic("partner", [](int) { return 5.0; }, &log));
-  ks.push_back(Synthetic("bystander", [](int) { return 5.0; }, &log));
+  ks.push_back(Synthetic(
+      "jumpy", [](int c) { return c % 2 ? 20.0 : 10.0; }, &log));
+  ks.push_back(Synthetic(
+      "partner", [](int) { return 5.0; }, &log));
+  ks.push_back(Synthetic(
+      "bystander", [](int) { return 5.0; }, &log));
   ks[0].partners = {1};
   HarnessOptions o = Options(6);
   o.max_remeasure = 2;
@@ -145,8 +151,10 @@ TEST(HarnessTest, NoiseThatGoesAwayIsNotFlagged) {
 TEST(HarnessTest, ThroughputSlowerThanLatencyIsFlagged) {
   std::vector<std::string> log;
   std::vector<Kernel> ks;
-  ks.push_back(Synthetic("throughput", [](int) { return 12.0; }, &log));
-  ks.push_back(Synthetic("latency", [](int) { return 10.0; }, &log));
+  ks.push_back(Synthetic(
+      "throughput", [](int) { return 12.0; }, &log));
+  ks.push_back(Synthetic(
+      "latency", [](int) { return 10.0; }, &log));
   ks[0].latency_of = 1;
   absl::StatusOr<HarnessResult> r = RunInterleaved(ks, Options(4));
   ASSERT_TRUE(r.ok()) << r.status();
@@ -154,7 +162,8 @@ TEST(HarnessTest, ThroughputSlowerThanLatencyIsFlagged) {
   EXPECT_THAT(r->kernels[0].noise_reason, HasSubstr("throughput"));
   EXPECT_FALSE(r->kernels[1].noisy);
   // Within the tolerance: fine.
-  ks[0] = Synthetic("throughput", [](int) { return 10.5; }, &log);
+  ks[0] = Synthetic(
+      "throughput", [](int) { return 10.5; }, &log);
   ks[0].latency_of = 1;
   r = RunInterleaved(ks, Options(4));
   ASSERT_TRUE(r.ok());
@@ -173,6 +182,16 @@ Kernel SyntheticSentinel(std::function<double(int)> ns) {
   };
   return k;
 }
+
+// The setting of most sentinel tests: one steady 10 ns kernel "k" (its
+// calls logged) and a process reference already at 100 ns.
+struct SteadyKernelAndReference {
+  SteadyKernelAndReference() { ref.Offer(100); }
+  std::vector<std::string> log;
+  std::vector<Kernel> ks = {Synthetic(
+      "k", [](int) { return 10.0; }, &log)};
+  SentinelReference ref;
+};
 
 TEST(HarnessTest, AGroupInASlowStateIsMeasuredAgainWhole) {
   std::vector<std::string> log;
@@ -208,17 +227,13 @@ TEST(HarnessTest, AGroupInASlowStateIsMeasuredAgainWhole) {
 }
 
 TEST(HarnessTest, AGroupThatStaysSlowIsFlaggedNoisy) {
-  std::vector<std::string> log;
-  std::vector<Kernel> ks = {Synthetic(
-      "k", [](int) { return 10.0; }, &log)};
-  SentinelReference ref;
-  ref.Offer(100);
+  SteadyKernelAndReference t;
   HarnessOptions o = Options(4);
   o.sentinel = SentinelOptions{
       .kernel = SyntheticSentinel([](int c) { return c < 9 ? 150.0 : 140.0; }),
-      .reference = &ref,
+      .reference = &t.ref,
       .max_slow_retries = 2};
-  absl::StatusOr<HarnessResult> r = RunInterleaved(ks, o);
+  absl::StatusOr<HarnessResult> r = RunInterleaved(t.ks, o);
   ASSERT_TRUE(r.ok()) << r.status();
   EXPECT_EQ(r->slow_retries, 2);
   EXPECT_TRUE(r->slow_state);
@@ -233,24 +248,20 @@ TEST(HarnessTest, AGroupThatStaysSlowIsFlaggedNoisy) {
   EXPECT_THAT(r->kernels[0].noise_reason,
               HasSubstr("(20.0 s of waiting for the fast state)"));
   // The reference never rises.
-  EXPECT_DOUBLE_EQ(*ref.ns(), 100.0);
+  EXPECT_DOUBLE_EQ(*t.ref.ns(), 100.0);
 }
 
 // A slow stretch that outlasts the first attempt by 15 sentinel calls.
 HarnessResult RunThroughALongSlowStretch(double max_wait_s) {
-  std::vector<std::string> log;
-  std::vector<Kernel> ks = {Synthetic(
-      "k", [](int) { return 10.0; }, &log)};
-  SentinelReference ref;
-  ref.Offer(100);
+  SteadyKernelAndReference t;
   HarnessOptions o = Options(6);
   o.sentinel = SentinelOptions{.kernel = SyntheticSentinel([](int c) {
                                  return c >= 1 && c <= 20 ? 160.0 : 100.0;
                                }),
-                               .reference = &ref,
+                               .reference = &t.ref,
                                .max_slow_retries = 2,
                                .max_wait_s = max_wait_s};
-  absl::StatusOr<HarnessResult> r = RunInterleaved(ks, o);
+  absl::StatusOr<HarnessResult> r = RunInterleaved(t.ks, o);
   EXPECT_TRUE(r.ok()) << r.status();
   return r.ok() ? *r : HarnessResult{};
 }
@@ -277,38 +288,34 @@ TEST(HarnessTest, TheReMeasurementWaitsForTheFastState) {
 }
 
 TEST(HarnessTest, ASpentRetryBudgetFlagsASlowGroupWithoutReMeasuring) {
-  std::vector<std::string> log;
-  std::vector<Kernel> ks = {Synthetic(
-      "k", [](int) { return 10.0; }, &log)};
-  SentinelReference ref;
-  ref.Offer(100);
-  ref.SetRetryBudget(0);  // nothing left
-  EXPECT_FALSE(ref.RetryBudgetLeft());
+  SteadyKernelAndReference t;
+  t.ref.SetRetryBudget(0);  // nothing left
+  EXPECT_FALSE(t.ref.RetryBudgetLeft());
   HarnessOptions o = Options(4);
   o.sentinel =
       SentinelOptions{.kernel = SyntheticSentinel([](int) { return 150.0; }),
-                      .reference = &ref};
-  absl::StatusOr<HarnessResult> r = RunInterleaved(ks, o);
+                      .reference = &t.ref};
+  absl::StatusOr<HarnessResult> r = RunInterleaved(t.ks, o);
   ASSERT_TRUE(r.ok()) << r.status();
   EXPECT_EQ(r->slow_retries, 0);
   EXPECT_TRUE(r->retry_budget_spent);
   EXPECT_TRUE(r->slow_state);
-  EXPECT_EQ(log.size(), 4u);  // the first attempt only
+  EXPECT_EQ(t.log.size(), 4u);  // the first attempt only
   EXPECT_THAT(r->kernels[0].noise_reason,
               HasSubstr("the run's re-measurement budget (0 s) was spent"));
   // A budget with room: the group is measured again and the time charged.
-  log.clear();
-  ref.SetRetryBudget(3600);
-  r = RunInterleaved(ks, o);
+  t.log.clear();
+  t.ref.SetRetryBudget(3600);
+  r = RunInterleaved(t.ks, o);
   ASSERT_TRUE(r.ok()) << r.status();
   EXPECT_EQ(r->slow_retries, 2);
   EXPECT_FALSE(r->retry_budget_spent);
-  EXPECT_GT(ref.RetrySpent(), 0);
-  EXPECT_TRUE(ref.RetryBudgetLeft());
+  EXPECT_GT(t.ref.RetrySpent(), 0);
+  EXPECT_TRUE(t.ref.RetryBudgetLeft());
   // No cap: always room.
-  ref.SetRetryBudget(std::nullopt);
-  ref.ChargeRetry(1e9);
-  EXPECT_TRUE(ref.RetryBudgetLeft());
+  t.ref.SetRetryBudget(std::nullopt);
+  t.ref.ChargeRetry(1e9);
+  EXPECT_TRUE(t.ref.RetryBudgetLeft());
 }
 
 TEST(HarnessTest, TheFirstGroupProbesTheSentinelAndLowersTheReference) {
@@ -387,7 +394,8 @@ TEST(HarnessTest, BadSentinelOptionsAreErrors) {
 
 TEST(HarnessTest, CalibrationAimsAtMinTime) {
   std::vector<std::string> log;
-  std::vector<Kernel> ks = {Synthetic("k", [](int) { return 100.0; }, &log)};
+  std::vector<Kernel> ks = {Synthetic(
+      "k", [](int) { return 100.0; }, &log)};
   ks[0].fixed_iterations.reset();
   HarnessOptions o = Options(2);
   o.min_time_s = 0.01;  // 10 ms at 100 ns = 100000 iterations
@@ -402,7 +410,8 @@ TEST(HarnessTest, CalibrationAimsAtMinTime) {
 
 TEST(HarnessTest, BadOptionsAreErrors) {
   std::vector<std::string> log;
-  std::vector<Kernel> ks = {Synthetic("k", [](int) { return 1.0; }, &log)};
+  std::vector<Kernel> ks = {Synthetic(
+      "k", [](int) { return 1.0; }, &log)};
   HarnessOptions o = Options(0);
   EXPECT_EQ(RunInterleaved(ks, o).status().code(),
             absl::StatusCode::kInvalidArgument);
