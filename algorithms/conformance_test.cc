@@ -5,20 +5,22 @@
 // -----------------------------------------------------------------------------
 //
 // The conformance suite: ONE value-parameterized suite, instantiated for every
-// row of the algorithm registry (algorithms/registry.h) x several hash
+// row of the algorithm catalogue (algorithms/catalogue.h) x several hash
 // functions, in the spirit of Abseil's
 // absl/container/internal/unordered_set_lookup_test.h (one suite, many types).
 // Everything goes through the type-erased interface (consistent_hash.h) and
-// MakeAlgorithm, so a new registry row is covered with no edit here except
-// its row in `kTraits` and its golden values.
+// the row's factory, so a new catalogue row is covered with no edit here.
+// The suite is also instantiated for a test-only catalogue with one more
+// algorithm (algorithms/testing/toy_algorithm.h), which shows that the row
+// alone brings an algorithm in.
 //
 // Expectations are chosen by capability flags (minimal_disruption,
-// arbitrary_removal, weights, replicas, stateful). `kTraits` holds only what
-// no flag expresses: which statistical balance model applies, which
-// reference model defines the mapping, the capacity a fixed-capacity
-// algorithm is given, and whether the mapping depends on the add/remove
-// history (then the model replays the same calls) or AddNode by design does
-// not undo a removal (then the tests that assume it are skipped, naming why).
+// arbitrary_removal, weights, replicas, stateful) and by the row's
+// `conformance` traits, which hold what no flag expresses: which statistical
+// balance model applies, which reference model defines the mapping, the
+// capacity a fixed-capacity algorithm is given, and whether AddNode by
+// design does not undo a removal (then the tests that assume it are
+// skipped, naming why). The row's `goldens` pin the mapping per hash.
 //
 // Statistical bounds (derivations in testing/conformance_util.h): a node's
 // key count is Binomial(m, p), or Beta-binomial with variance
@@ -42,6 +44,7 @@
 #include <memory>
 #include <ostream>
 #include <set>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -55,6 +58,7 @@
 #include "algorithms/registry.h"
 #include "algorithms/testing/conformance_util.h"
 #include "algorithms/testing/reference_models.h"
+#include "algorithms/testing/toy_algorithm.h"
 #include "algorithms/util/random.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
@@ -72,19 +76,6 @@ using ::chbench::testing::Node;
 using ::chbench::testing::ReferenceModel;
 using ::chbench::testing::Specs;
 using ::testing::HasSubstr;
-
-// -----------------------------------------------------------------------------
-// What the capability flags do not say.
-// -----------------------------------------------------------------------------
-
-enum class BalanceModel {
-  kBinomial,    // share fixed by the node set (jump, rendezvous, modulo) or
-                // quantized to 1 of M >= 100 N table slots (maglev)
-  kRingPoints,  // share made of vnodes * weight hashed ring points (ring)
-  kCapacity,    // stateful: at most ceil(c m / n) keys per node placed;
-                // ring shares (vnodes points) for Lookup with nothing placed
-  kMultiProbe,  // one point per node, k probes: MultiProbeShare below
-};
 
 // Multi-probe consistent hashing with k probes (multiprobe/multiprobe.h). A
 // node's share s is a function of the gap before its point: with N nodes,
@@ -112,70 +103,6 @@ MultiProbeShare MultiProbeShareModel(double k, double nodes) {
   return {a * a * mu2 * nodes / (nodes - 1), mu4 / (mu2 * mu2)};
 }
 
-// How keys move when the node count changes, beyond minimal_disruption.
-enum class Churn {
-  kMinimal,  // only the keys that must move (minimal_disruption == true)
-  kRehash,   // modulo: a key stays only if h % N == h % (N+1)
-  kBounded,  // maglev, bounded_load: no exact rule; the new node's share
-             // is checked instead
-};
-
-struct Traits {
-  std::string_view algorithm;
-  BalanceModel balance;
-  Churn churn;
-  // An independent model of the definition exists (MakeReferenceModel,
-  // testing/reference_models.h); the
-  // others are checked against a fresh instance built from the live set.
-  bool reference_model;
-  // AlgorithmParams::capacity in Params() (0: the default). A fixed-capacity
-  // algorithm (anchor) needs room for the suite's AddNode calls and for
-  // Build(200).
-  uint64_t capacity = 0;
-  // (Capabilities::history_dependent, read from the registry: the mapping
-  // depends on the order of additions and removals, not only on the live
-  // set (anchor, memento, dx), so an incremental instance need not equal a
-  // fresh Build of its live nodes, and RandomChurnMatchesReference replays
-  // the same AddNode/RemoveNode calls on the reference model
-  // (ReferenceModel::Added/Removed) instead.)
-  // Non-empty: AddNode does not undo the last removal, so Build(n) differs
-  // from n successive AddNode calls and a re-added node does not get its old
-  // keys back, by design. The reason, for GTEST_SKIP and messages.
-  std::string_view add_is_not_undo = {};
-};
-
-constexpr Traits kTraits[] = {
-    {"modulo", BalanceModel::kBinomial, Churn::kRehash, true},
-    {"ring", BalanceModel::kRingPoints, Churn::kMinimal, true},
-    {"rendezvous", BalanceModel::kBinomial, Churn::kMinimal, true},
-    {"jump", BalanceModel::kBinomial, Churn::kMinimal, true},
-    {"maglev", BalanceModel::kBinomial, Churn::kBounded, false},
-    {"bounded_load", BalanceModel::kCapacity, Churn::kBounded, true},
-    {"multiprobe", BalanceModel::kMultiProbe, Churn::kMinimal, true},
-    {"anchor", BalanceModel::kBinomial, Churn::kMinimal, true,
-     /*capacity=*/256},
-    {"memento", BalanceModel::kBinomial, Churn::kMinimal, true,
-     /*capacity=*/0},
-    // Not minimal: an AddNode into a full array doubles it and remaps keys
-    // among the old nodes (dx/dx.h); the new node's share is checked.
-    {"dx", BalanceModel::kBinomial, Churn::kBounded, true, /*capacity=*/0,
-     "dx: Build(n) activates slots 0..n-1 (the reference constructor) while "
-     "AddNode activates the first inactive slot on key 1228's probe sequence "
-     "(the reference updateAddition), not the last removed one; "
-     "dx/dx_test.cc tests that add rule"},
-    {"jumpback", BalanceModel::kBinomial, Churn::kMinimal, true},
-    {"flip", BalanceModel::kBinomial, Churn::kMinimal, true},
-    {"power", BalanceModel::kBinomial, Churn::kMinimal, true},
-    {"binomial", BalanceModel::kBinomial, Churn::kMinimal, true},
-};
-
-const Traits* FindTraits(std::string_view algorithm) {
-  for (const Traits& t : kTraits) {
-    if (t.algorithm == algorithm) return &t;
-  }
-  return nullptr;
-}
-
 // The hashes the suite runs with. `uniform`: statistical bounds apply.
 struct HashCase {
   std::string_view name;
@@ -189,7 +116,8 @@ constexpr HashCase kHashes[] = {
 };
 
 struct Case {
-  std::string algorithm;
+  const AlgorithmInfo* info;  // a catalogue row
+  std::string algorithm;      // info->name
   std::string hash;
   bool uniform;
 };
@@ -198,14 +126,16 @@ void PrintTo(const Case& c, std::ostream* os) {
   *os << c.algorithm << "/" << c.hash;
 }
 
-std::vector<Case> AllCases() {
+// Every row of `rows` x every hash of kHashes that the row accepts.
+std::vector<Case> CasesOf(std::span<const AlgorithmInfo> rows) {
   std::vector<Case> cases;
-  for (const AlgorithmInfo& info : Algorithms()) {
+  for (const AlgorithmInfo& info : rows) {
     for (const HashCase& h : kHashes) {
       if (info.capabilities.stateful && FindHash(h.name)->bits < 64) {
         continue;  // refused: see BoundedLoadRefuses32BitHashes
       }
-      cases.push_back({std::string(info.name), std::string(h.name), h.uniform});
+      cases.push_back(
+          {&info, std::string(info.name), std::string(h.name), h.uniform});
     }
   }
   return cases;
@@ -220,12 +150,7 @@ constexpr uint32_t kRingVnodes = 100;  // the default AlgorithmParams::vnodes
 
 class ConformanceTest : public ::testing::TestWithParam<Case> {
  protected:
-  void SetUp() override {
-    traits_ = FindTraits(GetParam().algorithm);
-    ASSERT_NE(traits_, nullptr)
-        << "algorithm '" << GetParam().algorithm
-        << "' has no row in kTraits of conformance_test.cc; add one";
-  }
+  void SetUp() override { traits_ = &GetParam().info->conformance; }
 
   AlgorithmParams Params() const {
     AlgorithmParams params;
@@ -236,7 +161,7 @@ class ConformanceTest : public ::testing::TestWithParam<Case> {
 
   std::unique_ptr<ConsistentHash> Make(AlgorithmParams params) const {
     absl::StatusOr<std::unique_ptr<ConsistentHash>> algo =
-        MakeAlgorithm(GetParam().algorithm, params);
+        GetParam().info->make(params);
     EXPECT_TRUE(algo.ok()) << algo.status();
     return algo.ok() ? *std::move(algo) : nullptr;
   }
@@ -254,9 +179,7 @@ class ConformanceTest : public ::testing::TestWithParam<Case> {
     return MakeBuilt(n, Params());
   }
 
-  Capabilities caps() const {
-    return FindAlgorithm(GetParam().algorithm)->capabilities;
-  }
+  Capabilities caps() const { return GetParam().info->capabilities; }
   bool uniform() const { return GetParam().uniform; }
 
   // Ring points behind `total_weight` units of weight (0 = no ring:
@@ -274,7 +197,7 @@ class ConformanceTest : public ::testing::TestWithParam<Case> {
                : 0;
   }
 
-  const Traits* traits_ = nullptr;
+  const ConformanceTraits* traits_ = nullptr;
 };
 
 // Fails unless every owner is one of `algo`'s live nodes.
@@ -936,76 +859,6 @@ TEST_P(ConformanceTest, PlaceBatchEqualsPlaceInOrder) {
 // Golden checksums per algorithm x hash
 // -----------------------------------------------------------------------------
 
-struct Golden {
-  std::string_view algorithm;
-  std::string_view hash;
-  uint64_t checksum;
-};
-
-// MappingChecksum (algorithms/checksum.h) with default parameters except the
-// hash. MappingChecksum feeds pre-hashed SplitMix64 digests, so algorithms
-// that hash nothing but the key (modulo, jump) have one value for every hash.
-// Regenerate: CHBENCH_REGENERATE_GOLDEN=1 algorithms_test
-// --gtest_filter='*GoldenChecksum*' and paste the printed rows.
-constexpr Golden kGolden[] = {
-    // GOLDEN-TABLE-BEGIN
-    {"modulo", "xxh64", 0x21f8ff53d10a3e5fULL},
-    {"modulo", "md5", 0x21f8ff53d10a3e5fULL},
-    {"modulo", "murmur3_32", 0x21f8ff53d10a3e5fULL},
-    {"modulo", "crc32", 0x21f8ff53d10a3e5fULL},
-    {"ring", "xxh64", 0xf29c6ebb5d8df8feULL},
-    {"ring", "md5", 0x111a34864ac9589fULL},
-    {"ring", "murmur3_32", 0xa2f504713482ca9bULL},
-    {"ring", "crc32", 0xa27816c09a47d4adULL},
-    {"rendezvous", "xxh64", 0x367595fa6d45bb39ULL},
-    {"rendezvous", "md5", 0x3d08d181ee151c08ULL},
-    {"rendezvous", "murmur3_32", 0x7cbf7d5d3aef7004ULL},
-    {"rendezvous", "crc32", 0x3b64d6da46dfe4b6ULL},
-    {"jump", "xxh64", 0xcbf9168c99a8b5feULL},
-    {"jump", "md5", 0xcbf9168c99a8b5feULL},
-    {"jump", "murmur3_32", 0xcbf9168c99a8b5feULL},
-    {"jump", "crc32", 0xcbf9168c99a8b5feULL},
-    {"maglev", "xxh64", 0xcec43cea916e2167ULL},
-    {"maglev", "md5", 0xac0940636f58d6e6ULL},
-    {"maglev", "murmur3_32", 0x6a125638f9d5faa5ULL},
-    {"maglev", "crc32", 0xaa228813454868f4ULL},
-    {"bounded_load", "xxh64", 0xe408b9c67c0147aaULL},
-    {"bounded_load", "md5", 0x9014b7837f6778eeULL},
-    {"multiprobe", "xxh64", 0xcd30b9c949e146f6ULL},
-    {"multiprobe", "md5", 0xbcd266a6fefff28bULL},
-    {"multiprobe", "murmur3_32", 0xfe063af8f6a78851ULL},
-    {"multiprobe", "crc32", 0xab239c1c9d4c2fa7ULL},
-    {"anchor", "xxh64", 0x175137b9df061b40ULL},
-    {"anchor", "md5", 0x175137b9df061b40ULL},
-    {"anchor", "murmur3_32", 0x175137b9df061b40ULL},
-    {"anchor", "crc32", 0x175137b9df061b40ULL},
-    {"memento", "xxh64", 0x8619dce2249f8df2ULL},
-    {"memento", "md5", 0x8619dce2249f8df2ULL},
-    {"memento", "murmur3_32", 0x8619dce2249f8df2ULL},
-    {"memento", "crc32", 0x8619dce2249f8df2ULL},
-    {"dx", "xxh64", 0x6d66a779017f4da6ULL},
-    {"dx", "md5", 0x6d66a779017f4da6ULL},
-    {"dx", "murmur3_32", 0x6d66a779017f4da6ULL},
-    {"dx", "crc32", 0x6d66a779017f4da6ULL},
-    {"jumpback", "xxh64", 0x8a09fc2b23d9f009ULL},
-    {"jumpback", "md5", 0x8a09fc2b23d9f009ULL},
-    {"jumpback", "murmur3_32", 0x8a09fc2b23d9f009ULL},
-    {"jumpback", "crc32", 0x8a09fc2b23d9f009ULL},
-    {"flip", "xxh64", 0xc85cdbbc12f14d20ULL},
-    {"flip", "md5", 0xc85cdbbc12f14d20ULL},
-    {"flip", "murmur3_32", 0xc85cdbbc12f14d20ULL},
-    {"flip", "crc32", 0xc85cdbbc12f14d20ULL},
-    {"power", "xxh64", 0xc3f88e4fc219a5a4ULL},
-    {"power", "md5", 0xc3f88e4fc219a5a4ULL},
-    {"power", "murmur3_32", 0xc3f88e4fc219a5a4ULL},
-    {"power", "crc32", 0xc3f88e4fc219a5a4ULL},
-    {"binomial", "xxh64", 0xb7bc96a1e5326e8fULL},
-    {"binomial", "md5", 0xb7bc96a1e5326e8fULL},
-    {"binomial", "murmur3_32", 0xb7bc96a1e5326e8fULL},
-    {"binomial", "crc32", 0xb7bc96a1e5326e8fULL},
-    // GOLDEN-TABLE-END
-};
-
 TEST_P(ConformanceTest, GoldenChecksum) {
   AlgorithmParams params;  // defaults except the hash (no Traits::capacity)
   params.hash = GetParam().hash;
@@ -1014,13 +867,13 @@ TEST_P(ConformanceTest, GoldenChecksum) {
   absl::StatusOr<uint64_t> sum = MappingChecksum(*algo);
   ASSERT_TRUE(sum.ok()) << sum.status();
   if (::chbench::testing::RegenerateGolden()) {
-    std::printf("    {\"%s\", \"%s\", 0x%016llxULL},\n",
+    std::printf("%s: {\"%s\", 0x%016llxULL},\n",
                 GetParam().algorithm.c_str(), GetParam().hash.c_str(),
                 static_cast<unsigned long long>(*sum));
     return;
   }
-  for (const Golden& g : kGolden) {
-    if (g.algorithm == GetParam().algorithm && g.hash == GetParam().hash) {
+  for (const HashGolden& g : GetParam().info->goldens) {
+    if (g.hash == GetParam().hash) {
       EXPECT_EQ(*sum, g.checksum) << absl::StrFormat(
           "mapping changed: got 0x%016x; if intended, regenerate with "
           "CHBENCH_REGENERATE_GOLDEN=1",
@@ -1029,20 +882,30 @@ TEST_P(ConformanceTest, GoldenChecksum) {
     }
   }
   ADD_FAILURE() << absl::StrFormat(
-      "no golden for %s/%s (got 0x%016x); regenerate with "
-      "CHBENCH_REGENERATE_GOLDEN=1",
+      "the catalogue row has no golden for %s/%s (got 0x%016x); regenerate "
+      "with CHBENCH_REGENERATE_GOLDEN=1",
       GetParam().algorithm, GetParam().hash, *sum);
 }
 
+std::string CaseName(const ::testing::TestParamInfo<Case>& info) {
+  return absl::StrCat(info.param.algorithm, "_", info.param.hash);
+}
+
 INSTANTIATE_TEST_SUITE_P(AllAlgorithms, ConformanceTest,
-                         ::testing::ValuesIn(AllCases()),
-                         [](const ::testing::TestParamInfo<Case>& info) {
-                           return absl::StrCat(info.param.algorithm, "_",
-                                               info.param.hash);
-                         });
+                         ::testing::ValuesIn(CasesOf(Algorithms())), CaseName);
+
+// A catalogue with one more, test-only, algorithm: its row alone brings it
+// into the suite (only the new row is instantiated here; the others are
+// the AllAlgorithms cases).
+constexpr auto kToyRows = CatalogueRows(kToyCatalogue);
+INSTANTIATE_TEST_SUITE_P(
+    TestOnlyCatalogue, ConformanceTest,
+    ::testing::ValuesIn(CasesOf(std::span<const AlgorithmInfo>(kToyRows)
+                                    .subspan(Algorithms().size()))),
+    CaseName);
 
 // bounded_load identifies placed keys by digest; with 32-bit digests distinct
-// keys would merge (review-2d0d944, finding 13), so its factory refuses them.
+// keys would merge, so its factory refuses them.
 TEST(BoundedLoadHashTest, Refuses32BitHashes) {
   for (const HashInfo& h : HashFunctions()) {
     AlgorithmParams params;

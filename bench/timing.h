@@ -79,12 +79,12 @@ namespace chbench {
 
 // Builds and prehashed lookups are timed with the default hash
 // (AlgorithmParams{}.hash) only: a prehashed lookup hashes no key. String-key
-// lookups with the other hashes are timed for these algorithms only (the
-// hash axis of experiments/lookup.toml); compiling every algorithm's kernels
-// for all nine hash policies was most of the build. experiments/spec.cc
-// rejects other combinations with this reason; RunTimingGroup refuses them.
-inline constexpr std::array<std::string_view, 6> kHashAxisAlgorithms = {
-    "modulo", "ring", "rendezvous", "jump", "maglev", "bounded_load"};
+// lookups with the other hashes are timed for the catalogue rows with
+// `hash_axis` only (the hash axis of experiments/lookup.toml); compiling
+// every algorithm's kernels for all nine hash policies was most of the
+// build. experiments/spec.cc rejects other combinations with this reason;
+// RunTimingGroup refuses them. HashAxisAlgorithmNames() (algorithms/
+// registry.h) lists them.
 
 struct TimingMember {
   std::string algorithm;

@@ -640,12 +640,6 @@ absl::Status AddBuildMember(const TimingGroup& g, size_t index,
 using FullKernelHash = Xxh64;
 inline constexpr std::string_view kFullKernelHashName = "xxh64";
 
-// DispatchAlgorithm<H, kHashAxisOnly> knows the first six registry names.
-static_assert(std::equal(kHashAxisAlgorithms.begin(), kHashAxisAlgorithms.end(),
-                         kConcreteAlgorithms.begin()),
-              "kHashAxisAlgorithms must be the first names of "
-              "kConcreteAlgorithms, in order");
-
 // Adds member `index` of `g` (its algorithm with hash policy H) to `st`:
 // lookup kernels, or with `build` the build/add/remove kernels.
 // InvalidArgument naming the valid algorithms for an unknown algorithm, and
@@ -678,20 +672,18 @@ absl::Status AddMemberForHash(bool build, const TimingGroup& g, size_t index,
   } else {
     known = dispatch_internal::DispatchAlgorithm<H, /*kHashAxisOnly=*/true>(
         name, add);
-    if (!known &&
-        std::find(kConcreteAlgorithms.begin(), kConcreteAlgorithms.end(),
-                  name) != kConcreteAlgorithms.end()) {
+    if (!known && FindAlgorithm(name) != nullptr) {
       return absl::InvalidArgumentError(absl::StrCat(
           "hash '", g.members[index].params.hash, "' with algorithm '", name,
           "': string-key lookups with hashes other than '",
           std::string(kFullKernelHashName), "' are timed for ",
-          dispatch_internal::JoinNames(kHashAxisAlgorithms), " only"));
+          HashAxisAlgorithmNames(), " only"));
     }
   }
   if (!known) {
     return absl::InvalidArgumentError(
         absl::StrCat("unknown algorithm '", name, "'; valid algorithms: ",
-                     dispatch_internal::JoinNames(kConcreteAlgorithms)));
+                     AlgorithmNames()));
   }
   return inner;
 }

@@ -83,13 +83,15 @@ std::string JsonQuote(std::string_view s) {
 
 std::string RegistryJson() { return RegistryJson(DefaultSpecDir()); }
 
-std::string RegistryJson(const std::string& spec_dir) {
+std::string RegistryJson(const std::string& spec_dir,
+                         std::span<const AlgorithmInfo> algorithms) {
   std::string out = "{\n";
 
   std::vector<std::string> els;
-  for (const AlgorithmInfo& a : Algorithms()) {
+  for (const AlgorithmInfo& a : algorithms) {
     std::string params;
-    for (std::string_view p : a.parameters) {
+    for (const ParamInfo& param : a.parameters) {
+      const std::string_view p = param.name;
       if (!params.empty()) params += ", ";
       params += JsonQuote(p);
     }
@@ -106,7 +108,7 @@ std::string RegistryJson(const std::string& spec_dir) {
         Bool(c.arbitrary_removal), Bool(c.minimal_disruption),
         Bool(c.weights), Bool(c.replicas), Bool(c.stateful),
         Bool(c.history_dependent), params,
-        a.golden));
+        a.golden()));
   }
   out += Array("algorithms", els, false);
 

@@ -30,14 +30,20 @@
 #ifndef CHBENCH_EXPERIMENTS_REGISTRY_JSON_H_
 #define CHBENCH_EXPERIMENTS_REGISTRY_JSON_H_
 
+#include <span>
 #include <string>
 #include <string_view>
+
+#include "algorithms/registry.h"
 
 namespace chbench {
 
 // Experiment descriptions come from <spec_dir>/<name>.toml; a missing or
-// unreadable spec gives an empty description.
-std::string RegistryJson(const std::string& spec_dir);
+// unreadable spec gives an empty description. `algorithms`: the rows listed
+// (the catalogue's; a test passes rows of its own).
+std::string RegistryJson(const std::string& spec_dir,
+                         std::span<const AlgorithmInfo> algorithms =
+                             Algorithms());
 // With DefaultSpecDir() (runner.h).
 std::string RegistryJson();
 

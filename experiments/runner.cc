@@ -87,10 +87,10 @@ absl::Status CheckGoldens() {
     if (!sum.ok()) {
       bad.push_back(
           absl::StrCat(std::string(info.name), ": ", sum.status().message()));
-    } else if (*sum != info.golden) {
+    } else if (*sum != info.golden()) {
       bad.push_back(absl::StrFormat(
           "%s: MappingChecksum 0x%016x != registry golden 0x%016x", info.name,
-          *sum, info.golden));
+          *sum, info.golden()));
     }
   }
   if (bad.empty()) return absl::OkStatus();

@@ -223,8 +223,7 @@ constexpr std::array<std::string_view, 6> kClusterScenarios = {
 bool ReadsParam(std::string_view alg, std::string_view param) {
   const AlgorithmInfo* info = FindAlgorithm(alg);
   if (info == nullptr) return false;
-  return std::find(info->parameters.begin(), info->parameters.end(), param) !=
-         info->parameters.end();
+  return info->FindParameter(param) != nullptr;
 }
 
 // "lo..hi"
@@ -806,13 +805,12 @@ class Parser {
       for (const std::string& h : b.hash) {
         if (h != def && !prehashed) {
           for (const std::string& a : b.algorithm) {
-            if (std::find(kHashAxisAlgorithms.begin(),
-                          kHashAxisAlgorithms.end(),
-                          a) == kHashAxisAlgorithms.end()) {
+            const AlgorithmInfo* info = FindAlgorithm(a);
+            if (info != nullptr && !info->hash_axis) {
               return Error("hash", absl::StrCat(
                   "value '", h, "' with algorithm '", a,
                   "': string-key lookups with hashes other than '", def,
-                  "' are timed for ", JoinNames(kHashAxisAlgorithms),
+                  "' are timed for ", HashAxisAlgorithmNames(),
                   " only (bench/timing.h)"));
             }
           }

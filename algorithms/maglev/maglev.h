@@ -102,6 +102,14 @@ inline constexpr Capabilities kMaglevCapabilities = {
 absl::StatusOr<std::unique_ptr<ConsistentHash>> MakeMaglev(
     const AlgorithmParams& params);
 
+// The table size Maglev uses when AlgorithmParams::table_size is 0 (the
+// default): the smallest prime >= 100 N, as the paper suggests (M > 100 N
+// keeps every node's share within 1 % of the others). 0 for N = 0; above the
+// maximum table size (N > ~4.3 * 10^7) Build reports an error.
+inline uint64_t MaglevDefaultTableSize(uint32_t nodes) {
+  return nodes == 0 ? 0 : NextPrime(100 * uint64_t{nodes});
+}
+
 namespace maglev_internal {
 
 // The largest prime below 2^32: table entries and positions are 32-bit, and
@@ -357,7 +365,7 @@ class Maglev final : public ConsistentHash {
       return requested_size_;
     }
     if (n == 0) return 0;
-    const uint64_t m = maglev_internal::NextPrime(100 * uint64_t{n});
+    const uint64_t m = MaglevDefaultTableSize(static_cast<uint32_t>(n));
     if (m == 0 || m > maglev_internal::kMaxTableSize) {
       return absl::InvalidArgumentError(absl::StrCat(
           "maglev: default table size (smallest prime >= 100 * ", n,

@@ -16,6 +16,7 @@
 #include "absl/strings/str_split.h"
 #include "algorithms/checksum.h"
 #include "algorithms/maglev/maglev.h"
+#include "algorithms/presets/catalogue.h"
 #include "algorithms/presets/cassandra/cassandra.h"
 #include "algorithms/presets/envoy/envoy.h"
 #include "algorithms/presets/groupcache/groupcache.h"
@@ -128,7 +129,7 @@ constexpr PresetInfo kPresets[] = {
        return MakeLibmemcached(LibmemcachedPreset::Mode::kKetama,
                                "libmemcached_ketama", o);
      },
-     0xa3be84fbd7daf30full},
+     0xa3be84fbd7daf30full, PresetClassIndex<LibmemcachedPreset>},
     {"libmemcached_weighted", "libmemcached",
      "libmemcached 1.1.4 (Debian libmemcached-dev 1.1.4-1)",
      "src/libmemcached/hosts.cc update_continuum",
@@ -141,7 +142,7 @@ constexpr PresetInfo kPresets[] = {
        return MakeLibmemcached(LibmemcachedPreset::Mode::kWeighted,
                                "libmemcached_weighted", o);
      },
-     0xbb6cebea2061dafaull},
+     0xbb6cebea2061dafaull, PresetClassIndex<LibmemcachedPreset>},
     {"libmemcached_default", "libmemcached",
      "libmemcached 1.1.4 (Debian libmemcached-dev 1.1.4-1)",
      "src/libmemcached/hosts.cc, libhashkit/one_at_a_time.cc",
@@ -153,7 +154,7 @@ constexpr PresetInfo kPresets[] = {
        return MakeLibmemcached(LibmemcachedPreset::Mode::kDefault,
                                "libmemcached_default", o);
      },
-     0xdf76abba8d48893aull},
+     0xdf76abba8d48893aull, PresetClassIndex<LibmemcachedPreset>},
     {"twemproxy", "twemproxy",
      "twemproxy 0.5.0 (Debian nutcracker 0.5.0+dfsg-2)",
      "src/hashkit/nc_ketama.c, nc_fnv.c, nc_md5.c",
@@ -173,7 +174,7 @@ constexpr PresetInfo kPresets[] = {
                         : TwemproxyPreset::KeyHash::kFnv1a64);
        });
      },
-     0xab9f57b662b58df9ull},
+     0xab9f57b662b58df9ull, PresetClassIndex<TwemproxyPreset>},
     {"uhashring", "uhashring", "uhashring 2.1 (Debian python3-uhashring 2.1-3)",
      "uhashring/ring.py, ring_meta.py",
      "HashRing(nodes): 160 * w points md5(\"name-i\") as 128-bit integers "
@@ -185,7 +186,7 @@ constexpr PresetInfo kPresets[] = {
          return std::make_unique<UhashringPreset>(false);
        });
      },
-     0x21fde36ff6bf1c41ull},
+     0x21fde36ff6bf1c41ull, PresetClassIndex<UhashringPreset>},
     {"uhashring_ketama", "uhashring",
      "uhashring 2.1 (Debian python3-uhashring 2.1-3)", "uhashring/ring_ketama.py",
      "HashRing(nodes, hash_fn='ketama'): (40*N*w)//sum(w) digests per node, 4 "
@@ -197,7 +198,7 @@ constexpr PresetInfo kPresets[] = {
          return std::make_unique<UhashringPreset>(true);
        });
      },
-     0x351521419d7cfef6ull},
+     0x351521419d7cfef6ull, PresetClassIndex<UhashringPreset>},
     {"npm_hashring", "npm hashring", "hashring 3.2.0 (npm)", "index.js",
      "new HashRing(servers): floor(w/W*40*N) digests per server in doubles (39 "
      "at N = 7, 14, 28, ...), 4 points each, names \"host:port-i\"",
@@ -208,7 +209,7 @@ constexpr PresetInfo kPresets[] = {
          return std::make_unique<NpmHashringPreset>(false);
        });
      },
-     0x351521419d7cfef6ull},
+     0x351521419d7cfef6ull, PresetClassIndex<NpmHashringPreset>},
     {"npm_memcached", "npm memcached", "memcached 2.2.2 (npm), hashring 3.2.0",
      "lib/memcached.js",
      "new Memcached(servers): npm_hashring with default port 11211, so "
@@ -220,7 +221,7 @@ constexpr PresetInfo kPresets[] = {
          return std::make_unique<NpmHashringPreset>(true);
        });
      },
-     0xbb6cebea2061dafaull},
+     0xbb6cebea2061dafaull, PresetClassIndex<NpmHashringPreset>},
     {"nginx", "nginx", "nginx 1.22.1 (Debian nginx-light 1.22.1-9+deb12u11)",
      "src/http/modules/ngx_http_upstream_hash_module.c",
      "hash $key consistent: 160 * weight chained CRC-32 points per server "
@@ -232,7 +233,7 @@ constexpr PresetInfo kPresets[] = {
          return std::make_unique<NginxPreset>();
        });
      },
-     0x088886d308aea399ull},
+     0x088886d308aea399ull, PresetClassIndex<NginxPreset>},
     {"haproxy", "HAProxy", "HAProxy 2.6.12 (Debian haproxy 2.6.12-1+deb12u4)",
      "src/lb_chash.c, src/backend.c, src/hash.c",
      "hash-type consistent: 16 * weight points per server at "
@@ -261,7 +262,7 @@ constexpr PresetInfo kPresets[] = {
          return std::make_unique<HaproxyPreset>(kh, a == "1");
        });
      },
-     0x9e8eefa82f70d993ull},
+     0x9e8eefa82f70d993ull, PresetClassIndex<HaproxyPreset>},
     {"groupcache", "groupcache",
      "groupcache 8c9f03a (Debian golang-github-golang-groupcache-dev "
      "0.0~git20200121.8c9f03a-2)",
@@ -278,7 +279,7 @@ constexpr PresetInfo kPresets[] = {
          return std::make_unique<GroupcachePreset>(static_cast<uint32_t>(*r));
        });
      },
-     0x1fa0c40985296e57ull},
+     0x1fa0c40985296e57ull, PresetClassIndex<GroupcachePreset>},
     {"envoy_ring_hash", "Envoy", "Envoy ring_hash_lb.cc @0d2acde2 (model)",
      "source/extensions/load_balancing_policies/ring_hash/ring_hash_lb.cc",
      "ring_hash, xxHash64: ceil(1024/N) points per host \"ip:port_i\" at equal "
@@ -297,7 +298,7 @@ constexpr PresetInfo kPresets[] = {
          return std::make_unique<EnvoyRingHashPreset>(*lo, *hi);
        });
      },
-     0x8fddb2cab4ddf82eull},
+     0x8fddb2cab4ddf82eull, PresetClassIndex<EnvoyRingHashPreset>},
     {"envoy_maglev", "Envoy", "Envoy maglev_lb.cc @104df3de (model)",
      "source/extensions/load_balancing_policies/maglev/maglev_lb.cc",
      "maglev, table 65537, xxHash64 offset/skip (seeds 0, 1), hosts sorted by "
@@ -318,7 +319,7 @@ constexpr PresetInfo kPresets[] = {
          return std::make_unique<EnvoyMaglevPreset>(*m);
        });
      },
-     0x2c1d349a7cba9d9dull},
+     0x2c1d349a7cba9d9dull, PresetClassIndex<EnvoyMaglevPreset>},
     {"cassandra", "Cassandra",
      "Cassandra Murmur3Partitioner (checked via npm cassandra-driver 4.10.0)",
      "dht/Murmur3Partitioner.java, utils/MurmurHash.java",
@@ -359,7 +360,7 @@ constexpr PresetInfo kPresets[] = {
                           "even, splitmix64:T with T = 1..256, list:T|T/T/...");
        });
      },
-     0x132602e26ae1ae1bull},
+     0x132602e26ae1ae1bull, PresetClassIndex<CassandraPreset>},
     {"guava", "Guava", "Guava 31.1 (Debian libguava-java 31.1-1)",
      "com/google/common/hash/Hashing.java consistentHash",
      "Hashing.consistentHash(murmur3_128().hashString(key, UTF_8), N) -> "
@@ -371,7 +372,7 @@ constexpr PresetInfo kPresets[] = {
          return std::make_unique<GuavaPreset>();
        });
      },
-     0x01aa3a2e6b2341e9ull},
+     0x01aa3a2e6b2341e9ull, PresetClassIndex<GuavaPreset>},
 };
 
 }  // namespace

@@ -57,6 +57,9 @@ struct PresetInfo {
   absl::StatusOr<std::unique_ptr<ConsistentHash>> (*make)(
       const PresetOptions& options);
   uint64_t golden;
+  // The preset's final class: its position in PresetClasses
+  // (algorithms/presets/catalogue.h, PresetClassIndex<Class>).
+  size_t class_index;
 };
 
 std::span<const PresetInfo> Presets();

@@ -507,7 +507,8 @@ TEST(PeersRegistryTest, RowsAreWellFormed) {
 // ForEachPeer (built instances) offers exactly ApplicablePeers (names only),
 // and each offered prehashed peer agrees with the instance.
 TEST(PeersRegistryTest, ForEachPeerMatchesApplicablePeers) {
-  for (std::string_view algorithm : kConcreteAlgorithms) {
+  for (const AlgorithmInfo& info : Algorithms()) {
+    const std::string_view algorithm = info.name;
     for (std::string_view hash : {"xxh64", "md5", "crc32"}) {
       for (std::string_view scenario : {kPrehashed, kString}) {
         for (uint32_t n : {10u, 101u}) {

@@ -600,11 +600,11 @@ TEST(ListJsonTest, EveryAlgorithmWithItsRegistryFields) {
     ASSERT_NE(params, nullptr);
     std::vector<std::string> got, want;
     for (const Json& p : params->array) got.push_back(p.string);
-    for (std::string_view p : info.parameters) want.emplace_back(p);
+    for (const ParamInfo& p : info.parameters) want.emplace_back(p.name);
     EXPECT_EQ(got, want);
     char golden[32];
     std::snprintf(golden, sizeof(golden), "0x%016llx",
-                  static_cast<unsigned long long>(info.golden));
+                  static_cast<unsigned long long>(info.golden()));
     EXPECT_EQ(StringAt(a, "golden"), golden);
   }
   EXPECT_EQ(StringAt(algos->array[3], "lookup_class"), "logarithmic");

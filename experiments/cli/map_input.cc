@@ -29,10 +29,7 @@ absl::Status Invalid(std::string message) {
 }
 
 bool Reads(const AlgorithmInfo& info, std::string_view param) {
-  for (std::string_view p : info.parameters) {
-    if (p == param) return true;
-  }
-  return false;
+  return info.FindParameter(param) != nullptr;
 }
 
 absl::Status ConfigurePreset(const MapFlags& flags, MapConfig* config) {
@@ -110,9 +107,7 @@ std::string AlgorithmsWith(bool Capabilities::*field) {
 std::string AlgorithmsReading(std::string_view param) {
   std::vector<std::string> names;
   for (const AlgorithmInfo& info : Algorithms()) {
-    for (std::string_view p : info.parameters) {
-      if (p == param) names.emplace_back(info.name);
-    }
+    if (info.FindParameter(param) != nullptr) names.emplace_back(info.name);
   }
   return names.empty() ? std::string("(none)") : absl::StrJoin(names, ", ");
 }
