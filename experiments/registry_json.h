@@ -31,19 +31,14 @@
 #define CHBENCH_EXPERIMENTS_REGISTRY_JSON_H_
 
 #include <string>
-#include <string_view>
 
 namespace chbench {
 
 // Experiment descriptions come from <spec_dir>/<name>.toml; a missing or
 // unreadable spec gives an empty description.
 std::string RegistryJson(const std::string& spec_dir);
-// With DefaultSpecDir() (runner.h).
+// With DefaultSpecDir() (paths.h).
 std::string RegistryJson();
-
-// `s` as a JSON string literal, quotes included (", \ and control characters
-// escaped; other bytes, UTF-8 included, copied).
-std::string JsonQuote(std::string_view s);
 
 }  // namespace chbench
 
