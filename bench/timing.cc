@@ -21,6 +21,7 @@
 #include "algorithms/hash/hash_function.h"
 #include "algorithms/presets/registry.h"
 #include "algorithms/registry.h"
+#include "algorithms/util/json.h"
 #include "algorithms/util/random.h"
 #include "bench/dispatch.h"
 #include "bench/harness.h"
@@ -63,17 +64,13 @@ absl::StatusOr<std::unique_ptr<ConsistentHash>> MakeReadyInstance(
     absl::StatusOr<std::vector<uint32_t>> order =
         RemovalSequence(m.removal, nodes, m.removed, seed);
     if (!order.ok()) return order.status();
-    const Capabilities caps = (*a)->capabilities();
-    if (caps.arbitrary_removal && !caps.history_dependent && !order->empty()) {
+    if (RebuildsSurvivors((*a)->capabilities(), *order)) {
       // The mapping depends only on the live set: build the survivors
       // (r O(N) removals would dominate a ring or Maglev at N = 10^5).
-      std::vector<bool> out(nodes, false);
-      for (uint32_t r : *order) out[r] = true;
-      std::vector<NodeSpec> live;
-      for (uint32_t i = 0; i < nodes; ++i) {
-        if (!out[i]) live.push_back(specs[i]);
+      if (absl::Status s = (*a)->Build(Survivors(specs, *order).nodes);
+          !s.ok()) {
+        return s;
       }
-      if (absl::Status s = (*a)->Build(live); !s.ok()) return s;
     } else {
       for (uint32_t id : *order) {
         if (absl::Status s = (*a)->RemoveNode(id); !s.ok()) return s;
@@ -268,33 +265,6 @@ absl::StatusOr<TimingGroupResult> HashGroup(const TimingGroup& g) {
   absl::StatusOr<HarnessResult> h = RunInterleaved(st.kernels, Options(g));
   if (!h.ok()) return h.status();
   return Collect(&st, *h);
-}
-
-std::string JsonString(std::string_view s) {
-  std::string out = "\"";
-  for (char c : s) {
-    switch (c) {
-      case '"':
-        out += "\\\"";
-        break;
-      case '\\':
-        out += "\\\\";
-        break;
-      case '\n':
-        out += "\\n";
-        break;
-      case '\t':
-        out += "\\t";
-        break;
-      default:
-        if (static_cast<unsigned char>(c) < 0x20) {
-          out += absl::StrFormat("\\u%04x", c);
-        } else {
-          out += c;
-        }
-    }
-  }
-  return out + "\"";
 }
 
 }  // namespace

@@ -48,6 +48,7 @@
 #include "bench/timing.h"
 #include "benchmark/benchmark.h"
 #include "workload/keyset.h"
+#include "workload/node_names.h"
 #include "workload/removal.h"
 
 namespace chbench {
@@ -65,10 +66,11 @@ inline constexpr uint64_t kPlacedSalt = 0x706c61636564ULL;  // "placed"
 inline constexpr uint64_t kProbeSalt = 0x70726f6265ULL;     // "probe"
 inline constexpr size_t kProbeKeys = 64;
 
+// Nodes first .. first + n - 1 at seed 0: "node-<i>" (workload/node_names.h).
 inline std::vector<NodeSpec> NodeSpecs(uint32_t n, uint32_t first = 0) {
   std::vector<NodeSpec> specs(n);
   for (uint32_t i = 0; i < n; ++i) {
-    specs[i].name = absl::StrCat("node-", first + i);
+    specs[i].name = NodeName(first + i, 0);
   }
   return specs;
 }

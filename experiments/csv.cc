@@ -83,7 +83,8 @@ std::string FormatRow(const ResultRow& r) {
                        FormatOptional(r.stale_fraction),
                        FormatOptional(r.utilization), FormatOptional(r.bucket),
                        r.metric,
-                       FormatOptional(r.value), r.unit, r.note});
+                       FormatOptional(r.value), r.unit, r.note,
+                       r.noisy ? "1" : "0", FormatOptional(r.n_eff)});
 }
 
 absl::StatusOr<std::vector<std::vector<std::string>>> ParseCsv(

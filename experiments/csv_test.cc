@@ -29,7 +29,7 @@ TEST(CsvTest, HeaderIsTheSchema) {
             "load_factor,capacity,probes,keys,placed_keys,seed,repetition,"
             "scenario,removal,removed,threads,node,weight,mode,zipf,requests,"
             "cache_items,stale_fraction,utilization,bucket,metric,value,unit,"
-            "note\n");
+            "note,noisy,n_eff\n");
 }
 
 TEST(CsvTest, RowRoundTripsWithQuoting) {
@@ -54,6 +54,29 @@ TEST(CsvTest, RowRoundTripsWithQuoting) {
   EXPECT_EQ(f[8], "1.25");
   EXPECT_EQ(f[ColumnIndex("value")], "");
   EXPECT_EQ(f[ColumnIndex("note")], r.note);
+  EXPECT_EQ(f[ColumnIndex("noisy")], "0");
+  EXPECT_EQ(f[ColumnIndex("n_eff")], "");
+}
+
+TEST(CsvTest, FlagsAreColumnsOfTheirOwn) {
+  ResultRow r;
+  r.metric = "lookup_ns";
+  r.value = 12.5;
+  r.noisy = true;
+  r.n_eff = 1;
+  r.note = "free text";
+  absl::StatusOr<std::vector<std::vector<std::string>>> recs =
+      ParseCsv(FormatRow(r));
+  ASSERT_TRUE(recs.ok()) << recs.status();
+  const std::vector<std::string>& f = (*recs)[0];
+  ASSERT_EQ(f.size(), kColumns.size());
+  EXPECT_EQ(f[ColumnIndex("noisy")], "1");
+  EXPECT_EQ(f[ColumnIndex("n_eff")], "1");
+  EXPECT_EQ(f[ColumnIndex("note")], "free text");
+  // The flags follow the note, so that a reader of the older columns still
+  // finds every column at its old index.
+  EXPECT_EQ(ColumnIndex("noisy"), ColumnIndex("note") + 1);
+  EXPECT_EQ(ColumnIndex("n_eff"), ColumnIndex("note") + 2);
 }
 
 TEST(CsvTest, ParseRejectsTruncatedText) {

@@ -2,7 +2,6 @@
 
 #include "experiments/registry_json.h"
 
-#include <cstdio>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -12,10 +11,11 @@
 #include "algorithms/hash/hash_registry.h"
 #include "algorithms/presets/registry.h"
 #include "algorithms/registry.h"
+#include "algorithms/util/json.h"
 #include "bench/peers/peers.h"
 #include "experiments/csv.h"
 #include "experiments/metric_registry.h"
-#include "experiments/runner.h"
+#include "experiments/paths.h"
 #include "experiments/spec.h"
 #include "toml++/toml.h"
 #include "workload/keyset.h"
@@ -46,7 +46,7 @@ std::string SpecDescription(const std::string& spec_dir,
 // `name: [\n    e0,\n    e1\n  ]` from already formatted elements.
 std::string Array(std::string_view name, const std::vector<std::string>& els,
                   bool last) {
-  std::string out = "  " + JsonQuote(name) + ": [";
+  std::string out = "  " + JsonString(name) + ": [";
   for (size_t i = 0; i < els.size(); ++i) {
     out += i == 0 ? "\n    " : ",\n    ";
     out += els[i];
@@ -57,29 +57,6 @@ std::string Array(std::string_view name, const std::vector<std::string>& els,
 }
 
 }  // namespace
-
-std::string JsonQuote(std::string_view s) {
-  std::string out = "\"";
-  for (char ch : s) {
-    const unsigned char c = static_cast<unsigned char>(ch);
-    switch (c) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\n': out += "\\n"; break;
-      case '\t': out += "\\t"; break;
-      case '\r': out += "\\r"; break;
-      default:
-        if (c < 0x20) {
-          char buf[8];
-          std::snprintf(buf, sizeof(buf), "\\u%04x", c);
-          out += buf;
-        } else {
-          out += ch;
-        }
-    }
-  }
-  return out + "\"";
-}
 
 std::string RegistryJson() { return RegistryJson(DefaultSpecDir()); }
 
@@ -93,7 +70,7 @@ std::string RegistryJson(const std::string& spec_dir,
     for (const ParamInfo& param : a.parameters) {
       const std::string_view p = param.name;
       if (!params.empty()) params += ", ";
-      params += JsonQuote(p);
+      params += JsonString(p);
     }
     const Capabilities& c = a.capabilities;
     els.push_back(absl::StrFormat(
@@ -103,8 +80,8 @@ std::string RegistryJson(const std::string& spec_dir,
         "\"minimal_disruption\": %s, \"weights\": %s, \"replicas\": %s, "
         "\"stateful\": %s, \"history_dependent\": %s}, \"parameters\": [%s], "
         "\"golden\": \"0x%016x\"}",
-        JsonQuote(a.name), JsonQuote(a.description), JsonQuote(a.citation),
-        JsonQuote(a.lookup_complexity), JsonQuote(a.lookup_class),
+        JsonString(a.name), JsonString(a.description), JsonString(a.citation),
+        JsonString(a.lookup_complexity), JsonString(a.lookup_class),
         Bool(c.arbitrary_removal), Bool(c.minimal_disruption),
         Bool(c.weights), Bool(c.replicas), Bool(c.stateful),
         Bool(c.history_dependent), params,
@@ -117,7 +94,7 @@ std::string RegistryJson(const std::string& spec_dir,
     els.push_back(absl::StrFormat(
         "{\"name\": %s, \"description\": %s, \"bits\": %d, "
         "\"reproducible\": %s}",
-        JsonQuote(h.name), JsonQuote(h.description), h.bits,
+        JsonString(h.name), JsonString(h.description), h.bits,
         Bool(h.reproducible)));
   }
   out += Array("hashes", els, false);
@@ -127,7 +104,7 @@ std::string RegistryJson(const std::string& spec_dir,
     els.push_back(absl::StrFormat(
         "{\"name\": %s, \"description\": %s, \"bits\": %d, "
         "\"verification\": \"0x%08X\"}",
-        JsonQuote(h.name), JsonQuote(h.description), h.bits, h.verification));
+        JsonString(h.name), JsonString(h.description), h.bits, h.verification));
   }
   out += Array("preset_hashes", els, false);
 
@@ -143,9 +120,9 @@ std::string RegistryJson(const std::string& spec_dir,
         "{\"arbitrary_removal\": %s, \"minimal_disruption\": %s, "
         "\"weights\": %s, \"history_dependent\": %s}, "
         "\"golden\": \"0x%016x\"}",
-        JsonQuote(p.name), JsonQuote(p.system), JsonQuote(p.version),
-        JsonQuote(p.source), JsonQuote(p.description), JsonQuote(p.verified),
-        JsonQuote(p.key_hash), JsonQuote(p.search), p.max_servers,
+        JsonString(p.name), JsonString(p.system), JsonString(p.version),
+        JsonString(p.source), JsonString(p.description), JsonString(p.verified),
+        JsonString(p.key_hash), JsonString(p.search), p.max_servers,
         Bool(c.arbitrary_removal), Bool(c.minimal_disruption),
         Bool(c.weights), Bool(c.history_dependent), p.golden));
   }
@@ -154,15 +131,16 @@ std::string RegistryJson(const std::string& spec_dir,
   els.clear();
   for (const KeySetInfo& k : KeySets()) {
     els.push_back(absl::StrFormat("{\"name\": %s, \"description\": %s}",
-                                  JsonQuote(k.name), JsonQuote(k.description)));
+                                  JsonString(k.name),
+                                  JsonString(k.description)));
   }
   out += Array("keysets", els, false);
 
   els.clear();
   for (std::string_view e : kExperimentNames) {
     els.push_back(absl::StrFormat(
-        "{\"name\": %s, \"description\": %s}", JsonQuote(e),
-        JsonQuote(SpecDescription(spec_dir, e))));
+        "{\"name\": %s, \"description\": %s}", JsonString(e),
+        JsonString(SpecDescription(spec_dir, e))));
   }
   out += Array("experiments", els, false);
 
@@ -171,8 +149,8 @@ std::string RegistryJson(const std::string& spec_dir,
     els.push_back(absl::StrFormat(
         "{\"name\": %s, \"unit\": %s, \"better\": %s, \"timing\": %s, "
         "\"description\": %s}",
-        JsonQuote(m.name), JsonQuote(m.unit), JsonQuote(m.better),
-        Bool(m.timing), JsonQuote(m.description)));
+        JsonString(m.name), JsonString(m.unit), JsonString(m.better),
+        Bool(m.timing), JsonString(m.description)));
   }
   out += Array("metrics", els, false);
 
@@ -180,8 +158,8 @@ std::string RegistryJson(const std::string& spec_dir,
   for (const peers::PeerInfo& p : peers::Peers()) {
     els.push_back(absl::StrFormat(
         "{\"name\": %s, \"base\": %s, \"description\": %s, \"source\": %s}",
-        JsonQuote(p.name), JsonQuote(p.base), JsonQuote(p.description),
-        JsonQuote(p.source)));
+        JsonString(p.name), JsonString(p.base), JsonString(p.description),
+        JsonString(p.source)));
   }
   out += Array("peers", els, true);
 

@@ -32,7 +32,6 @@
 
 #include <span>
 #include <string>
-#include <string_view>
 
 #include "algorithms/registry.h"
 
@@ -44,12 +43,8 @@ namespace chbench {
 std::string RegistryJson(const std::string& spec_dir,
                          std::span<const AlgorithmInfo> algorithms =
                              Algorithms());
-// With DefaultSpecDir() (runner.h).
+// With DefaultSpecDir() (paths.h).
 std::string RegistryJson();
-
-// `s` as a JSON string literal, quotes included (", \ and control characters
-// escaped; other bytes, UTF-8 included, copied).
-std::string JsonQuote(std::string_view s);
 
 }  // namespace chbench
 

@@ -2,7 +2,9 @@
 //
 // ResultRow: one tidy CSV row, one metric value. The columns, in order, are
 // kColumns; parameters that do not apply stay empty. results/README.md
-// defines every column and metric.
+// defines every column and metric. The flags the summary aggregates (`noisy`,
+// `n_eff`) are columns of their own; `note` is text for people, and no code
+// reads flags out of it.
 
 #ifndef CHBENCH_EXPERIMENTS_RESULT_ROW_H_
 #define CHBENCH_EXPERIMENTS_RESULT_ROW_H_
@@ -15,14 +17,15 @@
 
 namespace chbench {
 
-inline constexpr std::array<std::string_view, 32> kColumns = {
+inline constexpr std::array<std::string_view, 34> kColumns = {
     "run_id",   "experiment", "algorithm",   "hash",       "keyset",
     "nodes",    "vnodes",     "table_size",  "load_factor", "capacity",
     "probes",   "keys",       "placed_keys", "seed",       "repetition",
     "scenario", "removal",    "removed",     "threads",    "node",
     "weight",   "mode",       "zipf",        "requests",   "cache_items",
     "stale_fraction", "utilization", "bucket",
-    "metric",   "value",      "unit",        "note"};
+    "metric",   "value",      "unit",        "note",
+    "noisy",    "n_eff"};
 
 // The index of column `name` in kColumns (kColumns.size() if absent).
 constexpr size_t ColumnIndex(std::string_view name) {
@@ -73,6 +76,14 @@ struct ResultRow {
   std::optional<double> value;    // empty with a note when not applicable
   std::string unit;               // e.g. "fraction", "ns", "bytes"
   std::string note;               // e.g. "not applicable: jump removes only the last node"
+  // Timing: the harness flagged the measurement as suspect (noise gate or a
+  // machine slow state; the note starts with "noisy: <reason>"). Written as
+  // 1 or 0; summary.csv's `noisy` is 1 when any row of its group is.
+  bool noisy = false;
+  // 1 when the repetitions of this row's configuration are not independent
+  // samples (a key set whose keys repeat across seeds; the note says why):
+  // summary.csv then has n_eff = 1 and no interval. Empty: independent.
+  std::optional<uint64_t> n_eff;
 };
 
 }  // namespace chbench

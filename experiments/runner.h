@@ -24,8 +24,8 @@
 // exit status 1; the other cells still run.
 //
 // Sharded runs (`chbench run --shard I/N`, e.g. a Slurm job array) run the
-// units of one shard (ShardOfUnit) into the same directories, each writing
-// the shard record <dir>/shards/<I>-of-<N>.toml; `chbench merge` (or a
+// units of one shard (ShardOfUnit, shards.h) into the same directories, each
+// writing the shard record <dir>/shards/<I>-of-<N>.toml; `chbench merge` (or a
 // plain run once every cell exists) checks the records agree and assembles
 // as above, with every shard's host, machine and commit in meta.json. Cells
 // are deterministic, so a merged run equals an unsharded one in every
@@ -39,9 +39,9 @@
 //
 // Non-timing cells: repetition r of a block uses seed s = seed + r. The seed
 // selects the key set (GenerateKeys(keyset, keys, s)), the random removals
-// (Sfc64(s ^ salt)) and salts node names: node i is "node-<i>" for s = 0 and
-// "node-<i>-s<s>" otherwise, so every repetition also draws a fresh ring /
-// table layout. Timing cells run at one seed; their repetitions are the
+// (Sfc64(s ^ salt)) and salts node names (workload/node_names.h: node i is
+// "node-<i>" for s = 0 and "node-<i>-s<s>" otherwise), so every repetition
+// also draws a fresh ring / table layout. Timing cells run at one seed; their repetitions are the
 // measurement rounds.
 
 #ifndef CHBENCH_EXPERIMENTS_RUNNER_H_
@@ -61,7 +61,7 @@ struct RunOptions {
   std::string tier = "default";
   bool force = false;
   // Sharded run (`--shard I/N`, 1 <= shard <= shards): only the cells of
-  // shard I (ShardOfUnit below) run; each experiment gets the shard record
+  // shard I (ShardOfUnit, shards.h) run; each experiment gets the record
   // <dir>/shards/<I>-of-<N>.toml (commit, spec hash, tier, host, machine,
   // cells) and is not assembled. shards == 0: unsharded.
   int shard = 0;
@@ -71,18 +71,11 @@ struct RunOptions {
   // tier, and the commit of this checkout). Missing cells or disagreeing
   // shards are InvalidArgument naming them.
   bool merge = false;
-  std::string results_dir;  // empty: DefaultResultsDir()
-  std::string spec_dir;     // empty: <source dir>/experiments
+  std::string results_dir;  // empty: DefaultResultsDir() (paths.h)
+  std::string spec_dir;     // empty: DefaultSpecDir() (paths.h)
   int jobs = 0;             // 0: std::thread::hardware_concurrency()
   std::string command_line; // recorded in meta.json
 };
-
-// <CHBENCH_SOURCE_DIR>/results when the source tree exists, else ./results.
-std::string DefaultResultsDir();
-std::string DefaultSpecDir();
-
-// Node i's name under seed s (see file comment).
-std::string NodeName(size_t i, uint64_t seed);
 
 // Runs one cell and returns its rows (run_id filled with `run_id`). A timing
 // cell is measured as a group of one (no peers of other cells).
@@ -94,15 +87,6 @@ absl::StatusOr<std::vector<ResultRow>> RunCell(const Cell& cell,
 // from the code: it catches an unintended change of mapping; correctness
 // itself is tested against external vectors and reference models).
 absl::Status CheckGoldens();
-
-// The shard (1 .. shards) that runs unit `unit` of experiment `experiment`.
-// An experiment's units are its non-timing cells and its timing groups (a
-// group's cells are measured together, so they stay in one shard), numbered
-// in expansion order (a group at its first cell); units are dealt round-robin,
-// starting at the experiment's index in kExperimentNames so that the first
-// units of the experiments do not all land in shard 1. Depends only on the
-// spec, never on which cells exist or which experiments a command names.
-int ShardOfUnit(std::string_view experiment, size_t unit, int shards);
 
 // Runs `experiments` (names from kExperimentNames, or "all"). Errors:
 // InvalidArgument for a bad experiment name, tier or spec, an unwritable

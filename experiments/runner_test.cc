@@ -8,12 +8,14 @@
 #include <unistd.h>
 
 #include <cstdlib>
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <string>
 
 #include "absl/strings/str_cat.h"
 #include "experiments/csv.h"
+#include "workload/keyset.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 
@@ -22,6 +24,7 @@ namespace {
 
 namespace fs = std::filesystem;
 using ::testing::HasSubstr;
+using ::testing::Not;
 
 Cell MakeCell(const std::string& kind, const std::string& alg, uint32_t n,
               uint64_t keys, const std::string& scenario = "") {
@@ -49,11 +52,6 @@ const ResultRow* Find(const std::vector<ResultRow>& rows,
     }
   }
   return nullptr;
-}
-
-TEST(RunnerTest, NodeNamesSaltedBySeed) {
-  EXPECT_EQ(NodeName(3, 0), "node-3");
-  EXPECT_EQ(NodeName(3, 7), "node-3-s7");
 }
 
 TEST(RunnerTest, JumpRemoveRandomBecomesRemoveLast) {
@@ -176,6 +174,32 @@ TEST(RunnerTest, BalanceHasMeasuredAndAnalyticRows) {
             Find(*b, "load_max_over_mean", "analytic")->value.value());
 }
 
+// A key set whose repetitions share most keys marks exactly the measured rows
+// n_eff = 1 (a column of its own), never the analytic ones.
+TEST(RunnerTest, OverlappingKeySetSetsTheNEffColumnOfMeasuredRows) {
+  absl::StatusOr<size_t> words = WordsDictionarySize();
+  if (!words.ok()) GTEST_SKIP() << words.status();
+  Cell c = MakeCell("balance", "ring", 10, *words);
+  c.keyset = "words";
+  auto rows = RunCell(c, "r");
+  ASSERT_TRUE(rows.ok()) << rows.status();
+  size_t measured = 0;
+  for (const ResultRow& r : *rows) {
+    EXPECT_FALSE(r.noisy) << r.metric;
+    if (r.scenario == "measured") {
+      ++measured;
+      EXPECT_EQ(r.n_eff, std::optional<uint64_t>(1)) << r.metric;
+      EXPECT_THAT(r.note, HasSubstr("n_eff = 1"));
+    } else {
+      EXPECT_EQ(r.n_eff, std::nullopt) << r.scenario << " " << r.metric;
+    }
+  }
+  EXPECT_EQ(measured, 6u);
+  auto independent = RunCell(MakeCell("balance", "ring", 10, 1000), "r");
+  ASSERT_TRUE(independent.ok()) << independent.status();
+  for (const ResultRow& r : *independent) EXPECT_EQ(r.n_eff, std::nullopt);
+}
+
 TEST(RunnerTest, MemoryRows) {
   auto rows = RunCell(MakeCell("memory", "ring", 100, 0), "r");
   ASSERT_TRUE(rows.ok()) << rows.status();
@@ -296,6 +320,99 @@ TEST_F(SpecDirTest, WritesDataSummaryMetaAndResumes) {
   options_.force = true;
   ASSERT_TRUE(RunExperiments({"balance"}, options_).ok());
   EXPECT_EQ(*ReadFile(dir + "/data.csv"), data);
+}
+
+// summary.csv's noisy and n_eff come from data.csv's flag columns; the
+// note is text and a note that reads like a flag changes nothing.
+TEST_F(SpecDirTest, SummaryFlagsComeFromTheFlagColumns) {
+  ASSERT_TRUE(RunExperiments({"balance"}, options_).ok());
+  const std::string dir = RunDir();
+  const std::string data = *ReadFile(dir + "/data.csv");
+  EXPECT_THAT(data, HasSubstr(",note,noisy,n_eff\n"));
+  // Every row of the uniform key set: not noisy, independent.
+  auto recs = ParseCsv(data);
+  ASSERT_TRUE(recs.ok());
+  for (size_t i = 1; i < recs->size(); ++i) {
+    EXPECT_EQ((*recs)[i][ColumnIndex("noisy")], "0");
+    EXPECT_EQ((*recs)[i][ColumnIndex("n_eff")], "");
+  }
+  std::string summary = *ReadFile(dir + "/summary.csv");
+  EXPECT_THAT(summary, HasSubstr(",load_max_over_mean,ratio,3,3,"));
+  EXPECT_THAT(summary, Not(HasSubstr(",1\n")));  // no noisy group
+  // Flag the measured load_max_over_mean rows of ring at N = 5 in the cell
+  // files (noisy in one repetition, n_eff = 1 in all), and make the notes
+  // of modulo's rows read like flags.
+  for (const auto& e : fs::directory_iterator(dir + "/cells")) {
+    auto cell = ParseCsv(*ReadFile(e.path().string()));
+    ASSERT_TRUE(cell.ok());
+    std::string text = CsvHeader();
+    for (size_t i = 1; i < cell->size(); ++i) {
+      std::vector<std::string>& f = (*cell)[i];
+      const bool target = f[ColumnIndex("algorithm")] == "ring" &&
+                          f[ColumnIndex("nodes")] == "5" &&
+                          f[ColumnIndex("scenario")] == "measured" &&
+                          f[ColumnIndex("metric")] == "load_max_over_mean";
+      if (target) {
+        f[ColumnIndex("n_eff")] = "1";
+        if (f[ColumnIndex("seed")] == "1") f[ColumnIndex("noisy")] = "1";
+      }
+      if (f[ColumnIndex("algorithm")] == "modulo") {
+        f[ColumnIndex("note")] = "noisy: n_eff = 1";
+      }
+      text += FormatFields(f);
+    }
+    ASSERT_TRUE(WriteFileAtomic(e.path().string(), text).ok());
+  }
+  ASSERT_TRUE(fs::remove(dir + "/data.csv"));
+  ASSERT_TRUE(RunExperiments({"balance"}, options_).ok());
+  summary = *ReadFile(dir + "/summary.csv");
+  auto sum = ParseCsv(summary);
+  ASSERT_TRUE(sum.ok());
+  const std::vector<std::string>& header = sum->front();
+  auto col = [&](std::string_view name) {
+    return static_cast<size_t>(
+        std::find(header.begin(), header.end(), name) - header.begin());
+  };
+  size_t flagged = 0;
+  for (size_t i = 1; i < sum->size(); ++i) {
+    const std::vector<std::string>& f = (*sum)[i];
+    const bool target = f[col("algorithm")] == "ring" &&
+                        f[col("nodes")] == "5" &&
+                        f[col("scenario")] == "measured" &&
+                        f[col("metric")] == "load_max_over_mean";
+    flagged += target;
+    EXPECT_EQ(f[col("noisy")], target ? "1" : "0") << i;
+    EXPECT_EQ(f[col("n_eff")], target ? "1" : f[col("n")]) << i;
+    if (target) {
+      EXPECT_EQ(f[col("n")], "3");
+      EXPECT_EQ(f[col("mean_ci_low")], "");
+    }
+  }
+  EXPECT_EQ(flagged, 1u);
+}
+
+// A cell file of another column count (an older chbench) is refused with a
+// clear message instead of being assembled wrongly.
+TEST_F(SpecDirTest, CellFileWithOtherColumnsIsRefused) {
+  ASSERT_TRUE(RunExperiments({"balance"}, options_).ok());
+  const std::string dir = RunDir();
+  std::string cell;
+  for (const auto& e : fs::directory_iterator(dir + "/cells")) {
+    cell = e.path().string();
+    break;
+  }
+  auto recs = ParseCsv(*ReadFile(cell));
+  ASSERT_TRUE(recs.ok());
+  std::string text;
+  for (std::vector<std::string>& f : *recs) {
+    f.resize(f.size() - 2);  // without noisy and n_eff
+    text += FormatFields(f);
+  }
+  ASSERT_TRUE(WriteFileAtomic(cell, text).ok());
+  ASSERT_TRUE(fs::remove(dir + "/data.csv"));
+  const absl::Status s = RunExperiments({"balance"}, options_);
+  EXPECT_FALSE(s.ok());
+  EXPECT_THAT(s.message(), HasSubstr("rerun with --force"));
 }
 
 // A timing experiment's meta.json states the noise policy its cells were

@@ -21,6 +21,15 @@ Guarantees: never raises for a missing experiment (load_experiment returns
 None); summary.csv is recomputed from data.csv when it is absent, with the
 runner's definitions (stats_of: order-statistic CI of the median, Student-t
 CI of the mean, n_eff, noisy).
+
+Flags: data.csv's `noisy` and `n_eff` columns are the only source of the
+summary's noisy and n_eff; the `note` column is text for people and is never
+parsed. Runs written before those columns existed (the committed reference
+runs among them) read as usual: their flags are in their summary.csv, which
+the runner always wrote beside data.csv, and their data rows get empty flag
+columns. Only an old data.csv WITHOUT summary.csv cannot be summarized (its
+flags exist nowhere but in prose); load_experiment reports it as unreadable
+instead of guessing.
 """
 
 import json
@@ -35,18 +44,20 @@ COLUMNS = ["run_id", "experiment", "algorithm", "hash", "keyset", "nodes",
            "removal", "removed", "threads", "node", "weight",
            "mode", "zipf", "requests", "cache_items", "stale_fraction",
            "utilization", "bucket",
-           "metric", "value", "unit", "note"]
+           "metric", "value", "unit", "note", "noisy", "n_eff"]
 # The cluster experiment's columns (mode .. bucket, experiments/
 # result_row.h) are empty for every other experiment; runs written before
 # they existed lack them and read as empty (read_csv adds them).
 STRING_COLUMNS = ["run_id", "experiment", "algorithm", "hash", "keyset",
                   "scenario", "removal", "mode", "metric", "unit", "note"]
 NUMERIC_COLUMNS = [c for c in COLUMNS if c not in STRING_COLUMNS]
+# The per-row flags summary.csv aggregates (results/README.md).
+FLAG_COLUMNS = ["noisy", "n_eff"]
 # Configuration columns of summary.csv: all but run_id/seed/repetition
-# (and the measurement columns value/note), in data.csv order.
+# (and the measurement columns value/note and the flags), in data.csv order.
 CONFIG_COLUMNS = [c for c in COLUMNS
-                  if c not in ("run_id", "seed", "repetition", "metric",
-                               "value", "unit", "note")]
+                  if c not in ["run_id", "seed", "repetition", "metric",
+                               "value", "unit", "note"] + FLAG_COLUMNS]
 STAT_COLUMNS = ["n", "n_eff", "median", "median_ci_low", "median_ci_high",
                 "min", "max", "cv", "mean", "mean_ci_low", "mean_ci_high",
                 "noisy"]
@@ -200,18 +211,20 @@ def summarize(data):
     """summary.csv rows from data.csv rows, as the runner writes them.
 
     Groups by the configuration columns + metric + unit. Statistics over the
-    rows with a value; n_eff = 1 when any row's note contains "n_eff = 1";
-    noisy = 1 when any row's note starts with "noisy"."""
+    rows with a value; n_eff = 1 when any row's n_eff column is 1; noisy = 1
+    when any row's noisy column is 1. ValueError for rows without flags (a
+    data.csv from before the flag columns: see the module docstring)."""
     if data.empty:
         return pd.DataFrame(columns=SUMMARY_COLUMNS)
+    if data["noisy"].isna().any():
+        raise ValueError("data.csv has no noisy/n_eff columns (written "
+                         "before they existed) and no summary.csv")
     keys = CONFIG_COLUMNS + ["metric", "unit"]
     out = []
     for k, g in data.groupby(keys, dropna=False, sort=True):
-        notes = g["note"].astype(str)
         st = stats_of(g["value"].dropna(),
-                      n_eff_one=notes.str.contains("n_eff = 1",
-                                                   regex=False).any(),
-                      noisy=notes.str.lower().str.startswith("noisy").any())
+                      n_eff_one=bool((g["n_eff"] == 1).any()),
+                      noisy=bool((g["noisy"] >= 1).any()))
         out.append(list(k) + [st[c] for c in STAT_COLUMNS])
     return pd.DataFrame(out, columns=SUMMARY_COLUMNS)
 

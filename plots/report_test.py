@@ -292,6 +292,29 @@ class ReportTest(unittest.TestCase):
                                  for g in m.group(1, 3, 4))
                     self.assertTrue(lo <= x <= hi, m.group(0))
 
+    def test_flags_are_data_columns(self):
+        """data.csv carries noisy and n_eff as columns, set exactly on the
+        flagged rows; summary.csv's flags agree with them."""
+        self.need_fake()
+        look = _data(self.results, "lookup")
+        for c in ("noisy", "n_eff"):
+            self.assertIn(c, look.columns)
+        noisy = look[look["noisy"] == "1"]
+        self.assertGreater(len(noisy), 0)
+        self.assertEqual(set(noisy["algorithm"]), {"rendezvous"})
+        self.assertEqual(set(noisy["nodes"]), {1000})
+        self.assertEqual(set(noisy["scenario"]), {"prehashed"})
+        self.assertEqual(set(look["noisy"]), {"0", "1"})
+        self.assertEqual(set(look["n_eff"]), {""})
+        s = chdata.load_all(self.results)["lookup"].summary
+        flagged = s[s["noisy"] >= 1]
+        self.assertEqual(set(flagged["algorithm"]), {"rendezvous"})
+        bal = _data(self.results, "balance")
+        self.assertEqual(set(bal.loc[bal["keyset"] == "words", "n_eff"]),
+                         {"1"})
+        self.assertEqual(set(bal.loc[bal["keyset"] != "words", "n_eff"]),
+                         {""})
+
     def test_noisy_cells_marked(self):
         self.need_fake()
         q1 = _section(self.text, "## Q1.")

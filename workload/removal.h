@@ -20,9 +20,18 @@
 // Node i is the node built i-th (NodeId i after Build). Deterministic:
 // the same (order, n, count, seed) gives the same sequence on every machine.
 //
+// Applying a sequence: an algorithm whose mapping depends only on the live
+// set (arbitrary_removal, not history_dependent; the conformance suite checks
+// it) gives the same mapping when built on the survivors as after the
+// removals, and building is much cheaper than r O(N) removals (ring, Maglev,
+// multiprobe at N = 10^5). RebuildsSurvivors says when; Survivors lists them.
+//
 // Example:
 //   absl::StatusOr<std::vector<uint32_t>> ids = RemovalSequence("random",
 //                                                                1000, 500, 7);
+//   if (RebuildsSurvivors(algo.capabilities(), *ids)) {
+//     algo.Build(Survivors(nodes, *ids).nodes);
+//   }
 
 #ifndef CHBENCH_WORKLOAD_REMOVAL_H_
 #define CHBENCH_WORKLOAD_REMOVAL_H_
@@ -31,6 +40,7 @@
 #include <cmath>
 #include <cstdint>
 #include <numeric>
+#include <span>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -38,6 +48,7 @@
 
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
+#include "algorithms/consistent_hash.h"
 #include "algorithms/util/random.h"
 
 namespace chbench {
@@ -82,6 +93,35 @@ inline absl::StatusOr<std::vector<uint32_t>> RemovalSequence(
         "'; valid: random, fifo, lifo"));
   }
   return out;
+}
+
+// Whether removing `order` from an instance with `caps` may be done by
+// building the survivors (see file comment): a non-empty order, and a mapping
+// that depends only on the live set.
+inline bool RebuildsSurvivors(const Capabilities& caps,
+                              std::span<const uint32_t> order) {
+  return caps.arbitrary_removal && !caps.history_dependent && !order.empty();
+}
+
+// The nodes left after removing the indices `removed` from `nodes`, in their
+// original order, and each one's index in `nodes` (index[k] for nodes[k]).
+struct SurvivingNodes {
+  std::vector<NodeSpec> nodes;
+  std::vector<uint32_t> index;
+};
+
+// O(|nodes| + |removed|). Indices of `removed` must be < nodes.size().
+inline SurvivingNodes Survivors(std::span<const NodeSpec> nodes,
+                                std::span<const uint32_t> removed) {
+  std::vector<bool> out(nodes.size(), false);
+  for (uint32_t r : removed) out[r] = true;
+  SurvivingNodes live;
+  for (uint32_t i = 0; i < nodes.size(); ++i) {
+    if (out[i]) continue;
+    live.nodes.push_back(nodes[i]);
+    live.index.push_back(i);
+  }
+  return live;
 }
 
 }  // namespace chbench

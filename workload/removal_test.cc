@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <set>
+#include <string>
+#include <vector>
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
@@ -49,6 +51,34 @@ TEST(RemovalTest, RemovedCountRoundsAndKeepsOneNode) {
   EXPECT_EQ(RemovedCount(10, 0.99), 9u);
   EXPECT_EQ(RemovedCount(1, 0.9), 0u);
   EXPECT_EQ(RemovedCount(100, 0.0), 0u);
+}
+
+TEST(RemovalTest, RebuildsSurvivorsOnlyForLiveSetMappings) {
+  Capabilities ring;  // removes any node, maps by the live set
+  ring.arbitrary_removal = true;
+  Capabilities anchor = ring;  // remembers the order of removals
+  anchor.history_dependent = true;
+  const Capabilities jump;  // removes only the last node
+  const std::vector<uint32_t> two = {4, 1};
+  EXPECT_TRUE(RebuildsSurvivors(ring, two));
+  EXPECT_FALSE(RebuildsSurvivors(ring, {}));
+  EXPECT_FALSE(RebuildsSurvivors(anchor, two));
+  EXPECT_FALSE(RebuildsSurvivors(jump, two));
+}
+
+TEST(RemovalTest, SurvivorsKeepOrderAndIndex) {
+  std::vector<NodeSpec> nodes(6);
+  for (size_t i = 0; i < nodes.size(); ++i) {
+    nodes[i].name = "n" + std::to_string(i);
+  }
+  const std::vector<uint32_t> removed = {4, 1, 5};
+  const SurvivingNodes live = Survivors(nodes, removed);
+  ASSERT_EQ(live.nodes.size(), 3u);
+  EXPECT_EQ(live.nodes[0].name, "n0");
+  EXPECT_EQ(live.nodes[1].name, "n2");
+  EXPECT_EQ(live.nodes[2].name, "n3");
+  EXPECT_EQ(live.index, (std::vector<uint32_t>{0, 2, 3}));
+  EXPECT_EQ(Survivors(nodes, {}).nodes.size(), 6u);
 }
 
 }  // namespace

@@ -18,6 +18,7 @@
 #include "algorithms/util/random.h"
 #include "bench/cluster/lru.h"
 #include "workload/keyset.h"
+#include "workload/node_names.h"
 #include "workload/zipf.h"
 
 namespace chbench {
@@ -29,11 +30,6 @@ constexpr uint32_t kNoServer = ~uint32_t{0} - 1;
 constexpr uint64_t kMovedSample = uint64_t{1} << 17;
 // Seed salt of the request stream.
 constexpr uint64_t kRequestSalt = 0x72657175657374ULL;  // "request"
-
-std::string ServerName(size_t i, uint64_t seed) {
-  return seed == 0 ? absl::StrCat("node-", i)
-                   : absl::StrCat("node-", i, "-s", seed);
-}
 
 // One client view of the cluster: an algorithm instance over some servers,
 // the server index of each of its node ids, and each key's server, filled
@@ -54,7 +50,7 @@ class View {
     if (!a.ok()) return a.status();
     std::vector<NodeSpec> nodes(servers);
     for (uint32_t i = 0; i < servers; ++i) {
-      nodes[i].name = ServerName(i, cfg.seed);
+      nodes[i].name = NodeName(i, cfg.seed);
     }
     if (absl::Status s = (*a)->Build(nodes); !s.ok()) return s;
     auto v = std::make_unique<View>(std::move(*a), cfg.universe, bounded);
@@ -66,14 +62,14 @@ class View {
 
   absl::Status Add(uint32_t server) {
     absl::StatusOr<NodeId> id =
-        algo_->AddNode(NodeSpec{ServerName(server, seed_), 1.0, ""});
+        algo_->AddNode(NodeSpec{NodeName(server, seed_), 1.0, ""});
     if (!id.ok()) return id.status();
     Map(*id);
     Invalidate();
     return absl::OkStatus();
   }
   absl::Status Remove(uint32_t server) {
-    if (absl::Status s = algo_->RemoveNodeByName(ServerName(server, seed_));
+    if (absl::Status s = algo_->RemoveNodeByName(NodeName(server, seed_));
         !s.ok()) {
       return s;
     }

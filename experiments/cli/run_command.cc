@@ -15,6 +15,7 @@
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 #include "experiments/cli/commands.h"
+#include "experiments/paths.h"
 #include "experiments/runner.h"
 #include "experiments/spec.h"
 

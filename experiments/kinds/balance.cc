@@ -22,8 +22,8 @@ namespace kinds {
 
 absl::StatusOr<std::vector<ResultRow>> RunBalance(const Cell& c,
                                                   const std::string& run_id) {
-  std::string note;
-  const uint64_t m0 = CappedKeys(c, &note);
+  RowNote note;
+  const uint64_t m0 = CappedKeys(c, &note.text);
   const std::vector<NodeSpec> nodes = MakeNodes(c.nodes, c.seed);
   absl::StatusOr<std::unique_ptr<ConsistentHash>> algo = Built(c, nodes);
   if (!algo.ok()) return algo.status();

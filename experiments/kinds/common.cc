@@ -11,8 +11,8 @@
 #include "absl/strings/str_format.h"
 #include "algorithms/presets/registry.h"
 #include "algorithms/registry.h"
-#include "experiments/runner.h"
 #include "workload/keyset.h"
+#include "workload/node_names.h"
 
 namespace chbench {
 namespace kinds {
@@ -74,6 +74,13 @@ void Add(std::vector<ResultRow>* rows, const ResultRow& base,
   rows->push_back(std::move(r));
 }
 
+void Add(std::vector<ResultRow>* rows, const ResultRow& base,
+         std::string_view metric, std::optional<double> value,
+         std::string_view unit, const RowNote& note) {
+  Add(rows, base, metric, value, unit, note.text);
+  rows->back().n_eff = note.n_eff;
+}
+
 std::vector<NodeSpec> MakeNodes(size_t n, uint64_t seed,
                                 const std::vector<double>& weights) {
   std::vector<NodeSpec> nodes(n);
@@ -104,9 +111,11 @@ absl::StatusOr<std::vector<uint64_t>> Digests(const Cell& c, uint64_t count,
   return d;
 }
 
-void AddOverlapNote(const Cell& c, uint64_t count, std::string* note) {
+void AddOverlapNote(const Cell& c, uint64_t count, RowNote* note) {
   if (!KeysOverlapAcrossSeeds(c.keyset, count)) return;
-  absl::StrAppend(note, note->empty() ? "" : "; ", "n_eff = 1: ", count,
+  note->n_eff = 1;
+  absl::StrAppend(&note->text, note->text.empty() ? "" : "; ",
+                  "n_eff = 1: ", count,
                   " keys of key set '", c.keyset,
                   "' exceed half of it, so repetitions share most keys");
 }
@@ -195,6 +204,7 @@ std::vector<std::vector<ResultRow>> TimingRows(
     if (s.placed_keys) base.placed_keys = s.placed_keys;
     if (s.threads) base.threads = s.threads;
     base.repetition.reset();
+    base.noisy = s.noisy;
     if (s.values.size() <= 1) {
       Add(&rows[s.member], base, s.metric,
           s.values.empty() ? std::nullopt : std::optional<double>(s.values[0]),

@@ -42,10 +42,21 @@ ResultRow BaseRow(const Cell& c, const std::string& run_id);
 // "<claim>.<scenario>" for seed claims, else the scenario.
 std::string ClaimScenario(const Cell& c, std::string_view scenario);
 
+// The note of a cell's measured rows with the n_eff it implies: the text is
+// for people, the flag for the summary. AddOverlapNote sets both.
+struct RowNote {
+  std::string text;
+  std::optional<uint64_t> n_eff;  // 1: the repetitions are not independent
+};
+
 // Appends one metric row.
 void Add(std::vector<ResultRow>* rows, const ResultRow& base,
          std::string_view metric, std::optional<double> value,
          std::string_view unit, std::string_view note = "");
+// The same, with the note's text and its n_eff.
+void Add(std::vector<ResultRow>* rows, const ResultRow& base,
+         std::string_view metric, std::optional<double> value,
+         std::string_view unit, const RowNote& note);
 
 // Node specs "node-<i>" (seed 0) or "node-<i>-s<seed>", with weights.
 std::vector<NodeSpec> MakeNodes(size_t n, uint64_t seed,
@@ -58,9 +69,10 @@ uint64_t CappedKeys(const Cell& c, std::string* note);
 absl::StatusOr<std::vector<uint64_t>> Digests(const Cell& c, uint64_t count,
                                               const ConsistentHash& algo);
 
-// When the cell's key set repeats most keys across seeds, appends the
-// "n_eff = 1: ..." note (the summary then gives no interval) to `note`.
-void AddOverlapNote(const Cell& c, uint64_t count, std::string* note);
+// When the cell's key set repeats most keys across seeds, sets note->n_eff
+// to 1 (the summary then gives no interval) and appends the reason,
+// "n_eff = 1: ...", to its text.
+void AddOverlapNote(const Cell& c, uint64_t count, RowNote* note);
 
 // MakeAlgorithm(c.algorithm, c.Params()) + Build(nodes).
 absl::StatusOr<std::unique_ptr<ConsistentHash>> Built(

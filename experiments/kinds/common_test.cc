@@ -95,5 +95,31 @@ TEST(TimingRowsTest, MixedScenariosLeaveTheContextScenarioToTheCell) {
   for (const ResultRow& r : rows[0]) EXPECT_NE(r.metric, "sentinel_ns");
 }
 
+TEST(TimingRowsTest, NoisyIsAFlagOnEveryRoundOfANoisySample) {
+  const Cell cell = LookupCell("prehashed");
+  const std::vector<const Cell*> group = {&cell};
+  TimingGroupResult result;
+  TimingSample noisy = Sample(0, "prehashed", "lookup_ns", {1.0, 1.5, 1.1});
+  noisy.noisy = true;
+  noisy.note = "noisy: cv 20 % > 5 % after 2 re-measurements";
+  TimingSample steady = Sample(0, "prehashed", "hash_ns", {0.5, 0.5, 0.5});
+  // A note is text: one that reads like a flag does not flag the row.
+  steady.note = "noisy-looking text";
+  result.samples = {noisy, steady};
+  result.sentinel_ns = 150;
+  result.sentinel_reference_ns = 100;
+  result.slow_state = true;
+  const auto rows = kinds::TimingRows(group, "t", result);
+  ASSERT_EQ(rows.size(), 1u);
+  int flagged = 0;
+  for (const ResultRow& r : rows[0]) {
+    EXPECT_EQ(r.noisy, r.metric == "lookup_ns") << r.metric;
+    EXPECT_EQ(r.n_eff, std::nullopt) << r.metric;
+    flagged += r.noisy;
+    if (r.metric == "lookup_ns") EXPECT_EQ(r.note, noisy.note);
+  }
+  EXPECT_EQ(flagged, 3);
+}
+
 }  // namespace
 }  // namespace chbench

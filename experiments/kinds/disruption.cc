@@ -28,8 +28,8 @@ absl::StatusOr<std::vector<ResultRow>> RunDisruption(
     return absl::InvalidArgumentError(
         absl::StrCat("unknown algorithm '", c.algorithm, "'"));
   }
-  std::string note;
-  const uint64_t m0 = CappedKeys(c, &note);
+  RowNote note;
+  const uint64_t m0 = CappedKeys(c, &note.text);
   std::vector<ResultRow> rows;
   ResultRow base = BaseRow(c, run_id);
   std::string scenario = c.scenario;
@@ -38,9 +38,10 @@ absl::StatusOr<std::vector<ResultRow>> RunDisruption(
   const bool single_random = scenario == "remove_random";
   if (!arbitrary && single_random) {
     scenario = "remove_last";
-    note = absl::StrCat(note, note.empty() ? "" : "; ", c.algorithm,
-                        " removes only the last node: remove_last recorded "
-                        "instead of remove_random");
+    note.text = absl::StrCat(note.text, note.text.empty() ? "" : "; ",
+                             c.algorithm,
+                             " removes only the last node: remove_last "
+                             "recorded instead of remove_random");
   }
   base.scenario = ClaimScenario(c, scenario);
   if (!arbitrary && absl::EndsWith(scenario, "pct_random")) {

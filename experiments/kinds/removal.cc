@@ -38,8 +38,8 @@ absl::StatusOr<std::vector<ResultRow>> RunRemoval(const Cell& c,
     return absl::InvalidArgumentError(
         absl::StrCat("unknown algorithm '", c.algorithm, "'"));
   }
-  std::string note;
-  const uint64_t m0 = CappedKeys(c, &note);
+  RowNote note;
+  const uint64_t m0 = CappedKeys(c, &note.text);
   const bool incremental = c.scenario == "incremental";
   if (incremental && m0 * c.removed > kMaxIncrementalLookups) {
     return absl::InvalidArgumentError(absl::StrCat(
@@ -67,23 +67,15 @@ absl::StatusOr<std::vector<ResultRow>> RunRemoval(const Cell& c,
   // live set (history_dependent == false, checked by the conformance suite):
   // a fresh instance of the survivors, which is the same mapping and avoids
   // r O(N) removals (ring, maglev, multiprobe at N = 10^5).
-  const bool rebuild = !incremental && info->capabilities.arbitrary_removal &&
-                       !info->capabilities.history_dependent &&
-                       !order->empty();
+  const bool rebuild =
+      !incremental && RebuildsSurvivors(info->capabilities, *order);
   std::vector<uint32_t> after;
   if (rebuild) {
-    std::vector<bool> out(c.nodes, false);
-    for (uint32_t r : *order) out[r] = true;
-    std::vector<NodeSpec> live;
-    std::vector<uint32_t> id_to_index;
-    for (uint32_t i = 0; i < c.nodes; ++i) {
-      if (out[i]) continue;
-      live.push_back(nodes[i]);
-      id_to_index.push_back(i);
-    }
-    absl::StatusOr<std::unique_ptr<ConsistentHash>> fresh = Built(c, live);
+    const SurvivingNodes live = Survivors(nodes, *order);
+    absl::StatusOr<std::unique_ptr<ConsistentHash>> fresh =
+        Built(c, live.nodes);
     if (!fresh.ok()) return fresh.status();
-    after = MapKeys(**fresh, *d, id_to_index);
+    after = MapKeys(**fresh, *d, live.index);
     *algo = std::move(*fresh);
   } else {
     for (uint32_t victim : *order) {
@@ -106,9 +98,11 @@ absl::StatusOr<std::vector<ResultRow>> RunRemoval(const Cell& c,
       "fraction", note);
   Add(&rows, base, "moved_excess_fraction", s.moved_excess_fraction,
       "fraction",
-      note.empty() ? "keys that moved although their node is still live "
-                     "(0: monotone)"
-                   : note);
+      note.text.empty()
+          ? RowNote{"keys that moved although their node is still live "
+                    "(0: monotone)",
+                    std::nullopt}
+          : note);
   if (incremental) {
     Add(&rows, base, "step_moved_excess", static_cast<double>(step_violations),
         "keys",

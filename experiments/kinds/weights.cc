@@ -41,8 +41,8 @@ absl::StatusOr<std::vector<ResultRow>> RunWeights(const Cell& c,
     }
     return rows;
   }
-  std::string note;
-  const uint64_t m0 = CappedKeys(c, &note);
+  RowNote note;
+  const uint64_t m0 = CappedKeys(c, &note.text);
   const std::vector<NodeSpec> nodes = MakeNodes(c.nodes, c.seed, c.weights);
   absl::StatusOr<std::unique_ptr<ConsistentHash>> algo = Built(c, nodes);
   if (!algo.ok()) return algo.status();

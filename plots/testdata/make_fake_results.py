@@ -15,8 +15,9 @@ Writes DIR/<experiment>/<run_id>/{data.csv, summary.csv, meta.json} for
 every experiment, DIR/registry.json, plus one OLDER run of `lookup`
 (10x slower, older date) that readers must ignore. The data contain:
 timing rounds (repetition = round), peers with their ratio rows, a noisy
-timing cell (rendezvous prehashed N=1000), a words key set cell with
-"n_eff = 1", bounded_load rows with placed_keys (lookup, build, memory
+timing cell (rendezvous prehashed N=1000; noisy = 1 in data.csv, with the
+reason in the note), a words key set cell with n_eff = 1 (the column, and
+the reason in the note), bounded_load rows with placed_keys (lookup, build, memory
 bytes per key), lookups_per_s rows (threads 1 and 2), and a single-shot
 (n = 1) timing cell (modulo build at N = 100).
 
@@ -117,7 +118,8 @@ class Writer:
             repetition=None, scenario="", removal="", removed=None,
             threads=None, node=None, weight=None, mode="", zipf=None,
             requests=None, cache_items=None, stale_fraction=None,
-            utilization=None, bucket=None, metric, value, unit, note=""):
+            utilization=None, bucket=None, metric, value, unit, note="",
+            noisy=0, n_eff=None):
         self.rows.append({
             "run_id": self.rid, "experiment": self.exp,
             "algorithm": algorithm, "hash": hash, "keyset": keyset,
@@ -132,7 +134,7 @@ class Writer:
             "requests": requests, "cache_items": cache_items,
             "stale_fraction": stale_fraction, "utilization": utilization,
             "bucket": bucket, "metric": metric, "value": value,
-            "unit": unit, "note": note})
+            "unit": unit, "note": note, "noisy": noisy, "n_eff": n_eff})
 
     def write(self, out, date=DATE, tier=TIER, rid=None, cpu=None):
         rid = rid or self.rid
@@ -347,9 +349,9 @@ def gen_lookup(scale=1.0):
                     hns if sc == "string" else 0)
                 lat = t * 2.5
                 w.add(metric="lookup_ns", value=t, unit="ns", note=note,
-                      **common)
+                      noisy=int(noisy), **common)
                 w.add(metric="lookup_latency_ns", value=lat, unit="ns",
-                      note=note, **common)
+                      note=note, noisy=int(noisy), **common)
                 if sc == "string":
                     w.add(metric="hash_ns", value=hns, unit="ns", **common)
                 for p, _, f, _ in peers:
@@ -631,6 +633,7 @@ def gen_balance():
                         # one dictionary reused: identical repetitions
                         common["note"] = ("n_eff = 1: the words key set "
                                           "reuses one dictionary")
+                        common["n_eff"] = 1
                         loads = algo_loads(a, n, keys,
                                            np.random.default_rng(77))
                     if ks == "sequential":  # worse, so mixing would show
