@@ -571,8 +571,8 @@ TEST_P(ConformanceTest, LoadIsBalanced) {
 }
 
 // The aggregate check fails when one node of 10 gets 1.5x its share on a
-// 100-vnode ring (a per-node 6-sigma tolerance allowed +-59 %: review
-// finding 12), and passes loads drawn from the model.
+// 100-vnode ring (a per-node 6-sigma tolerance would allow +-59 %), and
+// passes loads drawn from the model.
 TEST(AggregateBalanceTest, CatchesOneNodeAtOneAndAHalfShares) {
   const size_t n = 10;
   const double m = 20000;
@@ -1042,7 +1042,7 @@ INSTANTIATE_TEST_SUITE_P(AllAlgorithms, ConformanceTest,
                          });
 
 // bounded_load identifies placed keys by digest; with 32-bit digests distinct
-// keys would merge (review-2d0d944, finding 13), so its factory refuses them.
+// keys would merge, so its factory refuses them.
 TEST(BoundedLoadHashTest, Refuses32BitHashes) {
   for (const HashInfo& h : HashFunctions()) {
     AlgorithmParams params;
