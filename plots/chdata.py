@@ -108,7 +108,7 @@ def median_ci_rank(n, level=0.95):
 
 def stats_of(values, n_eff_one=False, noisy=False):
     """The summary statistics (STAT_COLUMNS, as a dict) of one group's
-    values, by the definitions in SCHEMA.md / results/README.md."""
+    values, by the definitions in results/README.md (summary.csv columns)."""
     v = sorted(float(x) for x in values)
     n = len(v)
     nan = float("nan")

@@ -2,7 +2,7 @@
 the report context (local and reference runs, registry metadata), variant
 helpers, interval comparisons and the markdown table renderer.
 
-Statistics labels (SCHEMA.md "Rule everywhere"):
+Statistics labels (results/README.md, "Rule everywhere"):
   * fmt_med: a median with ITS OWN interval [median_ci_low–median_ci_high];
     n = 1 / n_eff = 1 cells carry no interval (marked ‡ for timing metrics
     and for n_eff = 1), 2 <= n < 6 cells show "(n=k)" (no distribution-free
@@ -155,7 +155,8 @@ class Registry:
 
     def metric(self, name):
         """{'unit', 'better', 'timing', 'description'} (inferred from the
-        SCHEMA.md naming rule when the registry does not list the name)."""
+        naming rule of results/README.md "Metrics" when the registry does
+        not list the name)."""
         m = self.metrics.get(name)
         if m is None and "_ratio_to_" in name:
             base = name.split("_ratio_to_")[0]

@@ -1,5 +1,6 @@
 #!/usr/bin/python3
-"""Writes a small FAKE chbench results tree that follows SCHEMA.md exactly.
+"""Writes a small FAKE chbench results tree that follows the schema of
+results/README.md exactly.
 
 For developing and testing plots/make_figures.py and plots/report/ without
 the runner. Values are plausible but invented: balance and disruption of the
