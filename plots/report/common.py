@@ -293,7 +293,7 @@ def ref_note(ctx):
 # data helpers
 
 PARAM_COLS = ["vnodes", "table_size", "load_factor", "capacity", "probes"]
-MAGLEV_DEFAULT_LABEL = "M≈100N"  # smallest prime >= 100·N (chdata.py)
+DEFAULT_TABLE_SIZE_LABEL = "M≈100N"  # smallest prime >= 100·N (chdata.py)
 
 
 def variant_label(row):
@@ -308,8 +308,8 @@ def variant_label(row):
             fv = float(v)
             parts.append(f"{short}={int(fv)}" if fv.is_integer() and
                          abs(fv) >= 1e5 else f"{short}={fv:g}")
-        elif col == "table_size" and a == "maglev":
-            parts.append(MAGLEV_DEFAULT_LABEL)
+        elif col == "table_size" and chdata.takes_parameter(a, col):
+            parts.append(DEFAULT_TABLE_SIZE_LABEL)
     return f"{a} ({', '.join(parts)})" if parts else a
 
 
@@ -433,12 +433,13 @@ def keys_per_node(row):
     return f"{fmt_num(float(k) / float(n))} keys per node"
 
 
-REPLAY_MODEL = (
-    "bounded_load disruption = the difference between two from-scratch "
-    "replays of the same keys in key order, one on N nodes and one on N±1 "
-    "(not the incremental rebalancing analysed by Mirrokni, Thorup & "
-    "Zadimoghaddam, SODA 2018); it depends on the keys per node and on the "
-    "arrival order.")
+def replay_model(algorithm):
+    """How the disruption of a stateful (placing) algorithm is measured."""
+    return (f"{algorithm} disruption = the difference between two "
+            "from-scratch replays of the same keys in key order, one on N "
+            "nodes and one on N±1 (not the incremental rebalancing analysed "
+            "by Mirrokni, Thorup & Zadimoghaddam, SODA 2018); it depends on "
+            "the keys per node and on the arrival order.")
 
 
 # ---------------------------------------------------------------------------
