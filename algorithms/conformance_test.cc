@@ -494,8 +494,8 @@ TEST_P(ConformanceTest, LoadIsBalanced) {
 }
 
 // The aggregate check fails when one node of 10 gets 1.5x its share on a
-// 100-vnode ring (a per-node 6-sigma tolerance allowed +-59 %: review
-// finding 12), and passes loads drawn from the model.
+// 100-vnode ring (a per-node 6-sigma tolerance would allow +-59 %), and
+// passes loads drawn from the model.
 TEST(AggregateBalanceTest, CatchesOneNodeAtOneAndAHalfShares) {
   const size_t n = 10;
   const double m = 20000;

@@ -27,7 +27,7 @@ TEST(MetricRegistryTest, RowsAreWellFormed) {
     EXPECT_FALSE(m.unit.empty());
     EXPECT_FALSE(m.description.empty());
     EXPECT_EQ(FindMetric(m.name), &m);
-    // SCHEMA.md: anything in ns, 1/s or a ratio_to_ is a timing metric.
+    // results/README.md: anything in ns, 1/s or a ratio_to_ is a timing metric.
     if (m.unit == "ns" || m.unit == "1/s" ||
         m.name.find("ratio_to_") != std::string_view::npos) {
       EXPECT_TRUE(m.timing);

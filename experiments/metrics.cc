@@ -7,10 +7,9 @@
 // Variables", ACM TOMS 26(3), 2000), then multinomial keys as conditional
 // binomials (exact inversion for small means, a rounded normal otherwise).
 // All variates come from Sfc64 (algorithms/util/random.h) with our own
-// transforms, so the results do not depend on the standard library. The
-// earlier moment-matched gamma at Blom's plotting positions understated
-// E[max] at v = 1 by 10 % (n = 10) and E[min] by 32 % (n = 100):
-// review-2d0d944, finding 9.
+// transforms, so the results do not depend on the standard library. A
+// moment-matched gamma at Blom's plotting positions is not good enough: it
+// understates E[max] at v = 1 by 10 % (n = 10) and E[min] by 32 % (n = 100).
 //
 // Chi-squared expectation: since the loads sum to m, E[sum (L-mu)^2 / mu] =
 // n Var(L) / mu; the analytic p-value is the upper tail at that statistic

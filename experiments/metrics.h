@@ -125,8 +125,7 @@ double HarmonicNumber(uint32_t n);
 double BoundedLoadBound(uint64_t m, uint32_t n, double c);
 
 // The summary of one group of values (summary.csv; definitions in
-// plan/SCHEMA.md and results/README.md). Empty optionals are empty CSV
-// fields.
+// results/README.md). Empty optionals are empty CSV fields.
 struct SummaryStats {
   size_t n = 0;      // values (NaN values are skipped and not counted)
   size_t n_eff = 0;  // n, or 1 when the values are not independent

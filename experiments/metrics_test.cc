@@ -101,8 +101,8 @@ TEST(MetricsTest, AnalyticBalance) {
   EXPECT_LT(ring.min_over_mean, 0.95);
 }
 
-// Review-2d0d944 finding 9: for v = 1 the expected extremes of the shares
-// are exact, E[max]/mean = H_n and E[min]/mean = 1/n.
+// For v = 1 the expected extremes of the shares are known exactly:
+// E[max]/mean = H_n and E[min]/mean = 1/n.
 TEST(MetricsTest, RingExtremesExactForOneVnode) {
   double h10 = 0;
   for (int i = 1; i <= 10; ++i) h10 += 1.0 / i;
@@ -159,8 +159,8 @@ TEST(MetricsTest, MonteCarloIsDeterministicAndFast) {
   EXPECT_LT(ideal.max_over_mean, big.max_over_mean);
 }
 
-// Review-2d0d944 finding 7: m = 0 threw from a worker thread. Degenerate
-// parameters give NaN, never an exception.
+// Degenerate parameters (m = 0, n = 0, v = 0) give NaN, never an exception
+// (an exception would escape from a worker thread).
 TEST(MetricsTest, DegenerateParametersGiveNaN) {
   for (const AnalyticBalance& a :
        {IdealUniformBalance(0, 8), RingBalance(0, 8, 100), RingBalance(10, 0, 1),

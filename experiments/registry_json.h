@@ -10,7 +10,7 @@
 // names with the `description` of each experiments/<name>.toml,
 // experiments/metric_registry.h, bench/peers/peers.h). `chbench list --json`
 // prints it and `chbench run` writes it to <results-dir>/registry.json, so a
-// result directory says what its names meant. Shape (/work/plan/SCHEMA.md):
+// result directory says what its names meant. Shape:
 //
 //   {"algorithms": [{"name", "description", "citation", "lookup_complexity",
 //                    "lookup_class", "capabilities": {"arbitrary_removal",

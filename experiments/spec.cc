@@ -56,8 +56,8 @@ bool UsesVnodes(std::string_view alg) {
   return alg == "ring" || alg == "bounded_load";
 }
 
-// Upper bounds checked before anything runs (finding 7 of review-2d0d944:
-// values were silently truncated to 32 bits or failed inside a cell).
+// Upper bounds checked before anything runs, so that no value is silently
+// truncated to 32 bits and no cell fails halfway through a run.
 //
 // Nodes: 2^24 = 16.8 M is a memory/time sanity cap, far above any size the
 // suite sweeps (10^5) and below every algorithm's own limit (jump: 2^31 - 1;
@@ -1180,7 +1180,7 @@ bool Expand(const Block& b, std::string_view experiment, std::string_view tier,
 // libtomlplusplus) has undefined behaviour when it asks whether some
 // non-ASCII characters are whitespace (is_non_ascii_horizontal_whitespace
 // reaches an unreachable switch default for most of U+00A1..U+0499 and
-// U+FB36..U+FEFE: upstream issues #190 and #295), and it asks that in many
+// U+FB36..U+FEFE: marzer/tomlplusplus#190 and #295), and it asks that in many
 // places: between tokens, at the end of every number, boolean or date, while
 // scanning a value that starts like a number (`+"..."`, through quotes),
 // and after a backslash in a multi-line string. Found by

@@ -264,7 +264,7 @@ TEST(SpecTest, RejectsTypesMissingKeysAndNonReproducibleHash) {
   EXPECT_THAT(Error("[[sweep]\n"), HasSubstr("experiments/x.toml:1:"));
 }
 
-// The repros of review-2d0d944 finding 7: each was truncated or aborted.
+// Values that would be truncated to 32 bits or abort a cell are refused.
 TEST(SpecTest, RejectsReviewRepros) {
   EXPECT_THAT(Error(R"([[sweep]]
 kind = "memory"

@@ -11,11 +11,18 @@ equals --tier when one is given, then take the newest by meta.json
 "date_utc" (ISO 8601 UTC, compared as text; "date" accepted as a fallback);
 ties and missing dates fall back to data.csv's modification time.
 
-Maglev's default table size depends on N (smallest prime >= 100·N,
-results/README.md). On reading, maglev rows whose table_size is that default
-get an empty table_size, so they form ONE series over N (labelled
-"maglev (M≈100N)" by report.common.variant_label); rows with an explicit,
-non-default M keep their M.
+The default of the table_size parameter depends on N (the smallest prime
+>= 100·N, results/README.md). On reading, rows whose table_size is that
+default get an empty table_size, so they form ONE series over N (labelled
+"<algorithm> (M≈100N)" by report.common.variant_label for the algorithms
+whose registry entry lists table_size); rows with an explicit, non-default M
+keep their M.
+
+Algorithm catalogue: load_registry (and so load_all) adds the algorithms of
+DIR/registry.json, in registry order, to one per-process catalogue
+(algorithm_names, algorithm_entry, has_capability, takes_parameter). Plot
+order and styles (style.py) and variant labels come from it, so no module
+here needs a list of algorithm names.
 
 Guarantees: never raises for a missing experiment (load_experiment returns
 None); summary.csv is recomputed from data.csv when it is absent, with the
@@ -119,7 +126,7 @@ def median_ci_rank(n, level=0.95):
 
 def stats_of(values, n_eff_one=False, noisy=False):
     """The summary statistics (STAT_COLUMNS, as a dict) of one group's
-    values, by the definitions in SCHEMA.md / results/README.md."""
+    values, by the definitions in results/README.md (summary.csv columns)."""
     v = sorted(float(x) for x in values)
     n = len(v)
     nan = float("nan")
@@ -171,26 +178,27 @@ def smallest_prime_at_least(x):
         n += 1
 
 
-_MAGLEV_M_CACHE = {}
+_TABLE_SIZE_CACHE = {}
 
 
-def default_maglev_m(nodes):
-    """The runner's default Maglev table size for N nodes."""
+def default_table_size(nodes):
+    """The runner's default table_size for N nodes (smallest prime >= 100·N)."""
     n = int(nodes)
-    if n not in _MAGLEV_M_CACHE:
-        _MAGLEV_M_CACHE[n] = smallest_prime_at_least(100 * n)
-    return _MAGLEV_M_CACHE[n]
+    if n not in _TABLE_SIZE_CACHE:
+        _TABLE_SIZE_CACHE[n] = smallest_prime_at_least(100 * n)
+    return _TABLE_SIZE_CACHE[n]
 
 
-def normalize_maglev(df):
-    """Empties table_size on maglev rows that use the default M for their N
-    (in place; returns df). Explicit, non-default sizes are kept."""
-    if "algorithm" not in df.columns or "table_size" not in df.columns:
+def normalize_default_table_size(df):
+    """Empties table_size on rows that use the default table size for their
+    N (in place; returns df). Explicit, non-default sizes are kept. The
+    column is empty for every algorithm (or peer) without a table, so the
+    rule needs no algorithm names."""
+    if "table_size" not in df.columns or "nodes" not in df.columns:
         return df
-    m = df["algorithm"].isin(["maglev", "maglev_katran", "maglev_katran_build"]) & df["table_size"].notna() & \
-        df["nodes"].notna()
+    m = df["table_size"].notna() & df["nodes"].notna()
     if m.any():
-        dflt = df.loc[m, "nodes"].map(default_maglev_m)
+        dflt = df.loc[m, "nodes"].map(default_table_size)
         hit = df.loc[m, "table_size"] == dflt
         df.loc[hit[hit].index, "table_size"] = float("nan")
     return df
@@ -282,9 +290,9 @@ class Experiment:
         self.meta = meta
         self.data_path = os.path.join(run_dir, "data.csv")
         self.summary_path = os.path.join(run_dir, "summary.csv")
-        self.data = normalize_maglev(read_csv(self.data_path, COLUMNS))
+        self.data = normalize_default_table_size(read_csv(self.data_path, COLUMNS))
         if os.path.isfile(self.summary_path):
-            self.summary = normalize_maglev(
+            self.summary = normalize_default_table_size(
                 read_csv(self.summary_path, SUMMARY_COLUMNS))
         else:
             self.summary = summarize(self.data)
@@ -356,13 +364,54 @@ def split_hash_axis(e):
     return view, e
 
 
+# The algorithm catalogue: name -> registry.json entry, in registry order
+# (dicts keep insertion order). Filled by use_registry.
+_CATALOGUE = {}
+
+
+def use_registry(reg):
+    """Adds the algorithms of a registry.json dict to the catalogue, in
+    registry order; an algorithm already there keeps its place and entry
+    (the first results tree read decides). Returns reg."""
+    for a in (reg or {}).get("algorithms", []) or []:
+        name = a.get("name") if isinstance(a, dict) else None
+        if name and name not in _CATALOGUE:
+            _CATALOGUE[name] = a
+    return reg
+
+
+def algorithm_names():
+    """Every catalogued algorithm, in registry order."""
+    return list(_CATALOGUE)
+
+
+def algorithm_entry(name):
+    """The registry entry of an algorithm ({} when not catalogued)."""
+    return _CATALOGUE.get(name, {})
+
+
+def has_capability(name, cap):
+    """True when the algorithm's registry entry declares `cap`."""
+    return bool((algorithm_entry(name).get("capabilities") or {}).get(cap))
+
+
+def takes_parameter(name, param):
+    """True when the algorithm's registry entry lists parameter `param`
+    (as a name or as an object with a "name")."""
+    for p in algorithm_entry(name).get("parameters") or []:
+        if p == param or (isinstance(p, dict) and p.get("name") == param):
+            return True
+    return False
+
+
 def load_registry(results_dir):
-    """DIR/registry.json as a dict ({} when absent or unreadable)."""
+    """DIR/registry.json as a dict ({} when absent or unreadable); its
+    algorithms join the catalogue (use_registry)."""
     p = os.path.join(results_dir, "registry.json")
     try:
         with open(p, encoding="utf-8") as f:
             r = json.load(f)
-        return r if isinstance(r, dict) else {}
+        return use_registry(r if isinstance(r, dict) else {})
     except (OSError, ValueError):
         return {}
 
@@ -371,8 +420,10 @@ def load_all(results_dir, tier=None):
     """{name: Experiment} for every experiment found (missing ones absent).
 
     "lookup" holds the DEFAULT_HASH rows only; "lookup_all_hashes" holds
-    every row (the hash axis).
+    every row (the hash axis). DIR/registry.json joins the algorithm
+    catalogue (load_registry).
     """
+    load_registry(results_dir)
     out = {}
     for name in EXPERIMENTS:
         e = load_experiment(results_dir, name, tier)

@@ -1,9 +1,13 @@
 """One visual style for every chbench figure.
 
 Guarantees:
-  * Each algorithm always has the same colour and marker in every figure
-    (ALGORITHM_STYLE); algorithms not listed get a spare entry assigned in
-    sorted-name order, so a new algorithm is still stable across figures.
+  * Algorithms appear in legends and tables in registry order (registry.json,
+    read through chdata's algorithm catalogue); names the registry does not
+    list follow, sorted.
+  * Each algorithm always has the same colour, marker and line style in
+    every figure: ALGORITHM_STYLE for the algorithms listed there, otherwise
+    a style derived from a stable hash of the name over a colour-blind-safe
+    spare palette (spare_style), so a new algorithm needs no edit here.
   * The Agg backend is selected before pyplot is imported (no display needed).
   * save_figure() writes PNG and SVG atomically (temporary file, then rename)
     and adds a footer naming the run id(s), date(s) and commit(s) the figure
@@ -19,14 +23,18 @@ Example:
 import math
 import os
 import tempfile
+import zlib
 
 import matplotlib
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402  (after matplotlib.use)
 
+import chdata  # noqa: E402  (the algorithm catalogue)
+
 # Colour-blind-safe palette (Okabe & Ito 2008, "Color Universal Design") plus
-# Tableau 10 spares. Fixed: do not reorder, figures across runs rely on it.
+# Tableau 10. Fixed: figures across runs rely on it. The algorithms drawn
+# dashed stay apart from those drawn solid where hues are close.
 ALGORITHM_STYLE = {
     "modulo": {"color": "#7f7f7f", "marker": "s"},
     "ring": {"color": "#0072B2", "marker": "o"},
@@ -34,27 +42,22 @@ ALGORITHM_STYLE = {
     "jump": {"color": "#009E73", "marker": "D"},
     "maglev": {"color": "#CC79A7", "marker": "v"},
     "bounded_load": {"color": "#D55E00", "marker": "P"},
-    # Wave 2 (issue 9): drawn dashed (WAVE2), so they stay apart from the
-    # first six where hues are close.
-    "multiprobe": {"color": "#56B4E9", "marker": "X"},
-    "anchor": {"color": "#8c564b", "marker": "*"},
-    "memento": {"color": "#bcbd22", "marker": "h"},
-    "dx": {"color": "#17becf", "marker": "<"},
-    "jumpback": {"color": "#9467bd", "marker": ">"},
-    "flip": {"color": "#000000", "marker": "p"},
-    "power": {"color": "#e377c2", "marker": "d"},
-    "binomial": {"color": "#2ca02c", "marker": "8"},
+    "multiprobe": {"color": "#56B4E9", "marker": "X", "linestyle": "--"},
+    "anchor": {"color": "#8c564b", "marker": "*", "linestyle": "--"},
+    "memento": {"color": "#bcbd22", "marker": "h", "linestyle": "--"},
+    "dx": {"color": "#17becf", "marker": "<", "linestyle": "--"},
+    "jumpback": {"color": "#9467bd", "marker": ">", "linestyle": "--"},
+    "flip": {"color": "#000000", "marker": "p", "linestyle": "--"},
+    "power": {"color": "#e377c2", "marker": "d", "linestyle": "--"},
+    "binomial": {"color": "#2ca02c", "marker": "8", "linestyle": "--"},
 }
-SPARE_STYLES = [
-    {"color": "#ff7f0e", "marker": "1"},
-    {"color": "#1f77b4", "marker": "2"},
-    {"color": "#d62728", "marker": "3"},
-    {"color": "#7f7f00", "marker": "4"},
-]
-# Order of algorithms in legends and tables.
-ALGORITHM_ORDER = list(ALGORITHM_STYLE)
-WAVE2 = {"multiprobe", "anchor", "memento", "dx", "jumpback", "flip", "power",
-         "binomial"}
+# Styles of algorithms not in ALGORITHM_STYLE: Paul Tol's colour-blind-safe
+# "muted" scheme (pale grey left out), markers no listed algorithm uses, and
+# a dash-dot line, so a derived style never equals a listed one.
+SPARE_COLORS = ["#332288", "#88CCEE", "#44AA99", "#117733", "#999933",
+                "#DDCC77", "#CC6677", "#882255", "#AA4499"]
+SPARE_MARKERS = ["H", "1", "2", "3", "4", "+", "x"]
+SPARE_LINESTYLE = "-."
 
 # Reference lines (optimum, analytic expectation, article value).
 IDEAL_KW = {"color": "black", "linestyle": "--", "linewidth": 1.2}
@@ -83,26 +86,31 @@ matplotlib.rcParams.update({
     "svg.hashsalt": "chbench",  # deterministic SVG ids
 })
 
-_spare_assigned = {}
+def spare_style(name):
+    """The derived style of an algorithm not in ALGORITHM_STYLE: colour and
+    marker chosen by a stable hash (CRC-32) of the name, so the same name
+    gets the same style in every figure, process and run."""
+    h = zlib.crc32(name.encode("utf-8"))
+    return {"color": SPARE_COLORS[h % len(SPARE_COLORS)],
+            "marker": SPARE_MARKERS[(h // len(SPARE_COLORS)) %
+                                    len(SPARE_MARKERS)],
+            "linestyle": SPARE_LINESTYLE}
 
 
 def algorithm_style(name):
-    """Returns {'color', 'marker'} for an algorithm name (stable)."""
+    """Returns {'color', 'marker'[, 'linestyle']} for an algorithm name
+    (stable)."""
     if name in ALGORITHM_STYLE:
         return ALGORITHM_STYLE[name]
-    if name not in _spare_assigned:
-        _spare_assigned[name] = SPARE_STYLES[len(_spare_assigned) %
-                                             len(SPARE_STYLES)]
-    return _spare_assigned[name]
+    return spare_style(name)
 
 
 def order_algorithms(names):
-    """Sorts algorithm names: known ones in ALGORITHM_ORDER, then the rest."""
+    """Sorts algorithm names: those in the catalogue in registry order, then
+    the rest sorted by name."""
     names = list(dict.fromkeys(names))
-    known = [a for a in ALGORITHM_ORDER if a in names]
-    rest = sorted(a for a in names if a not in ALGORITHM_ORDER)
-    for a in rest:
-        algorithm_style(a)  # assign spare in sorted order
+    known = [a for a in chdata.algorithm_names() if a in names]
+    rest = sorted(a for a in names if a not in set(known))
     return known + rest
 
 
@@ -110,8 +118,8 @@ def line_kw(name, **extra):
     """Keyword arguments for ax.plot / ax.errorbar for one algorithm."""
     s = algorithm_style(name)
     kw = {"color": s["color"], "marker": s["marker"], "label": name}
-    if name in WAVE2:
-        kw["linestyle"] = "--"
+    if "linestyle" in s:
+        kw["linestyle"] = s["linestyle"]
     kw.update(extra)
     return kw
 

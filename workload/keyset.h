@@ -53,8 +53,8 @@ absl::StatusOr<std::vector<std::string>> GenerateKeys(std::string_view name,
 
 // True when key sets of `count` keys drawn with different seeds share most
 // of their keys, so repetitions over seeds are not independent: `words` with
-// count > D/2 (D = the dictionary's distinct lines; review-2d0d944 finding
-// 8). False for the generated key sets (uniform, url, sequential), for
+// count > D/2 (D = the dictionary's distinct lines).
+// False for the generated key sets (uniform, url, sequential), for
 // count <= D/2, and when the dictionary cannot be read (GenerateKeys reports
 // that error).
 bool KeysOverlapAcrossSeeds(std::string_view name, size_t count);

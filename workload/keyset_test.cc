@@ -99,8 +99,8 @@ size_t SharedKeys(const std::vector<std::string>& a,
   return shared;
 }
 
-// Review-2d0d944 finding 8: repetitions must not reuse the same dictionary
-// keys. Up to half the dictionary, seeds draw different random subsets
+// Repetitions must not reuse the same dictionary keys.
+// Up to half the dictionary, seeds draw different random subsets
 // (expected overlap count/D); above half, the overlap predicate tells the
 // runner to mark the rows n_eff = 1.
 TEST(KeySetTest, WordsRepetitionsDifferUpToHalfTheDictionary) {

@@ -42,7 +42,7 @@ absl::StatusOr<std::unique_ptr<ConsistentHash>> MakeBoundedLoad(
   }
   // Placed keys are identified by digest, so with a 32-bit hash distinct
   // keys collide (about m^2 / 2^33 merges: ~116 per 10^6 keys) and share one
-  // placement, breaking the capacity bound (review-2d0d944, finding 13).
+  // placement, breaking the capacity bound.
   if (const HashInfo* info = FindHash(params.hash);
       info != nullptr && info->bits < 64) {
     return absl::InvalidArgumentError(absl::StrCat(

@@ -415,7 +415,7 @@ TEST(BoundedLoadTest, BuildEqualsRepeatedAddNode) {
 // --- Errors and factory
 // -------------------------------------------------------------
 
-// --- Placed-key disruption (review-2d0d944, finding 12)
+// --- Placed-key disruption
 // ---------------------------------------------------
 //
 // Adding a node to N nodes holding m placed keys must move about the optimum
@@ -536,7 +536,7 @@ TEST(BoundedLoadFactoryTest, RejectsWeightsAndBadNodes) {
 }
 
 TEST(BoundedLoadFactoryTest, EveryHashAndCapabilities) {
-  // 32-bit digests would merge distinct keys (review-2d0d944, finding 13).
+  // 32-bit digests would merge distinct keys, so the factory refuses them.
   for (const char* hash : {"murmur3_32", "crc32"}) {
     auto r = MakeBoundedLoad(Params(hash, 16, 1.25));
     ASSERT_FALSE(r.ok()) << hash;

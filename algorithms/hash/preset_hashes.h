@@ -12,7 +12,7 @@
 // not offered as the `hash` of the generic algorithms: each exists to
 // reproduce one system.
 //
-// Sources (read for the definitions; see ../shared/design/presets.md):
+// Sources (read for the definitions; checked by make verify-presets):
 //   oaat_libhashkit     libmemcached 1.1.4 libhashkit/one_at_a_time.cc
 //   md5_le32            libmemcached/twemproxy/hashring `ketama` key hash
 //   fnv1a_64_twemproxy  twemproxy 0.5.0 hashkit/nc_fnv.c hash_fnv1a_64

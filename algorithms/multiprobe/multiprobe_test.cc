@@ -2,7 +2,7 @@
 //
 // Tests of multi-probe consistent hashing (multiprobe/multiprobe.h):
 //   * bit-exactness with dgryski/go-mpchash@7382f34 on the shared oracle
-//     files (testdata/, copied from the wave-2 reference vectors), through
+//     files (testdata/, recorded from go-mpchash), through
 //     the ConsistentHash instance and through the free function, at every
 //     node count in each file (n = 1 .. 10^6);
 //   * the fast Lookup against the one-binary-search-per-probe definition

@@ -6,8 +6,8 @@
 //
 // What the ketama family (libmemcached, twemproxy, npm hashring, uhashring's
 // ketama mode) shares: point names `name-k`, four points per MD5 digest, and
-// the share formulas that make their point counts differ. Facts from
-// ../shared/design/presets.md sections 1-4.
+// the share formulas that make their point counts differ. Sources: the
+// headers of libmemcached/, twemproxy/, npm/ and uhashring/.
 
 #ifndef CHBENCH_ALGORITHMS_PRESETS_KETAMA_H_
 #define CHBENCH_ALGORITHMS_PRESETS_KETAMA_H_

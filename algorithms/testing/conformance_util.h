@@ -76,7 +76,7 @@ inline std::vector<uint64_t> KeyDigests(const ConsistentHash& algo,
 
 // The owners of `keys`. For a stateful algorithm (bounded_load) the keys are
 // placed (Place, in order; placed keys keep their node), so that it is tested
-// under load and not as its unloaded ring (review-2d0d944, finding 12).
+// under load and not as its unloaded ring.
 inline std::vector<NodeId> Map(ConsistentHash& algo,
                                const std::vector<uint64_t>& keys) {
   std::vector<NodeId> owners(keys.size());

@@ -124,10 +124,12 @@ class JumpModel final : public ReferenceModel {
 };
 
 // -----------------------------------------------------------------------------
-// Range hashes of wave 2 (jumpback, flip, power, binomial), transcribed from
-// the definitions in /work/shared/design/algorithms-wave2.md (§1, §5, §7, §8)
-// with plain loops, Java-style integer types and no shared helpers: bucket b
-// is the b-th live node, like jump.
+// The range hashes jumpback, flip, power and binomial, transcribed from their
+// reference implementations (hash4j jumpBackHash, fliphash-rs fliphash_64,
+// SUPSI java-consistent-hashing-algorithms PowerEngine and BinomialEngine;
+// the repository@commit of each heads its testdata/*.tsv files) with plain
+// loops, Java-style integer types and no shared helpers: bucket b is the
+// b-th live node, like jump.
 // -----------------------------------------------------------------------------
 
 // JumpBackHash with the SplitMix64 stream (hash4j jumpBackHash): the j-th
@@ -558,7 +560,7 @@ class BoundedLoadModel final : public ReferenceModel {
   std::vector<uint64_t> order_;
 };
 
-// The raw CRC-32C step of the wave-2 spec (algorithms-wave2.md, section 0),
+// The raw CRC-32C step of util/crc32c.h (the SSE4.2 crc32q instruction),
 // one bit at a time: register = low 32 bits of `seed`, the 8 bytes of `k`
 // least significant first, reflected polynomial 0x82F63B78, no inversion.
 inline uint32_t NaiveCrc32cStep(uint64_t k, uint64_t seed) {
@@ -816,7 +818,7 @@ class DxModel final : public ReferenceModel {
 };
 
 // multiprobe (Appleton & O'Reilly, arXiv:1505.00062; the definition in
-// multiprobe/multiprobe.h and algorithms-wave2.md §6), brute force: node X's
+// multiprobe/multiprobe.h and dgryski/go-mpchash), brute force: node X's
 // point is H(X, seed 0); the digest's 8 little-endian bytes hashed with seeds
 // 1 and 2 give h1, h2; probe i = h1 + i h2 on the circle [0, 2^B). For each
 // probe every live node is scanned: its clockwise gap from the probe to the

@@ -4,9 +4,9 @@
 // File: testing/vector_file.h
 // -----------------------------------------------------------------------------
 //
-// Reads the reference-vector files of the wave-2 algorithms (copied from the
-// shared reference vectors into algorithms/<name>/testdata/): '#' lines are
-// the header (reference repo@commit, the function called), data lines are
+// Reads the reference-vector files in algorithms/<name>/testdata/ (recorded
+// from each algorithm's reference implementation): '#' lines are the header
+// (reference repo@commit, the function called), data lines are
 // `input<TAB>n<TAB>bucket` in unsigned decimal, n-major. Also checks a
 // ConsistentHash against such a file the way the file's header defines it:
 // for each n, Build("node-0".."node-(n-1)") and Lookup(input) must be node

@@ -7,7 +7,7 @@
 // `Crc32c(k, seed)`: the CRC-32C step that AnchorHash, MementoHash (its crc32c
 // path) and DxHash use to hash a 64-bit key, defined as the SSE4.2 `crc32q`
 // instruction that their reference implementations call through inline
-// assembly (spec: /work/shared/design/algorithms-wave2.md, section 0):
+// assembly (e.g. anchorhash/cpp-anchorhash, ChaosD/DxHash):
 //
 //   * the register starts at the low 32 bits of `seed` (the instruction
 //     ignores the upper half);

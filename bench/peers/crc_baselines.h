@@ -15,7 +15,7 @@
 // AnchorHash (Mendelson et al., IEEE/ACM ToN 2020, Alg. 3) starts with
 // b = crc(x, 0) mod a and returns b when bucket b works; with a = N and no
 // removal that is the whole lookup, so `AnchorTableCrc` is "a plain table
-// lookup plus one CRC" (issue 9's yardstick) and maps every key as
+// lookup plus one CRC" (anchor's timing floor) and maps every key as
 // Anchor<H> does. MementoHash (Coluzzi et al., IEEE/ACM ToN 2024) starts
 // with b = JumpHash(crc(x, 0), B) and returns b when b was not removed; with
 // nothing removed `MementoJumpCrc` maps as Memento<H> does. A ratio to these

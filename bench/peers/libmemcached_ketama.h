@@ -8,7 +8,8 @@
 // Debian's libmemcached (1.1.4, the "libmemcached-awesome" fork; pkg-config
 // name libmemcached) choosing a server for a string key with its ketama
 // continuum, `memcached_generate_hash(memc, key, len)`. Configuration, as
-// pinned in /work/shared/design/presets.md §1 and its reference vectors:
+// pinned by the libmemcached presets and their reference vectors
+// (algorithms/presets/libmemcached/, algorithms/presets/testdata/):
 //
 //   KetamaMode::kKetama (ring vnodes 100)
 //     MEMCACHED_BEHAVIOR_DISTRIBUTION = MEMCACHED_DISTRIBUTION_CONSISTENT_KETAMA,

@@ -6,7 +6,8 @@
 // several N and hashes, including a 32-bit hash; the libmemcached peer is
 // valid, deterministic, spreads keys, refuses what the library would abort
 // on, and reproduces the reference vectors recorded from the same library
-// (/work/shared/reference-vectors/presets, copied to bench/peers/testdata/);
+// (the libmemcached vectors of algorithms/presets/testdata/reference/, copied
+// to bench/peers/testdata/);
 // the registry rows and ForEachPeer agree.
 
 #include "bench/peers/peers.h"

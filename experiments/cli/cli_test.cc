@@ -1153,8 +1153,8 @@ const std::vector<ErrorCase>& ErrorCases() {
        Map({"-a", "jump", "-n", "3", "--key-format", "u64"}),
        "\n",
        {"line 1", "''"}},
-      // Review-2d0d944 finding 13: both keys have CRC-32 0x4DDB0C25 and were
-      // merged into one placed key.
+      // Both keys have CRC-32 0x4DDB0C25, so they would merge into one placed
+      // key: a 32-bit hash is refused.
       {"BoundedLoad32BitHash",
        Map({"--algorithm", "bounded_load", "--hash", "crc32", "--nodes", "3",
             "--load-factor", "1.01"}),

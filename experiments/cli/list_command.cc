@@ -19,7 +19,7 @@
 //
 // `chbench list --json` prints RegistryJson() (experiments/registry_json.h)
 // instead: every registry, including the experiments, metrics and peers, in
-// the JSON shape of /work/plan/SCHEMA.md.
+// the JSON shape documented in experiments/registry_json.h.
 
 #include <cerrno>
 #include <cstdio>

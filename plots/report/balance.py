@@ -7,11 +7,11 @@ chosen key set), bounded load (keys per node, replay model) and weights."""
 
 import chdata
 import style
-from report.common import (REPLAY_MODEL, Cell, filt, fmt_med, fmt_num,
+from report.common import (Cell, filt, fmt_med, fmt_num,
                            fmt_pct, fmt_value, keys_per_node, mcell, md_table,
                            med, na_note, one, pick_n, ref_note, render,
-                           restrict, summary_of, var_filter, variant_label,
-                           variants)
+                           replay_model, restrict, summary_of, var_filter,
+                           variant_label, variants)
 
 # Key set for the per-hash cost column: URL-like strings are the typical
 # string key; chosen explicitly (not the alphabetically first key set).
@@ -194,7 +194,7 @@ def bounded_table(ctx):
     return ["### Bounded load: balance vs disruption", "",
             (f"`bounded_load` (ring with {_vn(s)} vnodes and a capacity "
              f"⌈c·m/N⌉) at N = {bn:g}, medians [95 % CI]. " if bn else "")
-            + REPLAY_MODEL + " Above the ring's own max/mean the cap never "
+            + replay_model("bounded_load") + " Above the ring's own max/mean the cap never "
             "binds, so large c behaves like the plain ring.", "",
             render(ctx, ["c", "keys per node", "max/mean",
                          "cap ⌈c·m/n⌉/(m/n)", "add: moved", "add: optimum",

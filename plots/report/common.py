@@ -2,7 +2,7 @@
 the report context (local and reference runs, registry metadata), variant
 helpers, interval comparisons and the markdown table renderer.
 
-Statistics labels (SCHEMA.md "Rule everywhere"):
+Statistics labels (results/README.md, "Rule everywhere"):
   * fmt_med: a median with ITS OWN interval [median_ci_low–median_ci_high];
     n = 1 / n_eff = 1 cells carry no interval (marked ‡ for timing metrics
     and for n_eff = 1), 2 <= n < 6 cells show "(n=k)" (no distribution-free
@@ -155,7 +155,8 @@ class Registry:
 
     def metric(self, name):
         """{'unit', 'better', 'timing', 'description'} (inferred from the
-        SCHEMA.md naming rule when the registry does not list the name)."""
+        naming rule of results/README.md "Metrics" when the registry does
+        not list the name)."""
         m = self.metrics.get(name)
         if m is None and "_ratio_to_" in name:
             base = name.split("_ratio_to_")[0]
@@ -292,7 +293,7 @@ def ref_note(ctx):
 # data helpers
 
 PARAM_COLS = ["vnodes", "table_size", "load_factor", "capacity", "probes"]
-MAGLEV_DEFAULT_LABEL = "M≈100N"  # smallest prime >= 100·N (chdata.py)
+DEFAULT_TABLE_SIZE_LABEL = "M≈100N"  # smallest prime >= 100·N (chdata.py)
 
 
 def variant_label(row):
@@ -307,8 +308,8 @@ def variant_label(row):
             fv = float(v)
             parts.append(f"{short}={int(fv)}" if fv.is_integer() and
                          abs(fv) >= 1e5 else f"{short}={fv:g}")
-        elif col == "table_size" and a == "maglev":
-            parts.append(MAGLEV_DEFAULT_LABEL)
+        elif col == "table_size" and chdata.takes_parameter(a, col):
+            parts.append(DEFAULT_TABLE_SIZE_LABEL)
     return f"{a} ({', '.join(parts)})" if parts else a
 
 
@@ -432,12 +433,13 @@ def keys_per_node(row):
     return f"{fmt_num(float(k) / float(n))} keys per node"
 
 
-REPLAY_MODEL = (
-    "bounded_load disruption = the difference between two from-scratch "
-    "replays of the same keys in key order, one on N nodes and one on N±1 "
-    "(not the incremental rebalancing analysed by Mirrokni, Thorup & "
-    "Zadimoghaddam, SODA 2018); it depends on the keys per node and on the "
-    "arrival order.")
+def replay_model(algorithm):
+    """How the disruption of a stateful (placing) algorithm is measured."""
+    return (f"{algorithm} disruption = the difference between two "
+            "from-scratch replays of the same keys in key order, one on N "
+            "nodes and one on N±1 (not the incremental rebalancing analysed "
+            "by Mirrokni, Thorup & Zadimoghaddam, SODA 2018); it depends on "
+            "the keys per node and on the arrival order.")
 
 
 # ---------------------------------------------------------------------------

@@ -11,9 +11,9 @@ scenario (add, single removal)."""
 
 import math
 
-from report.common import (REPLAY_MODEL, filt, fmt_num, fmt_pct, mcell,
-                           med, na_note, one, ref_note, render, var_filter,
-                           variant_label, variants)
+from report.common import (filt, fmt_num, fmt_pct, mcell,
+                           med, na_note, one, ref_note, render, replay_model,
+                           var_filter, variant_label, variants)
 
 REL_TOL = 0.01   # excess / optimum below this is minimal
 NOISE_SIGMAS = 2.0
@@ -79,7 +79,8 @@ def section(ctx):
             "`receivers` = "
             "nodes that took the removed node's keys.", ""]
     if (s["algorithm"] == "bounded_load").any():
-        out += [REPLAY_MODEL + " The keys-per-node column applies.", ""]
+        out += [replay_model("bounded_load")
+                + " The keys-per-node column applies.", ""]
     out += ref_note(ctx)
     rows = []
     for var in variants(s):

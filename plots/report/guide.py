@@ -20,9 +20,10 @@ import pandas as pd
 
 from report import (capabilities, cluster, disruption, overprovision,
                     presets, removal)
-from report.common import (match_variant, REPLAY_MODEL, filt, fmt_med, fmt_num, fmt_pct,
+from report.common import (match_variant, filt, fmt_med, fmt_num, fmt_pct,
                            fmt_value, join_names, keys_per_node, med, one,
-                           peers_in, pick_n, rank, restrict, variant_label)
+                           peers_in, pick_n, rank, replay_model, restrict,
+                           variant_label)
 from report.balance import HASH_COST_KEYSET, bounded_rows
 
 VNODES_TARGET = 1.10  # "within 10 % of fair"
@@ -265,7 +266,8 @@ def bounded_item(ctx):
             f"Load capped at c × mean by construction: **bounded_load "
             f"c={c:g}** at N={n}, {keys_per_node(mm)}: max/mean "
             f"{fmt_med(mm, 'x', False)}, moves {fmt_med(mv, 'pct', False)} "
-            f"of keys on add vs optimum {fmt_pct(op)}. " + REPLAY_MODEL
+            f"of keys on add vs optimum {fmt_pct(op)}. "
+            + replay_model("bounded_load")
             + " " + ctx.csv_link("bounded_load"))
 
 

@@ -12,17 +12,16 @@ import math
 from report.common import (Cell, fmt_med, fmt_value, md_table, isnan,
                            render, ref_note)
 
-# The articles (/work/shared/seeds/<file>; cited in results/README.md
-# "Seed articles"). Titles as stated in each article; none states an author
-# or a date.
+# The articles (cited by these ids in results/README.md "Seed articles").
+# Titles as stated in each article; none states an author or a date.
 SEED_ARTICLES = {
     "000": dict(title="Консистентное хеширование", language="Russian",
-                file="000_cf5c8a2d7f8c2061.txt"),
+                id="000_cf5c8a2d7f8c2061"),
     "002": dict(title="Consistent hashing", language="English",
-                file="002_d37a63fc9e1a41ab.txt"),
+                id="002_d37a63fc9e1a41ab"),
     "003": dict(title="Concevoir le hachage cohérent : anneaux, nœuds "
                 "virtuels et remappage minimal", language="French",
-                file="003_4334950187aebf74.txt"),
+                id="003_4334950187aebf74"),
 }
 
 # ---------------------------------------------------------------------------

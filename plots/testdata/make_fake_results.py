@@ -1,5 +1,6 @@
 #!/usr/bin/python3
-"""Writes a small FAKE chbench results tree that follows SCHEMA.md exactly.
+"""Writes a small FAKE chbench results tree that follows the schema of
+results/README.md exactly.
 
 For developing and testing plots/make_figures.py and plots/report/ without
 the runner. Values are plausible but invented: balance and disruption of the
@@ -21,13 +22,15 @@ the reason in the note), bounded_load rows with placed_keys (lookup, build, memo
 bytes per key), lookups_per_s rows (threads 1 and 2), and a single-shot
 (n = 1) timing cell (modulo build at N = 100).
 
-Wave 2 (issue 9): the eight algorithms multiprobe, anchor, memento, dx,
-jumpback, flip, power and binomial in lookup (N = 100, 1000), memory,
+The algorithms and their declarations (lookup class, capabilities,
+parameters) come from plots/testdata/fake_registry.json, shaped like the
+"algorithms" part of `chbench list --json`: every algorithm is in memory,
 balance (also N = 1000 at 1000 keys per node, uniform) and disruption
-(range hashes: remove_random not applicable; anchor: add not applicable at
-a = N), with registry entries including `history_dependent`; and the two
-new experiments in the runner's shapes (experiments/removal.toml,
-experiments/overprovision.toml):
+(range hashes, those without arbitrary_removal: remove_random not
+applicable; anchor: add not applicable at a = N); in lookup, those of
+LOOKUP_MULTITHREAD_ALGOS at every N with threads, the others at N = 100
+and 1000. The removal and overprovision experiments have the runner's
+shapes (experiments/removal.toml, experiments/overprovision.toml):
   * removal: kind removal (scenario oneshot at N = 100 and 1000, orders
     random / fifo / lifo, range hashes lifo only, 10..90 % removed, 3
     repetitions; incremental at N = 100, 90 removed, with
@@ -69,17 +72,30 @@ sys.path.insert(0, os.path.dirname(HERE))
 import chdata  # noqa: E402
 from report import seeds as seeds_section  # noqa: E402  (SEED_CLAIMS)
 
-ALGOS = ["modulo", "ring", "rendezvous", "jump", "maglev", "bounded_load"]
-# Wave 2 (issue 9): in lookup (N = 100, 1000), memory, balance, disruption.
-WAVE2 = ["multiprobe", "anchor", "memento", "dx", "jumpback", "flip", "power",
-         "binomial"]
-ALL_ALGOS = ALGOS + WAVE2
-WAVE2_LOOKUP_NODES = [100, 1000]
+# The fake registry's algorithms, in registry order (the order of every
+# per-algorithm loop below, and so of the random draws).
+with open(os.path.join(HERE, "fake_registry.json"), encoding="utf-8") as _f:
+    REGISTRY_ALGORITHMS = json.load(_f)["algorithms"]
+ALL_ALGOS = [a["name"] for a in REGISTRY_ALGORITHMS]
+
+
+def with_capability(cap, value=True):
+    """The algorithms whose fake declaration has capability cap == value."""
+    return [a["name"] for a in REGISTRY_ALGORITHMS
+            if bool(a["capabilities"].get(cap)) == value]
+
+
+# A fixed set: the algorithms the lookup experiment also times with several
+# threads, at every N (experiments/lookup.toml's first block); the build
+# and weights experiments of the fake tree use the same six. The others are
+# looked up at LOOKUP_SINGLE_THREAD_NODES only.
+LOOKUP_MULTITHREAD_ALGOS = ["modulo", "ring", "rendezvous", "jump", "maglev",
+                            "bounded_load"]
+LOOKUP_SINGLE_THREAD_NODES = [100, 1000]
 # Range hashes: only the last node can leave (LIFO).
-RANGE = {"jump", "jumpback", "flip", "power", "binomial"}
+RANGE = set(with_capability("arbitrary_removal", False))
 # Keys on live nodes never move when others are removed (monotone).
-MONOTONE = {"ring", "rendezvous", "jump", "multiprobe", "anchor", "memento",
-            "dx", "jumpback", "flip", "power", "binomial"}
+MONOTONE = set(with_capability("minimal_disruption"))
 MULTIPROBE_K = 21
 NODES = [10, 100, 1000, 10000]
 TIER = "default"
@@ -281,7 +297,7 @@ def params(a, n=None):
     if a in ("ring", "bounded_load"):
         p["vnodes"] = RING_VNODES
     if a == "maglev":
-        p["table_size"] = (chdata.default_maglev_m(n) if n
+        p["table_size"] = (chdata.default_table_size(n) if n
                            else MAGLEV_M)
     if a == "bounded_load":
         p["load_factor"] = BL_C
@@ -320,9 +336,11 @@ THREADS = [1, 2]
 
 def gen_lookup(scale=1.0):
     w = Writer("lookup")
-    cells = [(a, n, params(a, n)) for a in ALGOS for n in NODES]
-    cells += [(a, n, params(a, n)) for a in WAVE2
-              for n in WAVE2_LOOKUP_NODES]
+    cells = [(a, n, params(a, n)) for a in LOOKUP_MULTITHREAD_ALGOS
+             for n in NODES]
+    cells += [(a, n, params(a, n)) for a in ALL_ALGOS
+              if a not in LOOKUP_MULTITHREAD_ALGOS
+              for n in LOOKUP_SINGLE_THREAD_NODES]
     # An explicit table size at N = 1000 (the table_size axis of the spec).
     cells.append(("maglev", 1000, {"table_size": 1000003}))
     for a, n, prm in cells:
@@ -405,7 +423,7 @@ def gen_lookup(scale=1.0):
 
 def gen_build():
     w = Writer("build")
-    for a in ALGOS:
+    for a in LOOKUP_MULTITHREAD_ALGOS:
         for n in NODES:
             placed = 1000 * n if a == "bounded_load" else None
             rounds = 1 if (a, n) == ("modulo", 100) else ROUNDS
@@ -452,8 +470,8 @@ def next_pow2(n):
 
 
 def state_bytes(a, n, r=0):
-    """Fake self-reported bytes with n nodes built and r removed (the
-    first six algorithms as gen_memory has them; history-independent ones
+    """Fake self-reported bytes with n nodes built and r removed (as
+    gen_memory has them; history-independent ones
     shrink with the survivors, anchor/dx keep their capacity, memento grows
     a replacement entry per removal, range hashes store only N)."""
     w = n - r
@@ -476,15 +494,12 @@ def gen_memory():
                 p = params(a, n)
                 if a == "ring":
                     p["vnodes"] = v
-                if a in WAVE2:
-                    mem = state_bytes(a, n)
+                if a == "ring":
+                    mem = 64 + (16 * v + 40) * n
+                elif a == "bounded_load":
+                    mem = 64 + (16 * RING_VNODES + 56) * n
                 else:
-                    per = {"modulo": 40, "jump": 40, "rendezvous": 48,
-                           "ring": 16 * v + 40 if v else 0,
-                           "bounded_load": 16 * RING_VNODES + 56,
-                           "maglev": 40}[a]
-                    fixed = MAGLEV_M * 4 if a == "maglev" else 64
-                    mem = fixed + per * n
+                    mem = state_bytes(a, n)
                 common = dict(algorithm=a, hash="xxh64", nodes=n, seed=3000,
                               repetition=0, **p)
                 w.add(metric="memory_bytes", value=float(mem), unit="bytes",
@@ -756,7 +771,7 @@ def gen_weights():
     weights = [1, 1, 2, 4]
     tot = sum(weights)
     keys = 100000
-    for a in ALGOS:
+    for a in LOOKUP_MULTITHREAD_ALGOS:
         if a in ("modulo", "jump", "bounded_load"):
             for rep in range(3):
                 w.add(algorithm=a, hash="xxh64", keyset="uniform",
@@ -828,12 +843,13 @@ def gen_seeds():
 
 
 REMOVAL_FRACTIONS = [0.1, 0.3, 0.5, 0.7, 0.9]
-REMOVAL_ALGOS = ["modulo", "ring", "rendezvous", "jump", "maglev",
-                 "multiprobe", "anchor", "memento", "dx", "jumpback", "flip",
-                 "power", "binomial"]
-INCREMENTAL_ALGOS = ["modulo", "ring", "rendezvous", "maglev", "multiprobe",
-                     "anchor", "memento", "dx"]
-REMOVAL_LOOKUP_ALGOS = REMOVAL_ALGOS[1:]
+# As experiments/removal.toml: every stateless algorithm; incremental
+# removal for those that can remove any node; lookups after removals for
+# all but modulo.
+REMOVAL_ALGOS = with_capability("stateful", False)
+INCREMENTAL_ALGOS = [a for a in REMOVAL_ALGOS
+                     if a in with_capability("arbitrary_removal")]
+REMOVAL_LOOKUP_ALGOS = [a for a in REMOVAL_ALGOS if a != "modulo"]
 REMOVAL_LOOKUP_N = 1000
 REMOVAL_LOOKUP_FRACTIONS = [0, 0.5, 0.9]
 
@@ -1198,59 +1214,6 @@ def gen_cluster():
     return w
 
 
-CAPS = {  # fake declarations, shaped like `chbench list --json`
-    "modulo": ("O(1)", "constant", dict(arbitrary_removal=True,
-                                        minimal_disruption=False,
-                                        weights=False, replicas=False,
-                                        stateful=False)),
-    "ring": ("O(1) expected", "constant", dict(arbitrary_removal=True,
-                                               minimal_disruption=True,
-                                               weights=True, replicas=True,
-                                               stateful=False)),
-    "rendezvous": ("O(N)", "linear", dict(arbitrary_removal=True,
-                                          minimal_disruption=True,
-                                          weights=True, replicas=True,
-                                          stateful=False)),
-    "jump": ("O(log N)", "logarithmic", dict(arbitrary_removal=False,
-                                             minimal_disruption=True,
-                                             weights=False, replicas=False,
-                                             stateful=False)),
-    "maglev": ("O(1)", "constant", dict(arbitrary_removal=True,
-                                        minimal_disruption=False,
-                                        weights=True, replicas=False,
-                                        stateful=False)),
-    "bounded_load": ("O(1) expected", "constant", dict(
-        arbitrary_removal=True, minimal_disruption=False, weights=False,
-        replicas=False, stateful=True)),
-    # wave 2 (invented for the fake registry; history_dependent is new)
-    "multiprobe": ("O(k log N)", "logarithmic", dict(
-        arbitrary_removal=True, minimal_disruption=True, weights=False,
-        replicas=False, stateful=False)),
-    "anchor": ("O(1 + ln(a/N)) expected", "constant", dict(
-        arbitrary_removal=True, minimal_disruption=True, weights=False,
-        replicas=False, stateful=False, history_dependent=True)),
-    "memento": ("O(1) expected", "constant", dict(
-        arbitrary_removal=True, minimal_disruption=True, weights=False,
-        replicas=False, stateful=False, history_dependent=True)),
-    "dx": ("O(a/N) expected", "constant", dict(
-        arbitrary_removal=True, minimal_disruption=True, weights=False,
-        replicas=False, stateful=False, history_dependent=True)),
-    "jumpback": ("O(1) expected", "constant", dict(
-        arbitrary_removal=False, minimal_disruption=True, weights=False,
-        replicas=False, stateful=False)),
-    "flip": ("O(1) expected", "constant", dict(
-        arbitrary_removal=False, minimal_disruption=True, weights=False,
-        replicas=False, stateful=False)),
-    "power": ("O(1) expected", "constant", dict(
-        arbitrary_removal=False, minimal_disruption=True, weights=False,
-        replicas=False, stateful=False)),
-    "binomial": ("O(log N)", "logarithmic", dict(
-        arbitrary_removal=False, minimal_disruption=True, weights=False,
-        replicas=False, stateful=False)),
-}
-for _c in CAPS.values():
-    _c[2].setdefault("history_dependent", False)
-
 METRICS = [  # (name, unit, better, timing, description)
     ("lookup_ns", "ns", "lower", True, "time per lookup, independent "
      "lookups (throughput)"),
@@ -1353,10 +1316,7 @@ def gen_presets():
 
 
 def registry():
-    algos = [dict(name=a, description=f"fake {a}", citation="fake",
-                  lookup_complexity=CAPS[a][0], lookup_class=CAPS[a][1],
-                  capabilities=CAPS[a][2], parameters=["hash"],
-                  golden="0x0") for a in ALL_ALGOS]
+    algos = REGISTRY_ALGORITHMS
     mets = [dict(name=m, unit=u, better=b, timing=t, description=d)
             for m, u, b, t, d in METRICS]
     for p, base, _, _ in PEERS:

@@ -5,8 +5,8 @@
 // -----------------------------------------------------------------------------
 //
 // Apache Cassandra's Murmur3Partitioner with explicit tokens: the primary
-// replica of a partition key (facts from ../shared/design/presets.md section
-// 10; verified through npm cassandra-driver 4.10.0, whose tokenizer and ring
+// replica of a partition key (from Cassandra's source; verified through
+// npm cassandra-driver 4.10.0, whose tokenizer and ring
 // are ports of Cassandra's):
 //
 //   * Key token: h1 of MurmurHash3_x64_128, seed 0, over the key's UTF-8

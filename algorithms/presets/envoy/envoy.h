@@ -5,7 +5,7 @@
 // -----------------------------------------------------------------------------
 //
 // Envoy's two consistent load balancers, as modelled from its source
-// (facts from ../shared/design/presets.md sections 8-9). No Envoy binary is
+// (ring_hash_lb.cc, maglev_lb.cc). No Envoy binary is
 // packaged for Debian or npm: these presets are checked against the
 // expectations in Envoy's own unit tests (envoy-test-vectors.tsv), not a
 // running Envoy.

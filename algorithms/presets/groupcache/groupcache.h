@@ -5,8 +5,8 @@
 // -----------------------------------------------------------------------------
 //
 // groupcache consistenthash (Debian golang-github-golang-groupcache-dev
-// 0.0~git20200121.8c9f03a-2, consistenthash/consistenthash.go; facts from
-// ../shared/design/presets.md section 7):
+// 0.0~git20200121.8c9f03a-2, consistenthash/consistenthash.go; checked by
+// make verify-presets):
 //
 //   * Option `replicas` (default 50, HTTPPool's defaultReplicas).
 //   * Peer X (any string, e.g. "http://10.0.0.1:8000") gets the points

@@ -6,7 +6,7 @@
 //
 // Guava 31.1 (Debian libguava-java 31.1-1) `Hashing.consistentHash(HashCode,
 // int)` over `Hashing.murmur3_128().hashString(key, UTF_8)` -> servers[bucket]
-// (facts from ../shared/design/presets.md section 11):
+// (com/google/common/hash/Hashing.java; checked by make verify-presets):
 //
 //   * Key hash: h1 of MurmurHash3_x64_128, seed 0 (`padToLong` = the first 8
 //     digest bytes little-endian = h1) -- the `murmur3_128` hash policy.

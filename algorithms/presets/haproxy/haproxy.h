@@ -5,8 +5,8 @@
 // -----------------------------------------------------------------------------
 //
 // HAProxy 2.6.12 (Debian haproxy 2.6.12-1+deb12u4) `hash-type consistent`
-// (src/lb_chash.c, src/backend.c; facts from ../shared/design/presets.md
-// section 6):
+// (src/lb_chash.c, src/backend.c; checked by make verify-presets against a
+// live HAProxy on 127.0.0.1):
 //
 //   * Server puid = its id: 1, 2, ... in order of addition (node id + 1),
 //     kept while other servers come and go (as runtime enable/disable or

@@ -6,8 +6,8 @@
 //
 // libmemcached 1.1.4 (Debian libmemcached-dev / libmemcached11 1.1.4-1),
 // `memcached_generate_hash()` under its consistent distributions
-// (src/libmemcached/hosts.cc update_continuum; facts from
-// ../shared/design/presets.md section 1). Three presets:
+// (src/libmemcached/hosts.cc update_continuum; checked by
+// make verify-presets). Three presets:
 //
 //   libmemcached_ketama    HASH=MD5 + DISTRIBUTION=CONSISTENT_KETAMA: key
 //                          hash le32(md5(key), 0); 100 points per server,

@@ -5,8 +5,8 @@
 // -----------------------------------------------------------------------------
 //
 // nginx 1.22.1 (Debian nginx-light 1.22.1-9+deb12u11) `hash $key consistent`
-// (src/http/modules/ngx_http_upstream_hash_module.c, init_chash; facts from
-// ../shared/design/presets.md section 5):
+// (src/http/modules/ngx_http_upstream_hash_module.c, init_chash; checked by
+// make verify-presets against a live nginx on 127.0.0.1):
 //
 //   * The server text as written is split into host and port at a final
 //     ":digits" (otherwise port = ""); base = CRC-32 of host ++ 0x00 ++ port.

@@ -5,8 +5,8 @@
 // -----------------------------------------------------------------------------
 //
 // npm `hashring` 3.2.0 with its defaults, and the npm `memcached` 2.2.2
-// client, which builds a hashring with `default port` 11211 (facts from
-// ../shared/design/presets.md section 4):
+// client, which builds a hashring with `default port` 11211 (checked
+// by make verify-presets):
 //
 //   npm_hashring   points named "host:port-i" (the server string), i <
 //                  floor(w / W * 40 * N) in IEEE doubles (40 at equal

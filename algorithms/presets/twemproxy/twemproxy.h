@@ -5,8 +5,8 @@
 // -----------------------------------------------------------------------------
 //
 // twemproxy / nutcracker 0.5.0 (Debian nutcracker 0.5.0+dfsg-2),
-// `distribution: ketama` (src/hashkit/nc_ketama.c; facts from
-// ../shared/design/presets.md section 2).
+// `distribution: ketama` (src/hashkit/nc_ketama.c; checked by
+// make verify-presets).
 //
 //   * Server name: "host" when the port is 11211, else "host:port" (a server
 //     line's explicit name is not modelled: name servers by host:port).

@@ -5,7 +5,7 @@
 // -----------------------------------------------------------------------------
 //
 // uhashring 2.1 (Debian python3-uhashring 2.1-3), `HashRing(nodes)`
-// (facts from ../shared/design/presets.md section 3). Two presets:
+// (checked by make verify-presets). Two presets:
 //
 //   uhashring          the default MetaRing: node X (the literal name, port
 //                      included) gets 160 * w points md5("X-i") read as a
