@@ -44,7 +44,11 @@ absl::StatusOr<std::vector<ResultRow>> RunBalance(const Cell& c,
   Add(&rows, base, "load_max", static_cast<double>(s.max), "keys", note);
   Add(&rows, base, "load_min", static_cast<double>(s.min), "keys", note);
   base.scenario = ClaimScenario(c, "analytic");
-  if (c.algorithm == "bounded_load") {
+  // The analytic model is the row's balance model (algorithms/registry.h).
+  const AlgorithmInfo* info = FindAlgorithm(c.algorithm);
+  const BalanceModel model_kind =
+      info != nullptr ? info->conformance.balance : BalanceModel::kBinomial;
+  if (model_kind == BalanceModel::kCapacity) {
     const double bound = BoundedLoadBound(m, c.nodes, *c.load_factor);
     Add(&rows, base, "load_max_over_mean", bound, "ratio",
         "bound ceil(c*m/n)/(m/n) (Mirrokni et al. 2018)");
@@ -54,7 +58,7 @@ absl::StatusOr<std::vector<ResultRow>> RunBalance(const Cell& c,
   }
   AnalyticBalance a;
   std::string model;
-  if (c.algorithm == "ring") {
+  if (model_kind == BalanceModel::kRingPoints) {
     a = RingBalance(m, c.nodes, *c.vnodes);
     model =
         c.vnodes == 1
