@@ -42,7 +42,7 @@
 #include "absl/strings/str_cat.h"
 #include "algorithms/consistent_hash.h"
 #include "algorithms/hash/hash_function.h"
-#include "algorithms/hash/hash_registry.h"
+#include "algorithms/make_with_hash.h"
 #include "algorithms/node_table.h"
 
 namespace chbench {
@@ -206,17 +206,20 @@ class RangeHash final : public ConsistentHash {
   RangeBuckets buckets_;
 };
 
+// RangeHashOf<P>::type<H> is RangeHash<P, H>: the one-parameter template
+// that MakeWithHash instantiates per hash policy.
+template <typename P>
+struct RangeHashOf {
+  template <typename H>
+  using type = RangeHash<P, H>;
+};
+
 // Factory for the registry rows of range hashes: validates `params.hash`
 // (the only parameter that applies) and returns an empty instance.
 template <typename P>
 absl::StatusOr<std::unique_ptr<ConsistentHash>> MakeRangeHash(
     const AlgorithmParams& params) {
-  std::unique_ptr<ConsistentHash> algo;
-  const bool known = DispatchHash(params.hash, [&]<typename H>() {
-    algo = std::make_unique<RangeHash<P, H>>();
-  });
-  if (!known) return UnknownHashError(params.hash);
-  return algo;
+  return MakeWithHash<RangeHashOf<P>::template type>(params);
 }
 
 }  // namespace chbench

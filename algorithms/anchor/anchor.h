@@ -83,7 +83,7 @@
 #include "absl/strings/str_cat.h"
 #include "algorithms/consistent_hash.h"
 #include "algorithms/hash/hash_function.h"
-#include "algorithms/hash/hash_registry.h"
+#include "algorithms/make_with_hash.h"
 #include "algorithms/node_table.h"
 #include "algorithms/util/crc32c.h"
 
@@ -364,12 +364,7 @@ inline absl::StatusOr<std::unique_ptr<ConsistentHash>> MakeAnchor(
         "1..",
         Anchor<Xxh64>::kMaxCapacity));
   }
-  std::unique_ptr<ConsistentHash> algo;
-  const bool known = DispatchHash(params.hash, [&]<typename H>() {
-    algo = std::make_unique<Anchor<H>>(params.capacity);
-  });
-  if (!known) return UnknownHashError(params.hash);
-  return algo;
+  return MakeWithHash<Anchor>(params, params.capacity);
 }
 
 }  // namespace chbench

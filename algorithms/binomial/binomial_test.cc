@@ -2,67 +2,44 @@
 
 #include "algorithms/binomial/binomial.h"
 
+#include <cstddef>
 #include <cstdint>
-#include <memory>
 #include <vector>
 
-#include "absl/status/status.h"
-#include "algorithms/hash/hash_function.h"
-#include "algorithms/testing/conformance_util.h"
-#include "algorithms/testing/range_hash_checks.h"
 #include "algorithms/testing/reference_models.h"
-#include "algorithms/testing/vector_file.h"
+#include "algorithms/testing/vector_oracle_contract.h"
 #include "algorithms/util/random.h"
-#include "gmock/gmock.h"
 #include "gtest/gtest.h"
 
 namespace chbench {
 namespace {
 
-using testing::AlgorithmTestdata;
-using ::testing::AllOf;
-using testing::CountFunctionMismatches;
-using testing::CountVectorMismatches;
-using ::testing::HasSubstr;
-using testing::ModelBinomialHash;
-using testing::Node;
-using testing::ReadVectorFile;
-using testing::VectorRow;
-
-uint64_t Model(uint64_t x, uint64_t n) {
-  return static_cast<uint64_t>(
-      ModelBinomialHash(static_cast<int64_t>(x), static_cast<int32_t>(n)));
-}
-
-// SUPSI java-consistent-hashing-algorithms@68803f8 BinomialEngine: 100
-// inputs x 8 bucket counts.
-TEST(BinomialVectorsTest, MatchesSupsiBinomialEngine) {
-  const std::vector<VectorRow> rows =
-      ReadVectorFile(AlgorithmTestdata("binomial", "binomial_stable.tsv"));
-  ASSERT_EQ(rows.size(), 800u);
-  Binomial<Xxh64> binomial;
-  EXPECT_EQ(CountVectorMismatches(binomial, rows), 0);
-  EXPECT_EQ(CountFunctionMismatches(
-                [](uint64_t x, uint64_t n) {
-                  return BinomialHash(x, static_cast<uint32_t>(n));
-                },
-                rows),
-            0);
-  // The conformance suite's reference model, checked on the same rows.
-  EXPECT_EQ(CountFunctionMismatches(&Model, rows), 0);
-}
-
-TEST(BinomialHashTest, AgreesWithModelOnRandomKeysAndCounts) {
-  Sfc64 rng(400);
-  for (int i = 0; i < 200000; ++i) {
-    const uint64_t key = rng();
-    const uint32_t n = static_cast<uint32_t>(
-        1 + rng.Below(i % 3 == 0 ? 100 : (i % 3 == 1 ? 100000 : 0x7FFFFFFF)));
-    const uint32_t b = BinomialHash(key, n);
-    ASSERT_LT(b, n);
-    ASSERT_EQ(b, Model(key, n)) << "key " << key << " n " << n;
+// The range-hash contract (testing/vector_oracle_contract.h). Vectors: SUPSI
+// java-consistent-hashing-algorithms@68803f8 BinomialEngine, 100 inputs x 8
+// bucket counts.
+struct BinomialTraits {
+  template <typename H>
+  using Algo = Binomial<H>;
+  static constexpr const char* kFolder = "binomial";
+  static constexpr const char* kVectorFile = "binomial_stable.tsv";
+  static constexpr size_t kVectorRows = 800;
+  static constexpr uint64_t kMaxBuckets = 0x7FFFFFFF;
+  static constexpr uint64_t kRandomSeed = 400;
+  static uint64_t Function(uint64_t x, uint64_t n) {
+    return BinomialHash(x, static_cast<uint32_t>(n));
   }
-}
+  static uint64_t Model(uint64_t x, uint64_t n) {
+    return testing::RangeHashModel::Binomial(x, n);
+  }
+};
+
+}  // namespace
+
+namespace testing {
+INSTANTIATE_TYPED_TEST_SUITE_P(Binomial, RangeHashContractTest, BinomialTraits);
+}  // namespace testing
+
+namespace {
 
 TEST(BinomialHashTest, SingleBucketAndMaximum) {
   SplitMix64 rng(1);
@@ -72,32 +49,6 @@ TEST(BinomialHashTest, SingleBucketAndMaximum) {
     EXPECT_EQ(BinomialHash(key, 0), 0u);
     EXPECT_LT(BinomialHash(key, 0x7FFFFFFF), 0x7FFFFFFFu);
     EXPECT_LT(BinomialHash(key, (1u << 30) + 1), (1u << 30) + 1);
-  }
-}
-
-TEST(BinomialHashTest, GrowingMovesKeysOnlyToTheNewBucket) {
-  SplitMix64 rng(7);
-  for (int i = 0; i < 2000; ++i) {
-    const uint64_t key = rng();
-    uint32_t prev = 0;
-    for (uint32_t n = 2; n <= 300; ++n) {
-      const uint32_t b = BinomialHash(key, n);
-      ASSERT_TRUE(b == prev || b == n - 1) << key << " " << n;
-      prev = b;
-    }
-  }
-}
-
-TEST(BinomialHashTest, BucketsAreBalanced) {
-  for (int buckets : {10, 12}) {
-    const int keys = 100000;
-    std::vector<int> load(buckets);
-    SplitMix64 rng(11);
-    for (int i = 0; i < keys; ++i) ++load[BinomialHash(rng(), buckets)];
-    // Binomial sd <= sqrt(1e5 * 0.1 * 0.9) ~ 95: 6 sd = 570.
-    for (int b = 0; b < buckets; ++b) {
-      EXPECT_NEAR(load[b], keys / buckets, 570) << "bucket " << b;
-    }
   }
 }
 
@@ -164,22 +115,6 @@ TEST(BinomialTest, SupsiEngineGrownFromSizeOneLeavesTheRange) {
     if (binomial_internal::Bucket(rng(), r) >= 3) ++out_of_range;
   }
   EXPECT_GT(out_of_range, 0);
-}
-
-// Adding nodes and removing them again (through powers of two: 2, 4, ...,
-// 64) gives, at every size, the mapping of a fresh instance of that size.
-TEST(BinomialTest, GrowAndShrinkMatchFreshInstances) {
-  testing::CheckGrowAndShrink([] { return std::make_unique<Binomial<Md5>>(); },
-                              [](uint64_t key, size_t n) {
-                                return BinomialHash(key,
-                                                    static_cast<uint32_t>(n));
-                              },
-                              70);
-}
-
-TEST(BinomialTest, OnlyTheLastNodeCanBeRemoved) {
-  Binomial<Xxh64> binomial;
-  testing::CheckOnlyLastNodeRemovable(binomial);
 }
 
 }  // namespace

@@ -13,6 +13,7 @@
 #include "absl/strings/str_cat.h"
 #include "algorithms/hash/hash_function.h"
 #include "algorithms/hash/hash_registry.h"
+#include "algorithms/make_with_hash.h"
 
 namespace chbench {
 namespace bounded_load_internal {
@@ -51,12 +52,7 @@ absl::StatusOr<std::unique_ptr<ConsistentHash>> MakeBoundedLoad(
         "one placed key; use a 64-bit hash (xxh64, xxh3, murmur3_128, md5, "
         "fnv1a)"));
   }
-  std::unique_ptr<ConsistentHash> out;
-  const bool found = DispatchHash(params.hash, [&]<typename H>() {
-    out = std::make_unique<BoundedLoad<H>>(params.vnodes, params.load_factor);
-  });
-  if (!found) return UnknownHashError(params.hash);
-  return out;
+  return MakeWithHash<BoundedLoad>(params, params.vnodes, params.load_factor);
 }
 
 }  // namespace chbench

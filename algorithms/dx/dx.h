@@ -85,7 +85,7 @@
 #include "absl/strings/str_cat.h"
 #include "algorithms/consistent_hash.h"
 #include "algorithms/hash/hash_function.h"
-#include "algorithms/hash/hash_registry.h"
+#include "algorithms/make_with_hash.h"
 #include "algorithms/node_table.h"
 #include "algorithms/util/crc32c.h"
 
@@ -332,12 +332,7 @@ inline absl::StatusOr<std::unique_ptr<ConsistentHash>> MakeDx(
         "count) or 1..",
         DxHashCore::kMaxSize));
   }
-  std::unique_ptr<ConsistentHash> algo;
-  const bool known = DispatchHash(params.hash, [&]<typename H>() {
-    algo = std::make_unique<Dx<H>>(params.capacity);
-  });
-  if (!known) return UnknownHashError(params.hash);
-  return algo;
+  return MakeWithHash<Dx>(params, params.capacity);
 }
 
 }  // namespace chbench

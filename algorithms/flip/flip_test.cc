@@ -3,43 +3,55 @@
 #include "algorithms/flip/flip.h"
 
 #include <bit>
+#include <cstddef>
 #include <cstdint>
-#include <memory>
 #include <vector>
 
-#include "absl/status/status.h"
-#include "algorithms/hash/hash_function.h"
-#include "algorithms/testing/conformance_util.h"
-#include "algorithms/testing/range_hash_checks.h"
 #include "algorithms/testing/reference_models.h"
 #include "algorithms/testing/vector_file.h"
+#include "algorithms/testing/vector_oracle_contract.h"
 #include "algorithms/util/random.h"
-#include "gmock/gmock.h"
 #include "gtest/gtest.h"
 
 namespace chbench {
 namespace {
 
 using testing::AlgorithmTestdata;
-using ::testing::AllOf;
-using testing::CountFunctionMismatches;
-using testing::CountVectorMismatches;
-using ::testing::HasSubstr;
 using testing::ModelFlipHash;
-using testing::Node;
 using testing::ReadVectorFile;
 using testing::VectorRow;
 
-// fliphash-rs@00c0ad0 fliphash_64(x, ..=n-1): 100 inputs x 8 bucket counts.
-TEST(FlipVectorsTest, MatchesFliphashRs) {
-  const std::vector<VectorRow> rows =
-      ReadVectorFile(AlgorithmTestdata("flip", "flip_stable.tsv"));
-  ASSERT_EQ(rows.size(), 800u);
-  Flip<Xxh64> flip;
-  EXPECT_EQ(CountVectorMismatches(flip, rows), 0);
-  EXPECT_EQ(CountFunctionMismatches(&FlipHash, rows), 0);
-  // The conformance suite's reference model, checked on the same rows.
-  EXPECT_EQ(CountFunctionMismatches(&ModelFlipHash, rows), 0);
+// The range-hash contract (testing/vector_oracle_contract.h). Vectors:
+// fliphash-rs@00c0ad0 fliphash_64(x, ..=n-1), 100 inputs x 8 bucket counts.
+struct FlipTraits {
+  template <typename H>
+  using Algo = Flip<H>;
+  static constexpr const char* kFolder = "flip";
+  static constexpr const char* kVectorFile = "flip_stable.tsv";
+  static constexpr size_t kVectorRows = 800;
+  static constexpr uint64_t kMaxBuckets = 0x7FFFFFFF;
+  static constexpr uint64_t kRandomSeed = 402;
+  static uint64_t Function(uint64_t x, uint64_t n) { return FlipHash(x, n); }
+  static uint64_t Model(uint64_t x, uint64_t n) { return ModelFlipHash(x, n); }
+};
+
+}  // namespace
+
+namespace testing {
+INSTANTIATE_TYPED_TEST_SUITE_P(Flip, RangeHashContractTest, FlipTraits);
+}  // namespace testing
+
+namespace {
+
+// The function itself takes any u64 range (the contract draws n < 2^31).
+TEST(FlipHashTest, AgreesWithModelOnAnyRange) {
+  Sfc64 rng(407);
+  for (int i = 0; i < 20000; ++i) {
+    const uint64_t key = rng();
+    uint64_t n = rng() >> rng.Below(64);
+    if (n == 0) n = 1;
+    ASSERT_EQ(FlipHash(key, n), ModelFlipHash(key, n)) << key << " " << n;
+  }
 }
 
 // SUPSI's FlipEngine draws with numberOfLeadingZeros(n) as the parameter
@@ -58,25 +70,6 @@ TEST(FlipVectorsTest, DrawParameterMatters) {
     if (flip_internal::Bucket(row.input, r) != row.bucket) ++differ;
   }
   EXPECT_GT(differ, 0);
-}
-
-TEST(FlipHashTest, AgreesWithModelOnRandomKeysAndCounts) {
-  Sfc64 rng(402);
-  for (int i = 0; i < 200000; ++i) {
-    const uint64_t key = rng();
-    const uint64_t n =
-        1 + rng.Below(i % 3 == 0 ? 100 : (i % 3 == 1 ? 100000 : 0x7FFFFFFF));
-    const uint64_t b = FlipHash(key, n);
-    ASSERT_LT(b, n);
-    ASSERT_EQ(b, ModelFlipHash(key, n)) << "key " << key << " n " << n;
-  }
-  // The function itself takes any u64 range.
-  for (int i = 0; i < 20000; ++i) {
-    const uint64_t key = rng();
-    uint64_t n = rng() >> rng.Below(64);
-    if (n == 0) n = 1;
-    ASSERT_EQ(FlipHash(key, n), ModelFlipHash(key, n)) << key << " " << n;
-  }
 }
 
 // Bucket takes BucketSpeculative when n is more than 1/8 below the next power
@@ -116,42 +109,6 @@ TEST(FlipHashTest, SingleBucket) {
     EXPECT_EQ(FlipHash(key, 1), 0u);
     EXPECT_EQ(FlipHash(key, 0), 0u);
   }
-}
-
-TEST(FlipHashTest, GrowingMovesKeysOnlyToTheNewBucket) {
-  SplitMix64 rng(7);
-  for (int i = 0; i < 2000; ++i) {
-    const uint64_t key = rng();
-    uint64_t prev = 0;
-    for (uint64_t n = 2; n <= 300; ++n) {
-      const uint64_t b = FlipHash(key, n);
-      ASSERT_TRUE(b == prev || b == n - 1) << key << " " << n;
-      prev = b;
-    }
-  }
-}
-
-TEST(FlipHashTest, BucketsAreBalanced) {
-  constexpr int kBuckets = 10;
-  constexpr int kKeys = 100000;
-  std::vector<int> load(kBuckets);
-  SplitMix64 rng(11);
-  for (int i = 0; i < kKeys; ++i) ++load[FlipHash(rng(), kBuckets)];
-  // Binomial sd = sqrt(1e5 * 0.1 * 0.9) ~ 95: 6 sd = 570.
-  for (int b = 0; b < kBuckets; ++b) {
-    EXPECT_NEAR(load[b], kKeys / kBuckets, 570) << "bucket " << b;
-  }
-}
-
-TEST(FlipTest, OnlyTheLastNodeCanBeRemoved) {
-  Flip<Xxh64> flip;
-  testing::CheckOnlyLastNodeRemovable(flip);
-}
-
-TEST(FlipTest, GrowAndShrinkMatchFreshInstances) {
-  testing::CheckGrowAndShrink(
-      [] { return std::make_unique<Flip<Md5>>(); },
-      [](uint64_t key, size_t n) { return FlipHash(key, n); }, 70);
 }
 
 }  // namespace

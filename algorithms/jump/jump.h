@@ -61,7 +61,7 @@
 #include "absl/strings/str_cat.h"
 #include "algorithms/consistent_hash.h"
 #include "algorithms/hash/hash_function.h"
-#include "algorithms/hash/hash_registry.h"
+#include "algorithms/make_with_hash.h"
 #include "algorithms/node_table.h"
 
 namespace chbench {
@@ -177,11 +177,7 @@ class Jump final : public ConsistentHash {
 // applies) and returns an empty instance.
 inline absl::StatusOr<std::unique_ptr<ConsistentHash>> MakeJump(
     const AlgorithmParams& params) {
-  std::unique_ptr<ConsistentHash> algo;
-  const bool known = DispatchHash(
-      params.hash, [&]<typename H>() { algo = std::make_unique<Jump<H>>(); });
-  if (!known) return UnknownHashError(params.hash);
-  return algo;
+  return MakeWithHash<Jump>(params);
 }
 
 }  // namespace chbench

@@ -3,54 +3,51 @@
 #include "algorithms/jumpback/jumpback.h"
 
 #include <bit>
+#include <cstddef>
 #include <cstdint>
-#include <memory>
 #include <vector>
 
-#include "absl/status/status.h"
-#include "algorithms/hash/hash_function.h"
-#include "algorithms/testing/conformance_util.h"
-#include "algorithms/testing/range_hash_checks.h"
 #include "algorithms/testing/reference_models.h"
 #include "algorithms/testing/vector_file.h"
+#include "algorithms/testing/vector_oracle_contract.h"
 #include "algorithms/util/random.h"
-#include "gmock/gmock.h"
 #include "gtest/gtest.h"
 
 namespace chbench {
 namespace {
 
 using testing::AlgorithmTestdata;
-using ::testing::AllOf;
 using testing::CountFunctionMismatches;
-using testing::CountVectorMismatches;
-using ::testing::HasSubstr;
 using testing::ModelJumpBackHash;
-using testing::Node;
 using testing::ReadVectorFile;
 using testing::VectorRow;
 
-// hash4j@41d814f jumpBackHash(splitMix64_V1()): 100 inputs x 8 bucket counts.
-TEST(JumpBackVectorsTest, SplitMix64MatchesHash4j) {
-  const std::vector<VectorRow> rows = ReadVectorFile(
-      AlgorithmTestdata("jumpback", "jumpback_splitmix64_stable.tsv"));
-  ASSERT_EQ(rows.size(), 800u);
-  JumpBack<Xxh64> jb;
-  EXPECT_EQ(CountVectorMismatches(jb, rows), 0);
-  EXPECT_EQ(CountFunctionMismatches(
-                [](uint64_t x, uint64_t n) {
-                  return JumpBackHashSplitMix64(x, static_cast<uint32_t>(n));
-                },
-                rows),
-            0);
-  // The conformance suite's reference model, checked on the same rows.
-  EXPECT_EQ(CountFunctionMismatches(
-                [](uint64_t x, uint64_t n) {
-                  return ModelJumpBackHash(x, static_cast<uint32_t>(n));
-                },
-                rows),
-            0);
-}
+// The range-hash contract (testing/vector_oracle_contract.h). Vectors:
+// hash4j@41d814f jumpBackHash(splitMix64_V1()), 100 inputs x 8 bucket counts.
+struct JumpBackTraits {
+  template <typename H>
+  using Algo = JumpBack<H>;
+  static constexpr const char* kFolder = "jumpback";
+  static constexpr const char* kVectorFile = "jumpback_splitmix64_stable.tsv";
+  static constexpr size_t kVectorRows = 800;
+  static constexpr uint64_t kMaxBuckets = 0x7FFFFFFF;
+  static constexpr uint64_t kRandomSeed = 403;
+  static uint64_t Function(uint64_t x, uint64_t n) {
+    return JumpBackHashSplitMix64(x, static_cast<uint32_t>(n));
+  }
+  static uint64_t Model(uint64_t x, uint64_t n) {
+    return testing::RangeHashModel::JumpBack(x, n);
+  }
+};
+
+}  // namespace
+
+namespace testing {
+INSTANTIATE_TYPED_TEST_SUITE_P(JumpBack, RangeHashContractTest,
+                               JumpBackTraits);
+}  // namespace testing
+
+namespace {
 
 // hash4j@41d814f jumpBackHashXorshiftL7R9(): the free function only.
 TEST(JumpBackVectorsTest, XorshiftMatchesHash4j) {
@@ -85,18 +82,6 @@ TEST(JumpBackHashTest, HalfSelectionMatters) {
     if (low_half < row.n && low_half != row.bucket) ++differ;
   }
   EXPECT_GT(differ, 0);
-}
-
-TEST(JumpBackHashTest, AgreesWithModelOnRandomKeysAndCounts) {
-  Sfc64 rng(403);
-  for (int i = 0; i < 200000; ++i) {
-    const uint64_t key = rng();
-    const uint32_t n = static_cast<uint32_t>(
-        1 + rng.Below(i % 3 == 0 ? 100 : (i % 3 == 1 ? 100000 : 0x7FFFFFFF)));
-    const uint32_t b = JumpBackHashSplitMix64(key, n);
-    ASSERT_LT(b, n);
-    ASSERT_EQ(b, ModelJumpBackHash(key, n)) << "key " << key << " n " << n;
-  }
 }
 
 // Walk takes WalkSpeculative when n is more than 1/8 below the next power of
@@ -135,6 +120,17 @@ TEST(JumpBackHashTest, SpeculativeWalkEqualsLoop) {
   }
 }
 
+// JumpBackHashXorshift stays in [0, n) for n = 2..300.
+TEST(JumpBackHashTest, XorshiftStaysInRangeWhileGrowing) {
+  SplitMix64 rng(7);
+  for (int i = 0; i < 2000; ++i) {
+    const uint64_t key = rng();
+    for (uint32_t n = 2; n <= 300; ++n) {
+      ASSERT_LT(JumpBackHashXorshift(key, n), n) << key << " " << n;
+    }
+  }
+}
+
 TEST(JumpBackHashTest, SingleBucketAndMaximum) {
   SplitMix64 rng(1);
   for (int i = 0; i < 1000; ++i) {
@@ -145,48 +141,6 @@ TEST(JumpBackHashTest, SingleBucketAndMaximum) {
     EXPECT_LT(JumpBackHashSplitMix64(key, 0x7FFFFFFF), 0x7FFFFFFFu);
     EXPECT_LT(JumpBackHashXorshift(key, 0x7FFFFFFF), 0x7FFFFFFFu);
   }
-}
-
-TEST(JumpBackHashTest, GrowingMovesKeysOnlyToTheNewBucket) {
-  SplitMix64 rng(7);
-  for (int i = 0; i < 2000; ++i) {
-    const uint64_t key = rng();
-    uint32_t prev = 0;
-    for (uint32_t n = 2; n <= 300; ++n) {
-      const uint32_t b = JumpBackHashSplitMix64(key, n);
-      ASSERT_TRUE(b == prev || b == n - 1) << key << " " << n;
-      const uint32_t c = JumpBackHashXorshift(key, n);
-      ASSERT_LT(c, n);
-      prev = b;
-    }
-  }
-}
-
-TEST(JumpBackHashTest, BucketsAreBalanced) {
-  constexpr int kBuckets = 10;
-  constexpr int kKeys = 100000;
-  std::vector<int> load(kBuckets);
-  SplitMix64 rng(11);
-  for (int i = 0; i < kKeys; ++i)
-    ++load[JumpBackHashSplitMix64(rng(), kBuckets)];
-  // Binomial sd = sqrt(1e5 * 0.1 * 0.9) ~ 95: 6 sd = 570.
-  for (int b = 0; b < kBuckets; ++b) {
-    EXPECT_NEAR(load[b], kKeys / kBuckets, 570) << "bucket " << b;
-  }
-}
-
-TEST(JumpBackTest, OnlyTheLastNodeCanBeRemoved) {
-  JumpBack<Xxh64> jb;
-  testing::CheckOnlyLastNodeRemovable(jb);
-}
-
-TEST(JumpBackTest, GrowAndShrinkMatchFreshInstances) {
-  testing::CheckGrowAndShrink([] { return std::make_unique<JumpBack<Md5>>(); },
-                              [](uint64_t key, size_t n) {
-                                return JumpBackHashSplitMix64(
-                                    key, static_cast<uint32_t>(n));
-                              },
-                              70);
 }
 
 }  // namespace

@@ -21,7 +21,7 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "algorithms/hash/hash_function.h"
-#include "algorithms/hash/hash_registry.h"
+#include "algorithms/make_with_hash.h"
 
 namespace chbench {
 namespace maglev_internal {
@@ -242,12 +242,7 @@ absl::StatusOr<std::unique_ptr<ConsistentHash>> MakeMaglev(
       !s.ok()) {
     return s;
   }
-  std::unique_ptr<ConsistentHash> out;
-  const bool found = DispatchHash(params.hash, [&]<typename H>() {
-    out = std::make_unique<Maglev<H>>(params.table_size);
-  });
-  if (!found) return UnknownHashError(params.hash);
-  return out;
+  return MakeWithHash<Maglev>(params, params.table_size);
 }
 
 }  // namespace chbench

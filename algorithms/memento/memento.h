@@ -87,8 +87,8 @@
 #include "absl/strings/str_cat.h"
 #include "algorithms/consistent_hash.h"
 #include "algorithms/hash/hash_function.h"
-#include "algorithms/hash/hash_registry.h"
 #include "algorithms/jump/jump.h"
+#include "algorithms/make_with_hash.h"
 #include "algorithms/node_table.h"
 #include "algorithms/util/crc32c.h"
 
@@ -396,12 +396,7 @@ class Memento final : public ConsistentHash {
 // applies) and returns an empty instance.
 inline absl::StatusOr<std::unique_ptr<ConsistentHash>> MakeMemento(
     const AlgorithmParams& params) {
-  std::unique_ptr<ConsistentHash> algo;
-  const bool known = DispatchHash(params.hash, [&]<typename H>() {
-    algo = std::make_unique<Memento<H>>();
-  });
-  if (!known) return UnknownHashError(params.hash);
-  return algo;
+  return MakeWithHash<Memento>(params);
 }
 
 }  // namespace chbench

@@ -10,16 +10,14 @@
 #include "algorithms/memento/memento.h"
 
 #include <cstdint>
-#include <fstream>
 #include <map>
 #include <memory>
 #include <string>
 #include <vector>
 
-#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
-#include "absl/strings/str_split.h"
 #include "algorithms/testing/conformance_util.h"
+#include "algorithms/testing/vector_file.h"
 #include "algorithms/util/random.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
@@ -31,34 +29,12 @@ using ::chbench::testing::Node;
 using ::chbench::testing::Specs;
 using ::testing::HasSubstr;
 
-struct Row {
-  uint64_t input;
-  uint32_t n;
-  uint32_t bucket;
-};
+using Row = ::chbench::testing::VectorRow;
 
+// The data lines of an oracle file, grouped by n in file order.
 std::map<uint32_t, std::vector<Row>> ReadOracle(const std::string& name) {
-  const std::string path =
-      std::string(CHBENCH_SOURCE_DIR) + "/algorithms/memento/testdata/" + name;
-  std::ifstream in(path);
-  EXPECT_TRUE(in.good()) << path;
-  std::map<uint32_t, std::vector<Row>> rows;
-  std::string line;
-  size_t count = 0;
-  while (std::getline(in, line)) {
-    if (line.empty() || line[0] == '#') continue;
-    std::vector<std::string> f = absl::StrSplit(line, '\t');
-    Row r{};
-    if (f.size() != 3 || !absl::SimpleAtoi(f[0], &r.input) ||
-        !absl::SimpleAtoi(f[1], &r.n) || !absl::SimpleAtoi(f[2], &r.bucket)) {
-      ADD_FAILURE() << "bad line: " << line;
-      continue;
-    }
-    rows[r.n].push_back(r);
-    ++count;
-  }
-  EXPECT_GT(count, 0u) << path;
-  return rows;
+  return ::chbench::testing::ReadVectorGroups(
+      ::chbench::testing::AlgorithmTestdata("memento", name));
 }
 
 std::unique_ptr<Memento<Xxh64>> Make() {

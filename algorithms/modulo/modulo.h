@@ -53,7 +53,7 @@
 #include "absl/status/statusor.h"
 #include "algorithms/consistent_hash.h"
 #include "algorithms/hash/hash_function.h"
-#include "algorithms/hash/hash_registry.h"
+#include "algorithms/make_with_hash.h"
 #include "algorithms/node_table.h"
 
 namespace chbench {
@@ -132,11 +132,7 @@ class Modulo final : public ConsistentHash {
 // applies) and returns an empty instance.
 inline absl::StatusOr<std::unique_ptr<ConsistentHash>> MakeModulo(
     const AlgorithmParams& params) {
-  std::unique_ptr<ConsistentHash> algo;
-  const bool known = DispatchHash(
-      params.hash, [&]<typename H>() { algo = std::make_unique<Modulo<H>>(); });
-  if (!known) return UnknownHashError(params.hash);
-  return algo;
+  return MakeWithHash<Modulo>(params);
 }
 
 }  // namespace chbench

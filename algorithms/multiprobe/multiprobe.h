@@ -103,7 +103,7 @@
 #include "absl/strings/str_cat.h"
 #include "algorithms/consistent_hash.h"
 #include "algorithms/hash/hash_function.h"
-#include "algorithms/hash/hash_registry.h"
+#include "algorithms/make_with_hash.h"
 #include "algorithms/node_table.h"
 
 namespace chbench {
@@ -386,12 +386,7 @@ inline absl::StatusOr<std::unique_ptr<ConsistentHash>> MakeMultiProbe(
         "multiprobe: invalid probes ", params.probes, "; valid range ",
         kMultiProbeMinProbes, "..", kMultiProbeMaxProbes));
   }
-  std::unique_ptr<ConsistentHash> algo;
-  const bool known = DispatchHash(params.hash, [&]<typename H>() {
-    algo = std::make_unique<MultiProbe<H>>(params.probes);
-  });
-  if (!known) return UnknownHashError(params.hash);
-  return algo;
+  return MakeWithHash<MultiProbe>(params, params.probes);
 }
 
 }  // namespace chbench

@@ -2,56 +2,44 @@
 
 #include "algorithms/power/power.h"
 
+#include <cstddef>
 #include <cstdint>
 #include <cstring>
-#include <memory>
-#include <vector>
 
-#include "absl/status/status.h"
-#include "algorithms/hash/hash_function.h"
-#include "algorithms/testing/conformance_util.h"
-#include "algorithms/testing/range_hash_checks.h"
 #include "algorithms/testing/reference_models.h"
-#include "algorithms/testing/vector_file.h"
+#include "algorithms/testing/vector_oracle_contract.h"
 #include "algorithms/util/random.h"
-#include "gmock/gmock.h"
 #include "gtest/gtest.h"
 
 namespace chbench {
 namespace {
 
-using testing::AlgorithmTestdata;
-using ::testing::AllOf;
-using testing::CountFunctionMismatches;
-using testing::CountVectorMismatches;
-using ::testing::HasSubstr;
-using testing::ModelPowerHash;
-using testing::Node;
-using testing::ReadVectorFile;
-using testing::VectorRow;
+// The range-hash contract (testing/vector_oracle_contract.h). Vectors: SUPSI
+// java-consistent-hashing-algorithms@68803f8 PowerEngine with XXHash32, 100
+// inputs x 8 bucket counts.
+struct PowerTraits {
+  template <typename H>
+  using Algo = Power<H>;
+  static constexpr const char* kFolder = "power";
+  static constexpr const char* kVectorFile = "power_stable.tsv";
+  static constexpr size_t kVectorRows = 800;
+  static constexpr uint64_t kMaxBuckets = uint64_t{1} << 30;
+  static constexpr uint64_t kRandomSeed = 401;
+  static uint64_t Function(uint64_t x, uint64_t n) {
+    return PowerHash(x, static_cast<uint32_t>(n));
+  }
+  static uint64_t Model(uint64_t x, uint64_t n) {
+    return testing::RangeHashModel::Power(x, n);
+  }
+};
 
-uint64_t Model(uint64_t x, uint64_t n) {
-  return static_cast<uint64_t>(
-      ModelPowerHash(static_cast<int64_t>(x), static_cast<int32_t>(n)));
-}
+}  // namespace
 
-// SUPSI java-consistent-hashing-algorithms@68803f8 PowerEngine with
-// XXHash32: 100 inputs x 8 bucket counts.
-TEST(PowerVectorsTest, MatchesSupsiPowerEngine) {
-  const std::vector<VectorRow> rows =
-      ReadVectorFile(AlgorithmTestdata("power", "power_stable.tsv"));
-  ASSERT_EQ(rows.size(), 800u);
-  Power<Xxh64> power;
-  EXPECT_EQ(CountVectorMismatches(power, rows), 0);
-  EXPECT_EQ(CountFunctionMismatches(
-                [](uint64_t x, uint64_t n) {
-                  return PowerHash(x, static_cast<uint32_t>(n));
-                },
-                rows),
-            0);
-  // The conformance suite's reference model, checked on the same rows.
-  EXPECT_EQ(CountFunctionMismatches(&Model, rows), 0);
-}
+namespace testing {
+INSTANTIATE_TYPED_TEST_SUITE_P(Power, RangeHashContractTest, PowerTraits);
+}  // namespace testing
+
+namespace {
 
 // The unrolled 12-byte XXH32 equals libxxhash's XXH32 over the buffer
 // BE64(x) || BE32(h).
@@ -67,18 +55,6 @@ TEST(PowerHashTest, UnrolledXxh32MatchesLibxxhash) {
       buf[8 + b] = static_cast<unsigned char>(h >> (24 - 8 * b));
     ASSERT_EQ(power_internal::Xxh32LongInt(x, h), XXH32(buf, sizeof(buf), 0))
         << x << " " << h;
-  }
-}
-
-TEST(PowerHashTest, AgreesWithModelOnRandomKeysAndCounts) {
-  Sfc64 rng(401);
-  for (int i = 0; i < 200000; ++i) {
-    const uint64_t key = rng();
-    const uint32_t n = static_cast<uint32_t>(
-        1 + rng.Below(i % 3 == 0 ? 100 : (i % 3 == 1 ? 100000 : 1u << 30)));
-    const uint32_t b = PowerHash(key, n);
-    ASSERT_LT(b, n);
-    ASSERT_EQ(b, Model(key, n)) << "key " << key << " n " << n;
   }
 }
 
@@ -111,7 +87,7 @@ TEST(PowerHashTest, JavaIntWrapInTheLcg) {
     const uint64_t key = QuirkKey(n, 0x7FFFFFFFULL);
     const power_internal::Range r = power_internal::MakeRange(n);
     const uint32_t b = PowerHash(key, n);
-    EXPECT_EQ(b, Model(key, n)) << "n " << n;
+    EXPECT_EQ(b, PowerTraits::Model(key, n)) << "n " << n;
     EXPECT_LE(b, r.m2) << "n " << n;
     EXPECT_EQ(b, power_internal::F(key, r.m2)) << "n " << n;
   }
@@ -125,7 +101,7 @@ TEST(PowerHashTest, JavaSaturatingCast) {
     const uint64_t key = QuirkKey(n, 0);
     const power_internal::Range r = power_internal::MakeRange(n);
     const uint32_t b = PowerHash(key, n);
-    EXPECT_EQ(b, Model(key, n)) << "n " << n;
+    EXPECT_EQ(b, PowerTraits::Model(key, n)) << "n " << n;
     EXPECT_EQ(b, power_internal::F(key, r.m2)) << "n " << n;
   }
 }
@@ -137,32 +113,6 @@ TEST(PowerHashTest, SingleBucketAndMaximum) {
     EXPECT_EQ(PowerHash(key, 1), 0u);
     EXPECT_LT(PowerHash(key, 1u << 30), 1u << 30);
     EXPECT_LT(PowerHash(key, (1u << 29) + 1), (1u << 29) + 1);
-  }
-}
-
-TEST(PowerHashTest, GrowingMovesKeysOnlyToTheNewBucket) {
-  SplitMix64 rng(7);
-  for (int i = 0; i < 2000; ++i) {
-    const uint64_t key = rng();
-    uint32_t prev = 0;
-    for (uint32_t n = 2; n <= 300; ++n) {
-      const uint32_t b = PowerHash(key, n);
-      ASSERT_TRUE(b == prev || b == n - 1) << key << " " << n;
-      prev = b;
-    }
-  }
-}
-
-TEST(PowerHashTest, BucketsAreBalanced) {
-  for (int buckets : {10, 12}) {
-    const int keys = 100000;
-    std::vector<int> load(buckets);
-    SplitMix64 rng(11);
-    for (int i = 0; i < keys; ++i) ++load[PowerHash(rng(), buckets)];
-    // Binomial sd <= sqrt(1e5 * 0.1 * 0.9) ~ 95: 6 sd = 570.
-    for (int b = 0; b < buckets; ++b) {
-      EXPECT_NEAR(load[b], keys / buckets, 570) << "bucket " << b;
-    }
   }
 }
 
@@ -194,21 +144,6 @@ TEST(PowerTest, SupsiIncrementalConstantsEqualFreshOnes) {
     }
     expect_fresh();
   }
-}
-
-// Adding nodes and removing them again (through powers of two: 2, 4, ...,
-// 64) gives, at every size, the mapping of a fresh instance of that size.
-TEST(PowerTest, GrowAndShrinkMatchFreshInstances) {
-  testing::CheckGrowAndShrink([] { return std::make_unique<Power<Md5>>(); },
-                              [](uint64_t key, size_t n) {
-                                return PowerHash(key, static_cast<uint32_t>(n));
-                              },
-                              70);
-}
-
-TEST(PowerTest, OnlyTheLastNodeCanBeRemoved) {
-  Power<Xxh64> power;
-  testing::CheckOnlyLastNodeRemovable(power);
 }
 
 }  // namespace

@@ -107,7 +107,7 @@
 #include "absl/strings/str_cat.h"
 #include "algorithms/consistent_hash.h"
 #include "algorithms/hash/hash_function.h"
-#include "algorithms/hash/hash_registry.h"
+#include "algorithms/make_with_hash.h"
 #include "algorithms/node_table.h"
 #include "algorithms/rendezvous/rendezvous_simd.h"
 
@@ -802,12 +802,7 @@ class Rendezvous final : public ConsistentHash {
 // applies) and returns an empty instance.
 inline absl::StatusOr<std::unique_ptr<ConsistentHash>> MakeRendezvous(
     const AlgorithmParams& params) {
-  std::unique_ptr<ConsistentHash> algo;
-  const bool known = DispatchHash(params.hash, [&]<typename H>() {
-    algo = std::make_unique<Rendezvous<H>>();
-  });
-  if (!known) return UnknownHashError(params.hash);
-  return algo;
+  return MakeWithHash<Rendezvous>(params);
 }
 
 }  // namespace chbench

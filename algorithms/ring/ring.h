@@ -109,7 +109,7 @@
 #include "absl/strings/str_cat.h"
 #include "algorithms/consistent_hash.h"
 #include "algorithms/hash/hash_function.h"
-#include "algorithms/hash/hash_registry.h"
+#include "algorithms/make_with_hash.h"
 #include "algorithms/node_table.h"
 #include "algorithms/util/huge_page_allocator.h"
 
@@ -791,12 +791,7 @@ inline absl::StatusOr<std::unique_ptr<ConsistentHash>> MakeRing(
         absl::StrCat("ring: invalid vnodes ", params.vnodes, "; valid range ",
                      kRingMinVnodes, "..", kRingMaxVnodes));
   }
-  std::unique_ptr<ConsistentHash> algo;
-  const bool known = DispatchHash(params.hash, [&]<typename H>() {
-    algo = std::make_unique<Ring<H>>(params.vnodes);
-  });
-  if (!known) return UnknownHashError(params.hash);
-  return algo;
+  return MakeWithHash<Ring>(params, params.vnodes);
 }
 
 }  // namespace chbench

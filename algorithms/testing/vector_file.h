@@ -21,6 +21,7 @@
 
 #include <cstdint>
 #include <fstream>
+#include <map>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -66,6 +67,19 @@ inline std::vector<VectorRow> ReadVectorFile(const std::string& path) {
     if (ok) rows.push_back(row);
   }
   return rows;
+}
+
+// The rows of `path` grouped by n, each group in file order. A missing or
+// empty file, or a malformed line, is a test failure.
+inline std::map<uint32_t, std::vector<VectorRow>> ReadVectorGroups(
+    const std::string& path) {
+  const std::vector<VectorRow> rows = ReadVectorFile(path);
+  EXPECT_FALSE(rows.empty()) << path;
+  std::map<uint32_t, std::vector<VectorRow>> groups;
+  for (const VectorRow& row : rows) {
+    groups[static_cast<uint32_t>(row.n)].push_back(row);
+  }
+  return groups;
 }
 
 // Rows where `algo`, built with n nodes "node-0".., does not return node
