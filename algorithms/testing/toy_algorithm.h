@@ -37,7 +37,7 @@
 #include "algorithms/catalogue.h"
 #include "algorithms/consistent_hash.h"
 #include "algorithms/hash/hash_function.h"
-#include "algorithms/hash/hash_registry.h"
+#include "algorithms/make_with_hash.h"
 #include "algorithms/node_table.h"
 
 namespace chbench {
@@ -130,11 +130,7 @@ class Toy final : public ConsistentHash {
 
 inline absl::StatusOr<std::unique_ptr<ConsistentHash>> MakeToy(
     const AlgorithmParams& params) {
-  std::unique_ptr<ConsistentHash> algo;
-  const bool known = DispatchHash(
-      params.hash, [&]<typename H>() { algo = std::make_unique<Toy<H>>(); });
-  if (!known) return UnknownHashError(params.hash);
-  return algo;
+  return MakeWithHash<Toy>(params);
 }
 
 // The toy's goldens: MappingChecksum with each hash of the conformance
