@@ -218,13 +218,58 @@ constexpr std::array<std::string_view, 11> kClusterKeys = {
 constexpr std::array<std::string_view, 6> kClusterScenarios = {
     "none", "add", "remove", "stale_view", "cascade", "cascade_mean"};
 
-// Whether the registry row of `alg` lists `param` among the AlgorithmParams
-// fields its factory reads.
-bool ReadsParam(std::string_view alg, std::string_view param) {
-  const AlgorithmInfo* info = FindAlgorithm(alg);
+// The row of `name` among `rows`, or nullptr.
+const AlgorithmInfo* FindIn(std::span<const AlgorithmInfo> rows,
+                            std::string_view name) {
+  for (const AlgorithmInfo& info : rows) {
+    if (info.name == name) return &info;
+  }
+  return nullptr;
+}
+
+// "a, b, c": the names of the rows that satisfy `keep`, in catalogue order.
+template <typename Pred>
+std::string NamesIn(std::span<const AlgorithmInfo> rows, Pred keep) {
+  std::string out;
+  for (const AlgorithmInfo& info : rows) {
+    if (!keep(info)) continue;
+    if (!out.empty()) out += ", ";
+    out += info.name;
+  }
+  return out;
+}
+
+std::string AllNamesIn(std::span<const AlgorithmInfo> rows) {
+  return NamesIn(rows, [](const AlgorithmInfo&) { return true; });
+}
+
+// Whether the row of `alg` lists `param` among the AlgorithmParams fields its
+// factory reads.
+bool ReadsParam(std::span<const AlgorithmInfo> rows, std::string_view alg,
+                std::string_view param) {
+  const AlgorithmInfo* info = FindIn(rows, alg);
   if (info == nullptr) return false;
   return info->FindParameter(param) != nullptr;
 }
+
+// The keys of an algorithm selection (spec.h): the capabilities, each a
+// boolean the capability must equal, then the other criteria.
+struct CapabilityKey {
+  std::string_view key;
+  bool Capabilities::*field;
+};
+constexpr std::array<CapabilityKey, 6> kCapabilityKeys = {{
+    {"arbitrary_removal", &Capabilities::arbitrary_removal},
+    {"minimal_disruption", &Capabilities::minimal_disruption},
+    {"weights", &Capabilities::weights},
+    {"replicas", &Capabilities::replicas},
+    {"stateful", &Capabilities::stateful},
+    {"history_dependent", &Capabilities::history_dependent},
+}};
+constexpr std::array<std::string_view, 10> kSelectionKeys = {
+    "all",      "arbitrary_removal", "minimal_disruption", "weights",
+    "replicas", "stateful",          "history_dependent",  "hash_axis",
+    "lookup_class", "except"};
 
 // "lo..hi"
 std::string Range(int64_t lo, int64_t hi) { return absl::StrCat(lo, "..", hi); }
@@ -238,7 +283,8 @@ std::string JoinNames(const C& c) {
 
 class Parser {
  public:
-  explicit Parser(std::string_view path) : path_(path) {}
+  Parser(std::string_view path, std::span<const AlgorithmInfo> algorithms)
+      : path_(path), algorithms_(algorithms) {}
 
   absl::Status Error(std::string_view key, std::string_view problem) const {
     return absl::InvalidArgumentError(
@@ -312,6 +358,109 @@ class Parser {
     return absl::OkStatus();
   }
 
+  // An algorithm's name among the rows; else an error naming the valid ones.
+  absl::Status CheckAlgorithmName(std::string_view key,
+                                  const std::string& a) const {
+    if (FindIn(algorithms_, a) != nullptr) return absl::OkStatus();
+    return Error(key, absl::StrCat(
+                          "unknown value '", a, "'; valid: ",
+                          AllNamesIn(algorithms_),
+                          FindPreset(a) != nullptr
+                              ? " ('" + a + "' is a production "
+                                "preset: list it under key 'preset')"
+                              : std::string()));
+  }
+
+  // The `algorithm` key: names, "all", or a selection table (spec.h).
+  absl::Status Algorithms(const toml::node& node,
+                          std::vector<std::string>* out) const {
+    constexpr std::string_view key = "algorithm";
+    if (const toml::table* t = node.as_table()) return Select(*t, out);
+    if (node.is_string() && *node.value<std::string>() == "all") {
+      out->clear();
+      for (const AlgorithmInfo& info : algorithms_) {
+        out->push_back(std::string(info.name));
+      }
+      return absl::OkStatus();
+    }
+    if (absl::Status s = Strings(key, node, out); !s.ok()) return s;
+    for (const std::string& a : *out) {
+      if (absl::Status s = CheckAlgorithmName(key, a); !s.ok()) return s;
+    }
+    return absl::OkStatus();
+  }
+
+  // A selection table: the rows, in catalogue order, that meet every
+  // criterion given.
+  absl::Status Select(const toml::table& t,
+                      std::vector<std::string>* out) const {
+    std::vector<std::pair<bool Capabilities::*, bool>> capabilities;
+    std::optional<bool> hash_axis;
+    std::vector<std::string> classes, except;
+    if (t.empty()) {
+      return Error("algorithm", absl::StrCat("empty selection; give \"all\" "
+                                             "or selection keys: ",
+                                             JoinNames(kSelectionKeys)));
+    }
+    for (const auto& [k, v] : t) {
+      const std::string sk(k.str());
+      const std::string key = absl::StrCat("algorithm.", sk);
+      if (std::find(kSelectionKeys.begin(), kSelectionKeys.end(), sk) ==
+          kSelectionKeys.end()) {
+        return Error(key, absl::StrCat("unknown selection key; valid: ",
+                                       JoinNames(kSelectionKeys)));
+      }
+      if (sk == "lookup_class") {
+        if (absl::Status s = Strings(key, v, &classes); !s.ok()) return s;
+        for (const std::string& c : classes) {
+          if (std::find(std::begin(kLookupClasses), std::end(kLookupClasses),
+                        c) == std::end(kLookupClasses)) {
+            return Error(key, absl::StrCat("unknown value '", c, "'; valid: ",
+                                           JoinNames(kLookupClasses)));
+          }
+        }
+        continue;
+      }
+      if (sk == "except") {
+        if (absl::Status s = Strings(key, v, &except); !s.ok()) return s;
+        for (const std::string& a : except) {
+          if (absl::Status s = CheckAlgorithmName(key, a); !s.ok()) return s;
+        }
+        continue;
+      }
+      if (!v.is_boolean()) return Error(key, "expected true or false");
+      const bool value = *v.value<bool>();
+      if (sk == "all") {
+        if (!value) return Error(key, "value false; valid: true");
+      } else if (sk == "hash_axis") {
+        hash_axis = value;
+      } else {
+        for (const CapabilityKey& c : kCapabilityKeys) {
+          if (c.key == sk) capabilities.push_back({c.field, value});
+        }
+      }
+    }
+    out->clear();
+    for (const AlgorithmInfo& info : algorithms_) {
+      bool keep = std::all_of(
+          capabilities.begin(), capabilities.end(),
+          [&](const auto& c) { return info.capabilities.*c.first == c.second; });
+      keep = keep && (!hash_axis || info.hash_axis == *hash_axis);
+      keep = keep && (classes.empty() ||
+                      std::find(classes.begin(), classes.end(),
+                                info.lookup_class) != classes.end());
+      keep = keep && std::find(except.begin(), except.end(), info.name) ==
+                         except.end();
+      if (keep) out->push_back(std::string(info.name));
+    }
+    if (out->empty()) {
+      return Error("algorithm", "the selection matches no algorithm; valid: "
+                                "a selection that keeps at least one of " +
+                                    AllNamesIn(algorithms_));
+    }
+    return absl::OkStatus();
+  }
+
   // Applies the keys of `t` (a block or a tier table) to `b`.
   absl::Status Apply(const toml::table& t, bool allow_kind, Block* b) const {
     for (const auto& [k, node] : t) {
@@ -336,18 +485,7 @@ class Parser {
                                          "'; valid: ", JoinNames(kCellKinds)));
         }
       } else if (key == "algorithm") {
-        s = Strings(key, node, &b->algorithm);
-        for (const std::string& a : b->algorithm) {
-          if (s.ok() && FindAlgorithm(a) == nullptr) {
-            return Error(key, absl::StrCat(
-                                  "unknown value '", a, "'; valid: ",
-                                  AlgorithmNames(),
-                                  FindPreset(a) != nullptr
-                                      ? " ('" + a + "' is a production "
-                                        "preset: list it under key 'preset')"
-                                      : std::string()));
-          }
-        }
+        s = Algorithms(node, &b->algorithm);
       } else if (key == "preset") {
         s = Strings(key, node, &b->preset);
         for (const std::string& p : b->preset) {
@@ -642,14 +780,16 @@ class Parser {
       if (std::find(b.scenario.begin(), b.scenario.end(), "weighted") !=
           b.scenario.end()) {
         for (const std::string& a : b.algorithm) {
-          const AlgorithmInfo* info = FindAlgorithm(a);
+          const AlgorithmInfo* info = FindIn(algorithms_, a);
           if (info != nullptr && !info->capabilities.weights) {
             return Error(
                 "algorithm",
                 absl::StrCat("value '", a,
                              "' with scenario 'weighted': it does not accept "
                              "node weights; valid: ",
-                             WeightedAlgorithmNames()));
+                             NamesIn(algorithms_, [](const AlgorithmInfo& i) {
+                               return i.capabilities.weights;
+                             })));
           }
         }
       }
@@ -805,12 +945,14 @@ class Parser {
       for (const std::string& h : b.hash) {
         if (h != def && !prehashed) {
           for (const std::string& a : b.algorithm) {
-            const AlgorithmInfo* info = FindAlgorithm(a);
+            const AlgorithmInfo* info = FindIn(algorithms_, a);
             if (info != nullptr && !info->hash_axis) {
               return Error("hash", absl::StrCat(
                   "value '", h, "' with algorithm '", a,
                   "': string-key lookups with hashes other than '", def,
-                  "' are timed for ", HashAxisAlgorithmNames(),
+                  "' are timed for ",
+                  NamesIn(algorithms_,
+                          [](const AlgorithmInfo& i) { return i.hash_axis; }),
                   " only (bench/timing.h)"));
             }
           }
@@ -943,6 +1085,7 @@ class Parser {
 
  private:
   std::string path_;
+  std::span<const AlgorithmInfo> algorithms_;
 };
 
 // One combination of the cluster kind's own axes (a single empty one for
@@ -1000,6 +1143,7 @@ std::vector<ClusterCombo> ClusterCombos(const Block& b, std::string_view sc) {
 // Appends the block's cells; false, leaving the cells so far, as soon as the
 // tier would have more than kMaxCells.
 bool Expand(const Block& b, std::string_view experiment, std::string_view tier,
+            std::span<const AlgorithmInfo> algorithms,
             std::vector<Cell>* cells) {
   const bool hs = b.kind == "hash_speed";
   const bool timing = IsTimingKind(b.kind);
@@ -1068,7 +1212,7 @@ bool Expand(const Block& b, std::string_view experiment, std::string_view tier,
             }
             // anchor, dx: capacity from overprovision (default: theirs).
             std::vector<std::optional<uint64_t>> cap = {std::nullopt};
-            if (ReadsParam(alg, "capacity") && !b.overprovision.empty()) {
+            if (ReadsParam(algorithms, alg, "capacity") && !b.overprovision.empty()) {
               cap.clear();
               for (double x : b.overprovision) {
                 cap.push_back(static_cast<uint64_t>(
@@ -1076,7 +1220,7 @@ bool Expand(const Block& b, std::string_view experiment, std::string_view tier,
               }
             }
             std::vector<std::optional<uint32_t>> pr = {std::nullopt};
-            if (ReadsParam(alg, "probes")) {
+            if (ReadsParam(algorithms, alg, "probes")) {
               pr.clear();
               if (b.probes.empty()) pr.push_back(21);
               for (int64_t q : b.probes) pr.push_back(static_cast<uint32_t>(q));
@@ -1086,7 +1230,7 @@ bool Expand(const Block& b, std::string_view experiment, std::string_view tier,
             std::vector<std::pair<std::string, uint32_t>> rem = {{"", 0}};
             if (!b.removal.empty()) {
               rem.clear();
-              const AlgorithmInfo* info = FindAlgorithm(alg);
+              const AlgorithmInfo* info = FindIn(algorithms, alg);
               const bool arbitrary =
                   info != nullptr && info->capabilities.arbitrary_removal;
               std::set<std::pair<std::string, uint32_t>> seen;
@@ -1213,8 +1357,9 @@ absl::Status CheckSpecIsAscii(std::string_view text, std::string_view path) {
 absl::StatusOr<Spec> ParseSpec(std::string_view text,
                                std::string_view display_path,
                                std::string_view experiment,
-                               std::string_view tier) {
-  Parser p(display_path);
+                               std::string_view tier,
+                               std::span<const AlgorithmInfo> algorithms) {
+  Parser p(display_path, algorithms);
   if (std::find(kTierNames.begin(), kTierNames.end(), tier) ==
       kTierNames.end()) {
     return absl::InvalidArgumentError(absl::StrCat(
@@ -1283,7 +1428,7 @@ absl::StatusOr<Spec> ParseSpec(std::string_view text,
         }
       }
       if (absl::Status s = p.CheckBlock(b); !s.ok()) return s;
-      if (t == tier && b.enabled && !Expand(b, experiment, tier, &cells)) {
+      if (t == tier && b.enabled && !Expand(b, experiment, tier, algorithms, &cells)) {
         return p.Error(
             "sweep",
             absl::StrCat("tier '", std::string(tier), "' expands to more than ",
@@ -1309,13 +1454,14 @@ absl::StatusOr<Spec> ParseSpec(std::string_view text,
 absl::StatusOr<Spec> LoadSpec(const std::string& path,
                               std::string_view display_path,
                               std::string_view experiment,
-                              std::string_view tier) {
+                              std::string_view tier,
+                              std::span<const AlgorithmInfo> algorithms) {
   absl::StatusOr<std::string> text = ReadFile(path);
   if (!text.ok()) {
     return absl::NotFoundError(absl::StrCat(
         "cannot read spec ", path, " for experiment '", std::string(experiment), "'"));
   }
-  return ParseSpec(*text, display_path, experiment, tier);
+  return ParseSpec(*text, display_path, experiment, tier, algorithms);
 }
 
 }  // namespace chbench
