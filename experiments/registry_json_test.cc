@@ -19,7 +19,7 @@ using ::testing::Not;
 // catalogue's rows the document names "toy" (after the real algorithms);
 // with the production rows it does not.
 TEST(RegistryJsonTest, ListsTheAlgorithmsOfTheRowsGiven) {
-  constexpr auto rows = CatalogueRows(testing::kToyCatalogue);
+  constexpr auto rows = CatalogueRows(kToyCatalogue);
   const std::string json = RegistryJson(DefaultSpecDir(), rows);
   EXPECT_THAT(json, HasSubstr("{\"name\": \"toy\", \"description\": "));
   EXPECT_LT(json.find("{\"name\": \"binomial\""),

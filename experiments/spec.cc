@@ -12,7 +12,6 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
-#include "algorithms/bounded_load/bounded_load.h"
 #include "algorithms/hash/hash_registry.h"
 #include "algorithms/maglev/maglev.h"
 #include "algorithms/presets/registry.h"
@@ -52,10 +51,6 @@ std::string JoinViews(std::span<const std::string_view> names) {
 
 namespace {
 
-bool UsesVnodes(std::string_view alg) {
-  return alg == "ring" || alg == "bounded_load";
-}
-
 // Upper bounds checked before anything runs, so that no value is silently
 // truncated to 32 bits and no cell fails halfway through a run.
 //
@@ -90,8 +85,8 @@ bool IsTimingKind(std::string_view kind) {
   return kind == "lookup" || kind == "build" || kind == "hash_speed";
 }
 
-// bounded_load keeps placed keys by digest, so it refuses 32-bit hashes
-// (MakeBoundedLoad); the spec drops those combinations.
+// A stateful algorithm (bounded_load) keeps placed keys by digest, so it
+// refuses 32-bit hashes; the spec drops those combinations.
 bool Is32BitHash(std::string_view hash) {
   const HashInfo* info = FindHash(hash);
   return info != nullptr && info->bits < 64;
@@ -879,18 +874,28 @@ class Parser {
         }
       }
     }
-    const auto has = [&](std::string_view alg) {
-      return std::find(b.algorithm.begin(), b.algorithm.end(), alg) !=
-             b.algorithm.end();
-    };
-    if (has("bounded_load")) {
-      for (int64_t v : b.vnodes) {
-        if (v > bounded_load_internal::kMaxVnodes) {
-          return Error("vnodes", absl::StrCat(
-              "value ", v, " out of range for bounded_load; valid: ",
-              Range(1, bounded_load_internal::kMaxVnodes)));
+    std::vector<const AlgorithmInfo*> infos;
+    for (const std::string& a : b.algorithm) {
+      infos.push_back(FindIn(algorithms_, a));
+    }
+    // Per-algorithm limits of an integer axis (ParamInfo::max).
+    for (const AlgorithmInfo* info : infos) {
+      for (const auto& [param, axis] :
+           {std::pair{"vnodes", &b.vnodes}, std::pair{"table_size", &b.table_size},
+            std::pair{"probes", &b.probes}}) {
+        const ParamInfo* pi = info->FindParameter(param);
+        if (pi == nullptr || pi->max == 0) continue;
+        for (int64_t v : *axis) {
+          if (static_cast<uint64_t>(v) > pi->max) {
+            return Error(param, absl::StrCat(
+                "value ", v, " out of range for ", std::string(info->name), "; valid: ",
+                Range(1, static_cast<int64_t>(pi->max))));
+          }
         }
       }
+    }
+    for (const AlgorithmInfo* info : infos) {
+      if (!info->capabilities.stateful) continue;
       if (places) {
         for (int64_t p : b.placed_keys_per_node) {
           for (int64_t n : node_counts) {
@@ -905,18 +910,23 @@ class Parser {
       }
       if (std::all_of(b.hash.begin(), b.hash.end(), Is32BitHash)) {
         return Error("hash", absl::StrCat(
-            "values '", absl::StrJoin(b.hash, "', '"), "' are 32-bit hashes; "
-            "bounded_load refuses them (distinct keys with equal digests "
+            "values '", absl::StrJoin(b.hash, "', '"), "' are 32-bit hashes; ",
+            std::string(info->name), " refuses them (distinct keys with equal digests "
             "would be merged into one placed key) and drops them from a "
             "mixed hash axis, which leaves it no cell here; add a 64-bit "
             "hash (xxh64, xxh3, murmur3_128, md5, fnv1a)"));
       }
     }
-    // Ring points: nodes x vnodes (x weight) within the ring's limits.
-    if (has("ring") || has("bounded_load")) {
+    // Ring points: nodes x vnodes (x weight) within the ring's limits, for
+    // the algorithms that read vnodes (rings).
+    if (std::any_of(infos.begin(), infos.end(), [](const AlgorithmInfo* i) {
+          return i->FindParameter("vnodes") != nullptr;
+        })) {
       constexpr uint64_t kMaxPoints = Ring<Xxh64>::kMaxPoints;
       const std::vector<int64_t> vs =
-          b.vnodes.empty() ? std::vector<int64_t>{100} : b.vnodes;
+          b.vnodes.empty()
+              ? std::vector<int64_t>{int64_t{AlgorithmParams{}.vnodes}}
+              : b.vnodes;
       for (int64_t v : vs) {
         for (int64_t n : b.nodes) {
           if (static_cast<uint64_t>(n) * static_cast<uint64_t>(v) >
@@ -1140,6 +1150,26 @@ std::vector<ClusterCombo> ClusterCombos(const Block& b, std::string_view sc) {
   return out;
 }
 
+// The values of the AlgorithmParams field `param` for an algorithm's cells:
+// none ({nullopt}) when `info` does not read it; else the axis' values, or
+// when the axis is not given the default, `info`'s effective value for `n`
+// nodes when it has one, else `field_default` (AlgorithmParams{}'s).
+template <typename T, typename V>
+std::vector<std::optional<T>> ParamAxis(const AlgorithmInfo* info,
+                                        std::string_view param,
+                                        const std::vector<V>& axis,
+                                        T field_default, uint32_t n) {
+  const ParamInfo* p = info == nullptr ? nullptr : info->FindParameter(param);
+  if (p == nullptr) return {std::nullopt};
+  std::vector<std::optional<T>> out;
+  if (axis.empty()) {
+    out.push_back(p->effective != nullptr ? static_cast<T>(p->effective(n))
+                                          : field_default);
+  }
+  for (V v : axis) out.push_back(static_cast<T>(v));
+  return out;
+}
+
 // Appends the block's cells; false, leaving the cells so far, as soon as the
 // tier would have more than kMaxCells.
 bool Expand(const Block& b, std::string_view experiment, std::string_view tier,
@@ -1174,36 +1204,35 @@ bool Expand(const Block& b, std::string_view experiment, std::string_view tier,
                                  : 0;
   (void)tier;
   for (const std::string& alg : algs) {
+    // nullptr for presets and hash_speed's empty algorithm.
+    const AlgorithmInfo* info = FindIn(algorithms, alg);
+    const bool stateful = info != nullptr && info->capabilities.stateful;
     for (const std::string& hash : b.hash) {
-      // bounded_load refuses 32-bit hashes (CheckBlock keeps one other).
-      if (alg == "bounded_load" && Is32BitHash(hash)) continue;
+      // Stateful algorithms refuse 32-bit hashes (CheckBlock keeps one
+      // other).
+      if (stateful && Is32BitHash(hash)) continue;
       for (const std::string& keyset : b.keyset) {
         for (int64_t n0 : nodes) {
           for (const std::vector<double>& w : weights) {
             const uint32_t n = b.kind == "weights"
                                    ? static_cast<uint32_t>(w.size())
                                    : static_cast<uint32_t>(n0);
-            std::vector<std::optional<uint32_t>> vn = {std::nullopt};
-            if (UsesVnodes(alg)) {
-              vn.clear();
-              if (b.vnodes.empty()) vn.push_back(100);
-              for (int64_t v : b.vnodes) vn.push_back(static_cast<uint32_t>(v));
-            }
-            std::vector<std::optional<uint64_t>> ts = {std::nullopt};
-            if (alg == "maglev") {
-              ts.clear();
-              if (b.table_size.empty()) ts.push_back(NextPrime(100ULL * n));
-              for (int64_t t : b.table_size) ts.push_back(t);
-            }
-            std::vector<std::optional<double>> lf = {std::nullopt};
-            if (alg == "bounded_load") {
-              lf.clear();
-              if (b.load_factor.empty()) lf.push_back(1.25);
-              for (double c : b.load_factor) lf.push_back(c);
-            }
-            // Placed keys per node: bounded_load in lookup/build/memory only.
+            // A parameter the algorithm reads gets a cell per value of its
+            // axis, or its default: AlgorithmParams{}'s field, or the value
+            // the row says the algorithm uses for N nodes.
+            const AlgorithmParams defaults;
+            const std::vector<std::optional<uint32_t>> vn =
+                ParamAxis<uint32_t>(info, "vnodes", b.vnodes, defaults.vnodes,
+                                    n);
+            const std::vector<std::optional<uint64_t>> ts =
+                ParamAxis<uint64_t>(info, "table_size", b.table_size,
+                                    defaults.table_size, n);
+            const std::vector<std::optional<double>> lf = ParamAxis<double>(
+                info, "load_factor", b.load_factor, defaults.load_factor, n);
+            // Placed keys per node: stateful algorithms, in the kinds that
+            // place keys.
             std::vector<uint32_t> placed = {0};
-            if (alg == "bounded_load" && places) {
+            if (stateful && places) {
               placed.clear();
               if (b.placed_keys_per_node.empty()) placed.push_back(100);
               for (int64_t p : b.placed_keys_per_node) {
@@ -1219,18 +1248,14 @@ bool Expand(const Block& b, std::string_view experiment, std::string_view tier,
                     std::ceil(x * static_cast<double>(n) - 1e-9)));
               }
             }
-            std::vector<std::optional<uint32_t>> pr = {std::nullopt};
-            if (ReadsParam(algorithms, alg, "probes")) {
-              pr.clear();
-              if (b.probes.empty()) pr.push_back(21);
-              for (int64_t q : b.probes) pr.push_back(static_cast<uint32_t>(q));
-            }
+            const std::vector<std::optional<uint32_t>> pr =
+                ParamAxis<uint32_t>(info, "probes", b.probes, defaults.probes,
+                                    n);
             // Removal states (order, removed count), without duplicates;
             // only the last node can leave a range hash: lifo only.
             std::vector<std::pair<std::string, uint32_t>> rem = {{"", 0}};
             if (!b.removal.empty()) {
               rem.clear();
-              const AlgorithmInfo* info = FindIn(algorithms, alg);
               const bool arbitrary =
                   info != nullptr && info->capabilities.arbitrary_removal;
               std::set<std::pair<std::string, uint32_t>> seen;

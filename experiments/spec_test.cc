@@ -1017,7 +1017,7 @@ TEST(SpecTest, AllSelectsEveryAlgorithmInCatalogueOrder) {
 // A catalogue entry alone brings an algorithm into an "all" block: parsed
 // with the toy catalogue's rows, the spec has the toy's cells.
 TEST(SpecTest, AllSelectsAnAlgorithmOfTheRowsGiven) {
-  constexpr auto rows = CatalogueRows(testing::kToyCatalogue);
+  constexpr auto rows = CatalogueRows(kToyCatalogue);
   const std::string text = absl::StrCat(kSelectionBase, "\"all\"\n");
   absl::StatusOr<Spec> spec =
       ParseSpec(text, "experiments/x.toml", "x", "default", rows);
