@@ -83,7 +83,9 @@ inline constexpr ParamInfo kVnodesParams[] = {{"hash"}, {"vnodes"}};
 inline constexpr ParamInfo kMaglevParams[] = {
     {"hash"}, {"table_size", &MaglevDefaultTableSize}};
 inline constexpr ParamInfo kBoundedLoadParams[] = {
-    {"hash"}, {"vnodes"}, {"load_factor"}};
+    {"hash"},
+    {"vnodes", nullptr, bounded_load_internal::kMaxVnodes},
+    {"load_factor"}};
 inline constexpr ParamInfo kCapacityParams[] = {{"hash"}, {"capacity"}};
 inline constexpr ParamInfo kMultiProbeParams[] = {{"hash"}, {"probes"}};
 

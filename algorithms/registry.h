@@ -49,6 +49,10 @@ struct ParamInfo {
   std::string_view name;
   // Maglev's table_size: the smallest prime >= 100 N.
   uint64_t (*effective)(uint32_t nodes) = nullptr;
+  // The largest value the factory accepts, when it is below the spec axis'
+  // own range (bounded_load's vnodes: 10^6, below the ring's 2^20); 0: the
+  // axis' range. Specs check it before anything runs.
+  uint64_t max = 0;
 };
 
 // The key-count balance model the conformance suite checks an algorithm's

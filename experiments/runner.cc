@@ -16,7 +16,6 @@
 #include "absl/strings/str_join.h"
 #include "algorithms/checksum.h"
 #include "algorithms/registry.h"
-#include "bench/cluster/memcached.h"
 #include "bench/harness.h"
 #include "experiments/assemble.h"
 #include "experiments/csv.h"
@@ -136,25 +135,24 @@ absl::Status RunTimingJob(const TimingJob& j) {
       });
 }
 
-// Phase 2: what must hold before anything runs. Real memcached cells need
-// the memcached binary and a server that starts: checked once, so a missing
-// package is a one-line error (exit 2), not one failed cell per
-// configuration. The cell directories must be writable.
+// Phase 2: what must hold before anything runs. Every kind's preflight
+// (KindInfo::preflight) checks its environment once for the cells it is
+// about to run, so a missing package is a one-line error (exit 2), not one
+// failed cell per configuration. The cell directories must be writable.
 absl::Status Preflight(const RunOptions& o, const Plan& plan) {
-  bool real_cluster = false;
-  for (const TimingJob& j : plan.timing) {
-    for (const Cell* c : j.cells) {
-      real_cluster |= c->kind == "cluster" && c->mode == "memcached";
+  for (const KindInfo& kind : Kinds()) {
+    if (kind.preflight == nullptr) continue;
+    std::vector<const Cell*> cells;
+    for (const Job& j : plan.work) {
+      if (j.cell->kind == kind.name) cells.push_back(j.cell);
     }
-  }
-  if (real_cluster) {
-    absl::StatusOr<std::unique_ptr<MemcachedCluster>> probe =
-        MemcachedCluster::Start(1, MemcachedOptions{});
-    if (!probe.ok()) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("the cluster experiment's memcached cells cannot run: ",
-                       probe.status().message()));
+    for (const TimingJob& j : plan.timing) {
+      for (const Cell* c : j.cells) {
+        if (c->kind == kind.name) cells.push_back(c);
+      }
     }
+    if (cells.empty()) continue;
+    if (absl::Status s = kind.preflight(cells); !s.ok()) return s;
   }
   if (o.merge) return absl::OkStatus();
   for (const std::string& dir : plan.dirs) {

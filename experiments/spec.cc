@@ -12,7 +12,6 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
-#include "algorithms/bounded_load/bounded_load.h"
 #include "algorithms/hash/hash_registry.h"
 #include "algorithms/maglev/maglev.h"
 #include "algorithms/presets/registry.h"
@@ -52,10 +51,6 @@ std::string JoinViews(std::span<const std::string_view> names) {
 
 namespace {
 
-bool UsesVnodes(std::string_view alg) {
-  return alg == "ring" || alg == "bounded_load";
-}
-
 // Upper bounds checked before anything runs, so that no value is silently
 // truncated to 32 bits and no cell fails halfway through a run.
 //
@@ -90,8 +85,8 @@ bool IsTimingKind(std::string_view kind) {
   return kind == "lookup" || kind == "build" || kind == "hash_speed";
 }
 
-// bounded_load keeps placed keys by digest, so it refuses 32-bit hashes
-// (MakeBoundedLoad); the spec drops those combinations.
+// A stateful algorithm (bounded_load) keeps placed keys by digest, so it
+// refuses 32-bit hashes; the spec drops those combinations.
 bool Is32BitHash(std::string_view hash) {
   const HashInfo* info = FindHash(hash);
   return info != nullptr && info->bits < 64;
@@ -218,13 +213,58 @@ constexpr std::array<std::string_view, 11> kClusterKeys = {
 constexpr std::array<std::string_view, 6> kClusterScenarios = {
     "none", "add", "remove", "stale_view", "cascade", "cascade_mean"};
 
-// Whether the registry row of `alg` lists `param` among the AlgorithmParams
-// fields its factory reads.
-bool ReadsParam(std::string_view alg, std::string_view param) {
-  const AlgorithmInfo* info = FindAlgorithm(alg);
+// The row of `name` among `rows`, or nullptr.
+const AlgorithmInfo* FindIn(std::span<const AlgorithmInfo> rows,
+                            std::string_view name) {
+  for (const AlgorithmInfo& info : rows) {
+    if (info.name == name) return &info;
+  }
+  return nullptr;
+}
+
+// "a, b, c": the names of the rows that satisfy `keep`, in catalogue order.
+template <typename Pred>
+std::string NamesIn(std::span<const AlgorithmInfo> rows, Pred keep) {
+  std::string out;
+  for (const AlgorithmInfo& info : rows) {
+    if (!keep(info)) continue;
+    if (!out.empty()) out += ", ";
+    out += info.name;
+  }
+  return out;
+}
+
+std::string AllNamesIn(std::span<const AlgorithmInfo> rows) {
+  return NamesIn(rows, [](const AlgorithmInfo&) { return true; });
+}
+
+// Whether the row of `alg` lists `param` among the AlgorithmParams fields its
+// factory reads.
+bool ReadsParam(std::span<const AlgorithmInfo> rows, std::string_view alg,
+                std::string_view param) {
+  const AlgorithmInfo* info = FindIn(rows, alg);
   if (info == nullptr) return false;
   return info->FindParameter(param) != nullptr;
 }
+
+// The keys of an algorithm selection (spec.h): the capabilities, each a
+// boolean the capability must equal, then the other criteria.
+struct CapabilityKey {
+  std::string_view key;
+  bool Capabilities::*field;
+};
+constexpr std::array<CapabilityKey, 6> kCapabilityKeys = {{
+    {"arbitrary_removal", &Capabilities::arbitrary_removal},
+    {"minimal_disruption", &Capabilities::minimal_disruption},
+    {"weights", &Capabilities::weights},
+    {"replicas", &Capabilities::replicas},
+    {"stateful", &Capabilities::stateful},
+    {"history_dependent", &Capabilities::history_dependent},
+}};
+constexpr std::array<std::string_view, 10> kSelectionKeys = {
+    "all",      "arbitrary_removal", "minimal_disruption", "weights",
+    "replicas", "stateful",          "history_dependent",  "hash_axis",
+    "lookup_class", "except"};
 
 // "lo..hi"
 std::string Range(int64_t lo, int64_t hi) { return absl::StrCat(lo, "..", hi); }
@@ -238,7 +278,8 @@ std::string JoinNames(const C& c) {
 
 class Parser {
  public:
-  explicit Parser(std::string_view path) : path_(path) {}
+  Parser(std::string_view path, std::span<const AlgorithmInfo> algorithms)
+      : path_(path), algorithms_(algorithms) {}
 
   absl::Status Error(std::string_view key, std::string_view problem) const {
     return absl::InvalidArgumentError(
@@ -312,6 +353,109 @@ class Parser {
     return absl::OkStatus();
   }
 
+  // An algorithm's name among the rows; else an error naming the valid ones.
+  absl::Status CheckAlgorithmName(std::string_view key,
+                                  const std::string& a) const {
+    if (FindIn(algorithms_, a) != nullptr) return absl::OkStatus();
+    return Error(key, absl::StrCat(
+                          "unknown value '", a, "'; valid: ",
+                          AllNamesIn(algorithms_),
+                          FindPreset(a) != nullptr
+                              ? " ('" + a + "' is a production "
+                                "preset: list it under key 'preset')"
+                              : std::string()));
+  }
+
+  // The `algorithm` key: names, "all", or a selection table (spec.h).
+  absl::Status Algorithms(const toml::node& node,
+                          std::vector<std::string>* out) const {
+    constexpr std::string_view key = "algorithm";
+    if (const toml::table* t = node.as_table()) return Select(*t, out);
+    if (node.is_string() && *node.value<std::string>() == "all") {
+      out->clear();
+      for (const AlgorithmInfo& info : algorithms_) {
+        out->push_back(std::string(info.name));
+      }
+      return absl::OkStatus();
+    }
+    if (absl::Status s = Strings(key, node, out); !s.ok()) return s;
+    for (const std::string& a : *out) {
+      if (absl::Status s = CheckAlgorithmName(key, a); !s.ok()) return s;
+    }
+    return absl::OkStatus();
+  }
+
+  // A selection table: the rows, in catalogue order, that meet every
+  // criterion given.
+  absl::Status Select(const toml::table& t,
+                      std::vector<std::string>* out) const {
+    std::vector<std::pair<bool Capabilities::*, bool>> capabilities;
+    std::optional<bool> hash_axis;
+    std::vector<std::string> classes, except;
+    if (t.empty()) {
+      return Error("algorithm", absl::StrCat("empty selection; give \"all\" "
+                                             "or selection keys: ",
+                                             JoinNames(kSelectionKeys)));
+    }
+    for (const auto& [k, v] : t) {
+      const std::string sk(k.str());
+      const std::string key = absl::StrCat("algorithm.", sk);
+      if (std::find(kSelectionKeys.begin(), kSelectionKeys.end(), sk) ==
+          kSelectionKeys.end()) {
+        return Error(key, absl::StrCat("unknown selection key; valid: ",
+                                       JoinNames(kSelectionKeys)));
+      }
+      if (sk == "lookup_class") {
+        if (absl::Status s = Strings(key, v, &classes); !s.ok()) return s;
+        for (const std::string& c : classes) {
+          if (std::find(std::begin(kLookupClasses), std::end(kLookupClasses),
+                        c) == std::end(kLookupClasses)) {
+            return Error(key, absl::StrCat("unknown value '", c, "'; valid: ",
+                                           JoinNames(kLookupClasses)));
+          }
+        }
+        continue;
+      }
+      if (sk == "except") {
+        if (absl::Status s = Strings(key, v, &except); !s.ok()) return s;
+        for (const std::string& a : except) {
+          if (absl::Status s = CheckAlgorithmName(key, a); !s.ok()) return s;
+        }
+        continue;
+      }
+      if (!v.is_boolean()) return Error(key, "expected true or false");
+      const bool value = *v.value<bool>();
+      if (sk == "all") {
+        if (!value) return Error(key, "value false; valid: true");
+      } else if (sk == "hash_axis") {
+        hash_axis = value;
+      } else {
+        for (const CapabilityKey& c : kCapabilityKeys) {
+          if (c.key == sk) capabilities.push_back({c.field, value});
+        }
+      }
+    }
+    out->clear();
+    for (const AlgorithmInfo& info : algorithms_) {
+      bool keep = std::all_of(
+          capabilities.begin(), capabilities.end(),
+          [&](const auto& c) { return info.capabilities.*c.first == c.second; });
+      keep = keep && (!hash_axis || info.hash_axis == *hash_axis);
+      keep = keep && (classes.empty() ||
+                      std::find(classes.begin(), classes.end(),
+                                info.lookup_class) != classes.end());
+      keep = keep && std::find(except.begin(), except.end(), info.name) ==
+                         except.end();
+      if (keep) out->push_back(std::string(info.name));
+    }
+    if (out->empty()) {
+      return Error("algorithm", "the selection matches no algorithm; valid: "
+                                "a selection that keeps at least one of " +
+                                    AllNamesIn(algorithms_));
+    }
+    return absl::OkStatus();
+  }
+
   // Applies the keys of `t` (a block or a tier table) to `b`.
   absl::Status Apply(const toml::table& t, bool allow_kind, Block* b) const {
     for (const auto& [k, node] : t) {
@@ -336,18 +480,7 @@ class Parser {
                                          "'; valid: ", JoinNames(kCellKinds)));
         }
       } else if (key == "algorithm") {
-        s = Strings(key, node, &b->algorithm);
-        for (const std::string& a : b->algorithm) {
-          if (s.ok() && FindAlgorithm(a) == nullptr) {
-            return Error(key, absl::StrCat(
-                                  "unknown value '", a, "'; valid: ",
-                                  AlgorithmNames(),
-                                  FindPreset(a) != nullptr
-                                      ? " ('" + a + "' is a production "
-                                        "preset: list it under key 'preset')"
-                                      : std::string()));
-          }
-        }
+        s = Algorithms(node, &b->algorithm);
       } else if (key == "preset") {
         s = Strings(key, node, &b->preset);
         for (const std::string& p : b->preset) {
@@ -642,14 +775,16 @@ class Parser {
       if (std::find(b.scenario.begin(), b.scenario.end(), "weighted") !=
           b.scenario.end()) {
         for (const std::string& a : b.algorithm) {
-          const AlgorithmInfo* info = FindAlgorithm(a);
+          const AlgorithmInfo* info = FindIn(algorithms_, a);
           if (info != nullptr && !info->capabilities.weights) {
             return Error(
                 "algorithm",
                 absl::StrCat("value '", a,
                              "' with scenario 'weighted': it does not accept "
                              "node weights; valid: ",
-                             WeightedAlgorithmNames()));
+                             NamesIn(algorithms_, [](const AlgorithmInfo& i) {
+                               return i.capabilities.weights;
+                             })));
           }
         }
       }
@@ -739,18 +874,28 @@ class Parser {
         }
       }
     }
-    const auto has = [&](std::string_view alg) {
-      return std::find(b.algorithm.begin(), b.algorithm.end(), alg) !=
-             b.algorithm.end();
-    };
-    if (has("bounded_load")) {
-      for (int64_t v : b.vnodes) {
-        if (v > bounded_load_internal::kMaxVnodes) {
-          return Error("vnodes", absl::StrCat(
-              "value ", v, " out of range for bounded_load; valid: ",
-              Range(1, bounded_load_internal::kMaxVnodes)));
+    std::vector<const AlgorithmInfo*> infos;
+    for (const std::string& a : b.algorithm) {
+      infos.push_back(FindIn(algorithms_, a));
+    }
+    // Per-algorithm limits of an integer axis (ParamInfo::max).
+    for (const AlgorithmInfo* info : infos) {
+      for (const auto& [param, axis] :
+           {std::pair{"vnodes", &b.vnodes}, std::pair{"table_size", &b.table_size},
+            std::pair{"probes", &b.probes}}) {
+        const ParamInfo* pi = info->FindParameter(param);
+        if (pi == nullptr || pi->max == 0) continue;
+        for (int64_t v : *axis) {
+          if (static_cast<uint64_t>(v) > pi->max) {
+            return Error(param, absl::StrCat(
+                "value ", v, " out of range for ", std::string(info->name), "; valid: ",
+                Range(1, static_cast<int64_t>(pi->max))));
+          }
         }
       }
+    }
+    for (const AlgorithmInfo* info : infos) {
+      if (!info->capabilities.stateful) continue;
       if (places) {
         for (int64_t p : b.placed_keys_per_node) {
           for (int64_t n : node_counts) {
@@ -765,18 +910,23 @@ class Parser {
       }
       if (std::all_of(b.hash.begin(), b.hash.end(), Is32BitHash)) {
         return Error("hash", absl::StrCat(
-            "values '", absl::StrJoin(b.hash, "', '"), "' are 32-bit hashes; "
-            "bounded_load refuses them (distinct keys with equal digests "
+            "values '", absl::StrJoin(b.hash, "', '"), "' are 32-bit hashes; ",
+            std::string(info->name), " refuses them (distinct keys with equal digests "
             "would be merged into one placed key) and drops them from a "
             "mixed hash axis, which leaves it no cell here; add a 64-bit "
             "hash (xxh64, xxh3, murmur3_128, md5, fnv1a)"));
       }
     }
-    // Ring points: nodes x vnodes (x weight) within the ring's limits.
-    if (has("ring") || has("bounded_load")) {
+    // Ring points: nodes x vnodes (x weight) within the ring's limits, for
+    // the algorithms that read vnodes (rings).
+    if (std::any_of(infos.begin(), infos.end(), [](const AlgorithmInfo* i) {
+          return i->FindParameter("vnodes") != nullptr;
+        })) {
       constexpr uint64_t kMaxPoints = Ring<Xxh64>::kMaxPoints;
       const std::vector<int64_t> vs =
-          b.vnodes.empty() ? std::vector<int64_t>{100} : b.vnodes;
+          b.vnodes.empty()
+              ? std::vector<int64_t>{int64_t{AlgorithmParams{}.vnodes}}
+              : b.vnodes;
       for (int64_t v : vs) {
         for (int64_t n : b.nodes) {
           if (static_cast<uint64_t>(n) * static_cast<uint64_t>(v) >
@@ -805,12 +955,14 @@ class Parser {
       for (const std::string& h : b.hash) {
         if (h != def && !prehashed) {
           for (const std::string& a : b.algorithm) {
-            const AlgorithmInfo* info = FindAlgorithm(a);
+            const AlgorithmInfo* info = FindIn(algorithms_, a);
             if (info != nullptr && !info->hash_axis) {
               return Error("hash", absl::StrCat(
                   "value '", h, "' with algorithm '", a,
                   "': string-key lookups with hashes other than '", def,
-                  "' are timed for ", HashAxisAlgorithmNames(),
+                  "' are timed for ",
+                  NamesIn(algorithms_,
+                          [](const AlgorithmInfo& i) { return i.hash_axis; }),
                   " only (bench/timing.h)"));
             }
           }
@@ -943,6 +1095,7 @@ class Parser {
 
  private:
   std::string path_;
+  std::span<const AlgorithmInfo> algorithms_;
 };
 
 // One combination of the cluster kind's own axes (a single empty one for
@@ -997,9 +1150,30 @@ std::vector<ClusterCombo> ClusterCombos(const Block& b, std::string_view sc) {
   return out;
 }
 
+// The values of the AlgorithmParams field `param` for an algorithm's cells:
+// none ({nullopt}) when `info` does not read it; else the axis' values, or
+// when the axis is not given the default, `info`'s effective value for `n`
+// nodes when it has one, else `field_default` (AlgorithmParams{}'s).
+template <typename T, typename V>
+std::vector<std::optional<T>> ParamAxis(const AlgorithmInfo* info,
+                                        std::string_view param,
+                                        const std::vector<V>& axis,
+                                        T field_default, uint32_t n) {
+  const ParamInfo* p = info == nullptr ? nullptr : info->FindParameter(param);
+  if (p == nullptr) return {std::nullopt};
+  std::vector<std::optional<T>> out;
+  if (axis.empty()) {
+    out.push_back(p->effective != nullptr ? static_cast<T>(p->effective(n))
+                                          : field_default);
+  }
+  for (V v : axis) out.push_back(static_cast<T>(v));
+  return out;
+}
+
 // Appends the block's cells; false, leaving the cells so far, as soon as the
 // tier would have more than kMaxCells.
 bool Expand(const Block& b, std::string_view experiment, std::string_view tier,
+            std::span<const AlgorithmInfo> algorithms,
             std::vector<Cell>* cells) {
   const bool hs = b.kind == "hash_speed";
   const bool timing = IsTimingKind(b.kind);
@@ -1030,36 +1204,35 @@ bool Expand(const Block& b, std::string_view experiment, std::string_view tier,
                                  : 0;
   (void)tier;
   for (const std::string& alg : algs) {
+    // nullptr for presets and hash_speed's empty algorithm.
+    const AlgorithmInfo* info = FindIn(algorithms, alg);
+    const bool stateful = info != nullptr && info->capabilities.stateful;
     for (const std::string& hash : b.hash) {
-      // bounded_load refuses 32-bit hashes (CheckBlock keeps one other).
-      if (alg == "bounded_load" && Is32BitHash(hash)) continue;
+      // Stateful algorithms refuse 32-bit hashes (CheckBlock keeps one
+      // other).
+      if (stateful && Is32BitHash(hash)) continue;
       for (const std::string& keyset : b.keyset) {
         for (int64_t n0 : nodes) {
           for (const std::vector<double>& w : weights) {
             const uint32_t n = b.kind == "weights"
                                    ? static_cast<uint32_t>(w.size())
                                    : static_cast<uint32_t>(n0);
-            std::vector<std::optional<uint32_t>> vn = {std::nullopt};
-            if (UsesVnodes(alg)) {
-              vn.clear();
-              if (b.vnodes.empty()) vn.push_back(100);
-              for (int64_t v : b.vnodes) vn.push_back(static_cast<uint32_t>(v));
-            }
-            std::vector<std::optional<uint64_t>> ts = {std::nullopt};
-            if (alg == "maglev") {
-              ts.clear();
-              if (b.table_size.empty()) ts.push_back(NextPrime(100ULL * n));
-              for (int64_t t : b.table_size) ts.push_back(t);
-            }
-            std::vector<std::optional<double>> lf = {std::nullopt};
-            if (alg == "bounded_load") {
-              lf.clear();
-              if (b.load_factor.empty()) lf.push_back(1.25);
-              for (double c : b.load_factor) lf.push_back(c);
-            }
-            // Placed keys per node: bounded_load in lookup/build/memory only.
+            // A parameter the algorithm reads gets a cell per value of its
+            // axis, or its default: AlgorithmParams{}'s field, or the value
+            // the row says the algorithm uses for N nodes.
+            const AlgorithmParams defaults;
+            const std::vector<std::optional<uint32_t>> vn =
+                ParamAxis<uint32_t>(info, "vnodes", b.vnodes, defaults.vnodes,
+                                    n);
+            const std::vector<std::optional<uint64_t>> ts =
+                ParamAxis<uint64_t>(info, "table_size", b.table_size,
+                                    defaults.table_size, n);
+            const std::vector<std::optional<double>> lf = ParamAxis<double>(
+                info, "load_factor", b.load_factor, defaults.load_factor, n);
+            // Placed keys per node: stateful algorithms, in the kinds that
+            // place keys.
             std::vector<uint32_t> placed = {0};
-            if (alg == "bounded_load" && places) {
+            if (stateful && places) {
               placed.clear();
               if (b.placed_keys_per_node.empty()) placed.push_back(100);
               for (int64_t p : b.placed_keys_per_node) {
@@ -1068,25 +1241,21 @@ bool Expand(const Block& b, std::string_view experiment, std::string_view tier,
             }
             // anchor, dx: capacity from overprovision (default: theirs).
             std::vector<std::optional<uint64_t>> cap = {std::nullopt};
-            if (ReadsParam(alg, "capacity") && !b.overprovision.empty()) {
+            if (ReadsParam(algorithms, alg, "capacity") && !b.overprovision.empty()) {
               cap.clear();
               for (double x : b.overprovision) {
                 cap.push_back(static_cast<uint64_t>(
                     std::ceil(x * static_cast<double>(n) - 1e-9)));
               }
             }
-            std::vector<std::optional<uint32_t>> pr = {std::nullopt};
-            if (ReadsParam(alg, "probes")) {
-              pr.clear();
-              if (b.probes.empty()) pr.push_back(21);
-              for (int64_t q : b.probes) pr.push_back(static_cast<uint32_t>(q));
-            }
+            const std::vector<std::optional<uint32_t>> pr =
+                ParamAxis<uint32_t>(info, "probes", b.probes, defaults.probes,
+                                    n);
             // Removal states (order, removed count), without duplicates;
             // only the last node can leave a range hash: lifo only.
             std::vector<std::pair<std::string, uint32_t>> rem = {{"", 0}};
             if (!b.removal.empty()) {
               rem.clear();
-              const AlgorithmInfo* info = FindAlgorithm(alg);
               const bool arbitrary =
                   info != nullptr && info->capabilities.arbitrary_removal;
               std::set<std::pair<std::string, uint32_t>> seen;
@@ -1213,8 +1382,9 @@ absl::Status CheckSpecIsAscii(std::string_view text, std::string_view path) {
 absl::StatusOr<Spec> ParseSpec(std::string_view text,
                                std::string_view display_path,
                                std::string_view experiment,
-                               std::string_view tier) {
-  Parser p(display_path);
+                               std::string_view tier,
+                               std::span<const AlgorithmInfo> algorithms) {
+  Parser p(display_path, algorithms);
   if (std::find(kTierNames.begin(), kTierNames.end(), tier) ==
       kTierNames.end()) {
     return absl::InvalidArgumentError(absl::StrCat(
@@ -1283,7 +1453,7 @@ absl::StatusOr<Spec> ParseSpec(std::string_view text,
         }
       }
       if (absl::Status s = p.CheckBlock(b); !s.ok()) return s;
-      if (t == tier && b.enabled && !Expand(b, experiment, tier, &cells)) {
+      if (t == tier && b.enabled && !Expand(b, experiment, tier, algorithms, &cells)) {
         return p.Error(
             "sweep",
             absl::StrCat("tier '", std::string(tier), "' expands to more than ",
@@ -1309,13 +1479,14 @@ absl::StatusOr<Spec> ParseSpec(std::string_view text,
 absl::StatusOr<Spec> LoadSpec(const std::string& path,
                               std::string_view display_path,
                               std::string_view experiment,
-                              std::string_view tier) {
+                              std::string_view tier,
+                              std::span<const AlgorithmInfo> algorithms) {
   absl::StatusOr<std::string> text = ReadFile(path);
   if (!text.ok()) {
     return absl::NotFoundError(absl::StrCat(
         "cannot read spec ", path, " for experiment '", std::string(experiment), "'"));
   }
-  return ParseSpec(*text, display_path, experiment, tier);
+  return ParseSpec(*text, display_path, experiment, tier, algorithms);
 }
 
 }  // namespace chbench

@@ -17,7 +17,7 @@
 //   kind = "disruption"           # lookup|build|memory|disruption|balance|
 //                                 # hash_speed|weights
 //   claim = "mod_4to5"            # optional: names the claim in `scenario`
-//   algorithm = ["modulo", "ring", "jump"]
+//   algorithm = ["modulo", "ring", "jump"]   # or a selection, see below
 //   preset = ["nginx", "haproxy"] # production presets (algorithms/presets/),
 //                                 # cells beside the algorithms' (kind
 //                                 # presets; kind lookup, scenario "string")
@@ -76,6 +76,29 @@
 //   [sweep.tiers.smoke]           # overrides for this block (last wins)
 //   nodes = [10]
 //
+// Algorithm selections. `algorithm` takes names (a fixed set), or "all", or
+// an inline table that selects from the catalogue (algorithms/catalogue.h),
+// so that an algorithm added there enters every block that applies:
+//
+//   algorithm = "all"                              # every algorithm
+//   algorithm = { arbitrary_removal = true }       # a capability class
+//   algorithm = { lookup_class = ["constant", "logarithmic"],
+//                 except = ["ring", "maglev"] }
+//   algorithm = { all = true, except = ["bounded_load"] }
+//
+// Selection keys, all optional, every one given must hold:
+//   all = true                  # no criterion (reads well with except)
+//   arbitrary_removal, minimal_disruption, weights, replicas, stateful,
+//   history_dependent = <bool>  # the capability (Capabilities) equals it
+//   hash_axis = <bool>          # AlgorithmInfo::hash_axis equals it
+//   lookup_class = "constant"   # or an array: one of constant, logarithmic,
+//                               # linear (AlgorithmInfo::lookup_class)
+//   except = ["modulo"]         # names left out
+// TOML keeps an inline table on one line (an array inside it may span
+// lines). The selected algorithms come in catalogue order. An unknown key or value,
+// an empty table, or a selection that keeps no algorithm is an error naming
+// the key (e.g. 'algorithm.lookup_class') and the valid values.
+//
 // Order of precedence: block < [tiers.<tier>] < [sweep.tiers.<tier>].
 // Parameters that an algorithm does not read (vnodes for modulo, ...) are
 // dropped for its cells, so the product has no duplicate cells. bounded_load
@@ -120,6 +143,7 @@
 
 #include "absl/status/statusor.h"
 #include "algorithms/consistent_hash.h"
+#include "algorithms/registry.h"
 #include "algorithms/util/prime.h"
 
 namespace chbench {
@@ -236,11 +260,13 @@ struct Spec {
 };
 
 // Parses and validates `text` (the bytes of `display_path`) and expands the
-// cells of `tier`.
-absl::StatusOr<Spec> ParseSpec(std::string_view text,
-                               std::string_view display_path,
-                               std::string_view experiment,
-                               std::string_view tier);
+// cells of `tier`. `algorithms`: the rows every algorithm name, selection and
+// parameter is looked up in (the catalogue's; a test passes rows of its own,
+// e.g. CatalogueRows(kToyCatalogue)).
+absl::StatusOr<Spec> ParseSpec(
+    std::string_view text, std::string_view display_path,
+    std::string_view experiment, std::string_view tier,
+    std::span<const AlgorithmInfo> algorithms = Algorithms());
 // OK when `text` is ASCII (a leading UTF-8 byte-order mark allowed), else
 // InvalidArgument "<path>:<line>:<column>: TOML syntax error: non-ASCII
 // byte 0xNN; ...". ParseSpec checks it first; so does any other reader of
@@ -249,10 +275,10 @@ absl::StatusOr<Spec> ParseSpec(std::string_view text,
 absl::Status CheckSpecIsAscii(std::string_view text, std::string_view path);
 
 // Reads `path` and calls ParseSpec.
-absl::StatusOr<Spec> LoadSpec(const std::string& path,
-                              std::string_view display_path,
-                              std::string_view experiment,
-                              std::string_view tier);
+absl::StatusOr<Spec> LoadSpec(
+    const std::string& path, std::string_view display_path,
+    std::string_view experiment, std::string_view tier,
+    std::span<const AlgorithmInfo> algorithms = Algorithms());
 
 uint64_t Fnv1a64(std::string_view bytes);
 // "a, b, c"

@@ -4,8 +4,10 @@
 
 #include <set>
 #include <string>
+#include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "algorithms/testing/toy_algorithm.h"
 #include "experiments/csv.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
@@ -965,6 +967,142 @@ TEST(SpecTest, TomlSyntaxErrorAfterTableBracket) {
   EXPECT_THAT(Error("[#\n"), HasSubstr("experiments/x.toml:1:2: TOML syntax "
                                        "error"));
   EXPECT_THAT(Error("[&\n"), HasSubstr("TOML syntax error"));
+}
+
+}  // namespace
+}  // namespace chbench
+
+namespace chbench {
+namespace {
+
+std::set<std::string> AlgorithmsOf(const Spec& spec) {
+  std::set<std::string> out;
+  for (const Cell& c : spec.cells) out.insert(c.algorithm);
+  return out;
+}
+
+std::vector<std::string> AlgorithmOrder(const Spec& spec) {
+  std::vector<std::string> out;
+  for (const Cell& c : spec.cells) {
+    if (out.empty() || out.back() != c.algorithm) out.push_back(c.algorithm);
+  }
+  return out;
+}
+
+constexpr char kSelectionBase[] = R"(
+[[sweep]]
+kind = "balance"
+nodes = [10]
+keys = 1000
+algorithm = )";
+
+absl::StatusOr<Spec> ParseSelection(const std::string& selection) {
+  return Parse(absl::StrCat(kSelectionBase, selection, "\n"));
+}
+
+// "all" is every catalogue row, in catalogue order.
+TEST(SpecTest, AllSelectsEveryAlgorithmInCatalogueOrder) {
+  absl::StatusOr<Spec> spec = ParseSelection("\"all\"");
+  ASSERT_TRUE(spec.ok()) << spec.status();
+  std::vector<std::string> expected;
+  for (const AlgorithmInfo& info : Algorithms()) {
+    expected.push_back(std::string(info.name));
+  }
+  EXPECT_EQ(AlgorithmOrder(*spec), expected);
+  absl::StatusOr<Spec> same = ParseSelection("{ all = true }");
+  ASSERT_TRUE(same.ok()) << same.status();
+  EXPECT_EQ(AlgorithmOrder(*same), expected);
+}
+
+// A catalogue entry alone brings an algorithm into an "all" block: parsed
+// with the toy catalogue's rows, the spec has the toy's cells.
+TEST(SpecTest, AllSelectsAnAlgorithmOfTheRowsGiven) {
+  constexpr auto rows = CatalogueRows(kToyCatalogue);
+  const std::string text = absl::StrCat(kSelectionBase, "\"all\"\n");
+  absl::StatusOr<Spec> spec =
+      ParseSpec(text, "experiments/x.toml", "x", "default", rows);
+  ASSERT_TRUE(spec.ok()) << spec.status();
+  EXPECT_TRUE(AlgorithmsOf(*spec).count("toy"));
+  EXPECT_EQ(AlgorithmsOf(*spec).size(), rows.size());
+  EXPECT_EQ(AlgorithmOrder(*spec).back(), "toy");
+  // A name list finds it too; the production rows do not know it.
+  const std::string named = absl::StrCat(kSelectionBase, "[\"toy\"]\n");
+  EXPECT_TRUE(ParseSpec(named, "experiments/x.toml", "x", "default", rows)
+                  .ok());
+  EXPECT_THAT(Error(named), HasSubstr("key 'algorithm': unknown value 'toy'"));
+  // Selections by capability see the toy's capabilities.
+  const std::string minimal = absl::StrCat(
+      kSelectionBase, "{ minimal_disruption = true, weights = false }\n");
+  absl::StatusOr<Spec> m =
+      ParseSpec(minimal, "experiments/x.toml", "x", "default", rows);
+  ASSERT_TRUE(m.ok()) << m.status();
+  EXPECT_TRUE(AlgorithmsOf(*m).count("toy"));
+}
+
+TEST(SpecTest, SelectionsByCapabilityLookupClassAndExcept) {
+  const auto expect = [](const std::string& selection, auto keep) {
+    absl::StatusOr<Spec> spec = ParseSelection(selection);
+    ASSERT_TRUE(spec.ok()) << selection << ": " << spec.status();
+    std::vector<std::string> expected;
+    for (const AlgorithmInfo& info : Algorithms()) {
+      if (keep(info)) expected.push_back(std::string(info.name));
+    }
+    EXPECT_EQ(AlgorithmOrder(*spec), expected) << selection;
+  };
+  expect("{ arbitrary_removal = true }", [](const AlgorithmInfo& i) {
+    return i.capabilities.arbitrary_removal;
+  });
+  expect("{ arbitrary_removal = false, minimal_disruption = true }",
+         [](const AlgorithmInfo& i) {
+           return !i.capabilities.arbitrary_removal &&
+                  i.capabilities.minimal_disruption;
+         });
+  expect("{ weights = true }",
+         [](const AlgorithmInfo& i) { return i.capabilities.weights; });
+  expect("{ hash_axis = true, stateful = false }", [](const AlgorithmInfo& i) {
+    return i.hash_axis && !i.capabilities.stateful;
+  });
+  expect("{ lookup_class = \"linear\" }",
+         [](const AlgorithmInfo& i) { return i.lookup_class == "linear"; });
+  expect("{ lookup_class = [\"constant\", \"logarithmic\"], except = "
+         "[\"modulo\", \"ring\"] }",
+         [](const AlgorithmInfo& i) {
+           return i.lookup_class != "linear" && i.name != "modulo" &&
+                  i.name != "ring";
+         });
+  expect("{ all = true, except = [\"bounded_load\"] }",
+         [](const AlgorithmInfo& i) { return i.name != "bounded_load"; });
+  // A tier can override a name list with a selection and back.
+  absl::StatusOr<Spec> tiered = Parse(absl::StrCat(
+      kSelectionBase, "[\"ring\"]\n[sweep.tiers.smoke]\nalgorithm = \"all\"\n"),
+      "smoke");
+  ASSERT_TRUE(tiered.ok()) << tiered.status();
+  EXPECT_EQ(AlgorithmsOf(*tiered).size(), Algorithms().size());
+}
+
+TEST(SpecTest, SelectionErrorsNameTheKeyAndTheValidValues) {
+  const auto error = [](const std::string& selection) {
+    return Error(absl::StrCat(kSelectionBase, selection, "\n"));
+  };
+  EXPECT_THAT(error("{ fast = true }"),
+              HasSubstr("key 'algorithm.fast': unknown selection key; valid: "
+                        "all, arbitrary_removal, minimal_disruption"));
+  EXPECT_THAT(error("{ lookup_class = \"quadratic\" }"),
+              HasSubstr("key 'algorithm.lookup_class': unknown value "
+                        "'quadratic'; valid: constant, logarithmic, linear"));
+  EXPECT_THAT(error("{ all = true, except = [\"foo\"] }"),
+              HasSubstr("key 'algorithm.except': unknown value 'foo'; valid: "
+                        "modulo, ring"));
+  EXPECT_THAT(error("{ weights = 1 }"),
+              HasSubstr("key 'algorithm.weights': expected true or false"));
+  EXPECT_THAT(error("{ all = false }"),
+              HasSubstr("key 'algorithm.all': value false; valid: true"));
+  EXPECT_THAT(error("{}"), HasSubstr("key 'algorithm': empty selection"));
+  EXPECT_THAT(error("{ weights = true, lookup_class = \"logarithmic\" }"),
+              HasSubstr("key 'algorithm': the selection matches no "
+                        "algorithm"));
+  EXPECT_THAT(error("\"everything\""),
+              HasSubstr("key 'algorithm': unknown value 'everything'"));
 }
 
 }  // namespace

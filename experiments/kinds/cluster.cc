@@ -14,6 +14,7 @@
 // moved_fraction x hot_set, recovery, the steady state's request balance
 // and hit ratio, and for cascades the servers that failed.
 
+#include <algorithm>
 #include <memory>
 #include <string>
 #include <vector>
@@ -153,6 +154,23 @@ std::vector<ResultRow> Rows(const Cell& c, const std::string& run_id,
 }
 
 }  // namespace
+
+// Real memcached cells need the memcached binary and a server that starts:
+// one probe server, started and stopped, when any cell has mode memcached.
+absl::Status PreflightCluster(std::span<const Cell* const> cells) {
+  const bool real = std::any_of(cells.begin(), cells.end(), [](const Cell* c) {
+    return c->mode == "memcached";
+  });
+  if (!real) return absl::OkStatus();
+  absl::StatusOr<std::unique_ptr<MemcachedCluster>> probe =
+      MemcachedCluster::Start(1, MemcachedOptions{});
+  if (!probe.ok()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("the cluster experiment's memcached cells cannot run: ",
+                     probe.status().message()));
+  }
+  return absl::OkStatus();
+}
 
 absl::StatusOr<std::vector<ResultRow>> RunClusterSim(
     const Cell& c, const std::string& run_id) {

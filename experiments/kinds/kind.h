@@ -49,6 +49,10 @@ struct KindInfo {
   // Timing kinds: the rows of each cell of a group, in the group's order.
   absl::StatusOr<std::vector<std::vector<ResultRow>>> (*run_group)(
       std::span<const Cell* const> group, const std::string& run_id);
+  // nullptr, or what must hold before any of `cells` (this kind's cells of
+  // the run, at least one) runs, checked once after expansion: an error
+  // (InvalidArgument, one line) stops the run before anything runs.
+  absl::Status (*preflight)(std::span<const Cell* const> cells) = nullptr;
 };
 
 std::span<const KindInfo> Kinds();

@@ -30,6 +30,7 @@ absl::StatusOr<std::vector<ResultRow>> RunClusterSim(const Cell&,
                                                      const std::string&);
 absl::StatusOr<std::vector<std::vector<ResultRow>>> RunClusterMemcached(
     std::span<const Cell* const>, const std::string&);
+absl::Status PreflightCluster(std::span<const Cell* const>);
 
 namespace {
 
@@ -69,7 +70,8 @@ constexpr std::array<KindInfo, 10> kKinds = {{
      "a cache cluster under one event (a server joins, dies, stale views, "
      "a cascade of overloads): hit ratio, database reads, request balance "
      "per time bucket; simulated (deterministic) or on real memcached",
-     false, &kinds::RunClusterSim, &kinds::RunClusterMemcached},
+     false, &kinds::RunClusterSim, &kinds::RunClusterMemcached,
+     &kinds::PreflightCluster},
     {"lookup",
      "lookup throughput, latency and multi-thread rate, with the peers",
      true, nullptr, &kinds::RunTiming},
