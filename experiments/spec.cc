@@ -19,6 +19,7 @@
 #include "bench/timing.h"
 #include "algorithms/ring/ring.h"
 #include "experiments/csv.h"
+#include "experiments/kinds/schema.h"
 #include "experiments/metric_registry.h"
 #include "workload/keyset.h"
 #include "workload/removal.h"
@@ -76,15 +77,6 @@ constexpr double kMaxMinTimeS = 60;
 // accepted (a median and a spread need at least 3).
 constexpr int64_t kDefaultTimingRounds = 10;
 constexpr int64_t kMinTimingRounds = 3;
-// "weighted": prehashed keys on nodes with weights 1 + (i mod 4)
-// (bench/timing.h), for the algorithms that accept weights.
-constexpr std::array<std::string_view, 3> kLookupScenarios = {
-    "prehashed", "weighted", "string"};
-
-bool IsTimingKind(std::string_view kind) {
-  return kind == "lookup" || kind == "build" || kind == "hash_speed";
-}
-
 // A stateful algorithm (bounded_load) keeps placed keys by digest, so it
 // refuses 32-bit hashes; the spec drops those combinations.
 bool Is32BitHash(std::string_view hash) {
@@ -103,6 +95,11 @@ std::string Sanitize(std::string_view s) {
 }
 
 }  // namespace
+
+bool Cell::timing() const {
+  const KindSchema* schema = FindKindSchema(kind);
+  return schema != nullptr && schema->runs_alone(*this);
+}
 
 std::string Cell::Name() const {
   std::vector<std::string> parts = {kind};
@@ -128,7 +125,7 @@ std::string Cell::Name() const {
   if (!scenario.empty()) parts.push_back(scenario);
   if (multithread) parts.push_back("mt");
   if (!removal.empty()) parts.push_back(absl::StrCat(removal, "-r", removed));
-  if (kind == "cluster") {
+  if (!mode.empty()) {
     parts.push_back(mode);
     if (zipf) parts.push_back(absl::StrCat("z", FormatNumber(*zipf)));
     parts.push_back(absl::StrCat("R", requests));
@@ -210,8 +207,6 @@ constexpr std::array<std::string_view, 38> kBlockKeys = {
 constexpr std::array<std::string_view, 11> kClusterKeys = {
     "mode",    "zipf",    "requests", "cache_items", "stale_fraction",
     "utilization", "buckets", "clients", "workers", "rate", "db_delay_us"};
-constexpr std::array<std::string_view, 6> kClusterScenarios = {
-    "none", "add", "remove", "stale_view", "cascade", "cascade_mean"};
 
 // The row of `name` among `rows`, or nullptr.
 const AlgorithmInfo* FindIn(std::span<const AlgorithmInfo> rows,
@@ -710,7 +705,12 @@ class Parser {
 
   absl::Status CheckBlock(const Block& b) const {
     if (b.kind.empty()) return Error("kind", absl::StrCat("missing; valid: ", JoinNames(kCellKinds)));
-    if (b.kind != "cluster") {
+    const KindSchema* schema = FindKindSchema(b.kind);
+    if (schema == nullptr) {
+      return Error("kind", absl::StrCat("unknown value '", b.kind,
+                                        "'; valid: ", JoinNames(kCellKinds)));
+    }
+    if (!schema->cluster_axes) {
       for (std::string_view k : kClusterKeys) {
         if (b.set_keys.count(std::string(k))) {
           return Error(k, absl::StrCat("not used by kind '", b.kind,
@@ -720,12 +720,11 @@ class Parser {
     } else if (absl::Status s = CheckCluster(b); !s.ok()) {
       return s;
     }
-    const bool hs = b.kind == "hash_speed";
-    if (!hs && b.algorithm.empty() && b.preset.empty()) {
+    if (schema->takes_algorithm && b.algorithm.empty() && b.preset.empty()) {
       return Error("algorithm", "missing");
     }
-    if (hs && b.set_keys.count("algorithm")) {
-      return Error("algorithm", "not used by kind 'hash_speed'");
+    if (!schema->takes_algorithm && b.set_keys.count("algorithm")) {
+      return Error("algorithm", absl::StrCat("not used by kind '", b.kind, "'"));
     }
     if (!b.preset.empty()) {
       const bool string_lookup = b.kind == "lookup" &&
@@ -737,13 +736,14 @@ class Parser {
                      "'lookup' with scenario = [\"string\"] only");
       }
     }
-    if (!hs && b.kind != "weights" && b.nodes.empty()) {
+    if (schema->nodes == NodesFrom::kNodes && b.nodes.empty()) {
       return Error("nodes", "missing");
     }
-    if (b.kind == "weights") {
+    if (schema->nodes == NodesFrom::kWeights) {
       if (b.weights.empty()) return Error("weights", "missing");
       if (!b.nodes.empty()) {
-        return Error("nodes", "not used by kind 'weights' (one node per weight)");
+        return Error("nodes", absl::StrCat("not used by kind '", b.kind,
+                                           "' (one node per weight)"));
       }
     } else if (!b.weights.empty()) {
       return Error("weights", absl::StrCat("not used by kind '", b.kind, "'"));
@@ -810,16 +810,8 @@ class Parser {
                    absl::StrCat("not used by kind '", b.kind,
                                 "'; removal and lookup only"));
     }
-    if (b.kind == "disruption" || b.kind == "lookup" || b.kind == "removal" ||
-        b.kind == "cluster") {
-      const std::span<const std::string_view> valid =
-          b.kind == "disruption"
-              ? std::span<const std::string_view>(kDisruptionScenarios)
-          : b.kind == "removal"
-              ? std::span<const std::string_view>(kRemovalScenarios)
-          : b.kind == "cluster"
-              ? std::span<const std::string_view>(kClusterScenarios)
-              : std::span<const std::string_view>(kLookupScenarios);
+    if (!schema->scenarios.empty()) {
+      const std::span<const std::string_view> valid = schema->scenarios;
       for (const std::string& sc : b.scenario) {
         if (std::find(valid.begin(), valid.end(), sc) == valid.end()) {
           return Error("scenario",
@@ -834,14 +826,13 @@ class Parser {
       return Error("multithread",
                    absl::StrCat("not used by kind '", b.kind, "'; lookup only"));
     }
-    const bool places = b.kind == "lookup" || b.kind == "build" ||
-                        b.kind == "memory";
+    const bool places = schema->places_keys;
     if (b.set_keys.count("placed_keys_per_node") && !places) {
       return Error("placed_keys_per_node",
                    absl::StrCat("not used by kind '", b.kind,
                                 "'; lookup, build and memory only"));
     }
-    if (IsTimingKind(b.kind)) {
+    if (schema->timing) {
       const int64_t rounds = b.repetitions.value_or(kDefaultTimingRounds);
       if (rounds < kMinTimingRounds) {
         return Error("repetitions",
@@ -944,10 +935,10 @@ class Parser {
     // and string-key lookups with other hashes for the hash-axis algorithms
     // only (bench/timing.h: a prehashed lookup hashes no key; the other
     // kernels are not compiled).
-    if ((b.kind == "build" || b.kind == "lookup") && !b.algorithm.empty()) {
+    if (schema->timing && schema->takes_algorithm && !b.algorithm.empty()) {
       const std::string def = AlgorithmParams{}.hash;
       const bool prehashed =
-          b.kind == "build" || b.scenario.empty() ||
+          schema->scenarios.empty() || b.scenario.empty() ||
           std::find_if(b.scenario.begin(), b.scenario.end(),
                        [](const std::string& sc) {
                          return sc == "prehashed" || sc == "weighted";
@@ -972,7 +963,7 @@ class Parser {
               "hash",
               absl::StrCat(
                   "value '", h, "' with kind '", b.kind, "'",
-                  b.kind == "lookup" ? " and a prehashed scenario" : "",
+                  schema->scenarios.empty() ? "" : " and a prehashed scenario",
                   ": builds and prehashed lookups are timed with hash '", def,
                   "' only (a prehashed lookup hashes no key); time other "
                   "hashes "
@@ -980,17 +971,18 @@ class Parser {
         }
       }
     }
-    if (b.kind == "memory" || b.kind == "build") {
+    if (schema->keys == KeysFrom::kNone) {
       if (!b.keys.empty() || !b.keys_per_node.empty()) {
         return Error("keys", absl::StrCat("not used by kind '", b.kind, "'"));
       }
     } else if (b.keys.empty() == b.keys_per_node.empty()) {
       return Error("keys", "give exactly one of 'keys' and 'keys_per_node'");
     }
-    if (hs && !b.keys_per_node.empty()) {
-      return Error("keys_per_node", "not used by kind 'hash_speed'; use 'keys'");
+    if (schema->keys == KeysFrom::kKeysOnly && !b.keys_per_node.empty()) {
+      return Error("keys_per_node", absl::StrCat("not used by kind '", b.kind,
+                                                 "'; use 'keys'"));
     }
-    if (b.kind != "lookup" && b.kind != "build" && !hs) {
+    if (!schema->timing) {
       for (const std::string& h : b.hash) {
         const HashInfo* info = FindHash(h);
         if (info != nullptr && !info->reproducible) {
@@ -1017,7 +1009,7 @@ class Parser {
     if (b.scenario.empty()) {
       return Error("scenario", absl::StrCat("missing; the cluster event, "
                                             "valid: ",
-                                            JoinNames(kClusterScenarios)));
+                                            JoinNames(ClusterScenarios())));
     }
     if (b.requests.empty()) return Error("requests", "missing");
     if (b.keys.empty()) {
@@ -1110,7 +1102,8 @@ struct ClusterCombo {
 
 // Stops after kMaxCells + 1 combinations (each gives at least one cell).
 std::vector<ClusterCombo> ClusterCombos(const Block& b, std::string_view sc) {
-  if (b.kind != "cluster") return {ClusterCombo{}};
+  const KindSchema* schema = FindKindSchema(b.kind);
+  if (schema == nullptr || !schema->cluster_axes) return {ClusterCombo{}};
   const std::vector<std::string> modes =
       b.mode.empty() ? std::vector<std::string>{"sim"} : b.mode;
   const std::vector<double> zipfs =
@@ -1175,23 +1168,25 @@ std::vector<std::optional<T>> ParamAxis(const AlgorithmInfo* info,
 bool Expand(const Block& b, std::string_view experiment, std::string_view tier,
             std::span<const AlgorithmInfo> algorithms,
             std::vector<Cell>* cells) {
-  const bool hs = b.kind == "hash_speed";
-  const bool timing = IsTimingKind(b.kind);
-  const bool places =
-      b.kind == "lookup" || b.kind == "build" || b.kind == "memory";
+  const KindSchema* schema = FindKindSchema(b.kind);
+  if (schema == nullptr) return true;  // CheckBlock refuses it
+  const bool timing = schema->timing;
+  const bool places = schema->places_keys;
   std::vector<std::string> algs =
-      hs ? std::vector<std::string>{""} : b.algorithm;
-  if (!hs) algs.insert(algs.end(), b.preset.begin(), b.preset.end());
+      schema->takes_algorithm ? b.algorithm : std::vector<std::string>{""};
+  if (schema->takes_algorithm) {
+    algs.insert(algs.end(), b.preset.begin(), b.preset.end());
+  }
   std::vector<int64_t> nodes = b.nodes;
-  if (b.kind == "weights") nodes = {0};  // from weights
-  if (hs) nodes = {0};
+  // From weights, or none.
+  if (schema->nodes != NodesFrom::kNodes) nodes = {0};
   std::vector<std::vector<double>> weights = b.weights;
   if (weights.empty()) weights = {{}};
   std::vector<std::string> scenarios = b.scenario;
-  // Unset: prehashed and string ("weighted" only when asked for).
-  if (scenarios.empty() && b.kind == "lookup")
-    scenarios = {"prehashed", "string"};
-  if (scenarios.empty() && b.kind == "removal") scenarios = {"oneshot"};
+  if (scenarios.empty()) {
+    scenarios.assign(schema->default_scenarios.begin(),
+                     schema->default_scenarios.end());
+  }
   if (scenarios.empty()) scenarios = {""};
   const bool per_node = !b.keys_per_node.empty();
   std::vector<int64_t> key_axis = per_node ? b.keys_per_node : b.keys;
@@ -1214,7 +1209,7 @@ bool Expand(const Block& b, std::string_view experiment, std::string_view tier,
       for (const std::string& keyset : b.keyset) {
         for (int64_t n0 : nodes) {
           for (const std::vector<double>& w : weights) {
-            const uint32_t n = b.kind == "weights"
+            const uint32_t n = schema->nodes == NodesFrom::kWeights
                                    ? static_cast<uint32_t>(w.size())
                                    : static_cast<uint32_t>(n0);
             // A parameter the algorithm reads gets a cell per value of its
@@ -1308,7 +1303,7 @@ bool Expand(const Block& b, std::string_view experiment, std::string_view tier,
                           cell.placed_keys_per_node = p;
                           cell.multithread =
                               b.multithread && sc == "prehashed";
-                          if (b.kind == "cluster") {
+                          if (schema->cluster_axes) {
                             cell.mode = cc.mode;
                             cell.zipf = cc.zipf;
                             cell.requests = cc.requests;

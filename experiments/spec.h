@@ -234,12 +234,8 @@ struct Cell {
   double rate = 0;
 
   // Cells that run alone (one at a time, after the parallel ones): the
-  // timing kinds, and real memcached clusters (they hold ports, processes
-  // and both cores).
-  bool timing() const {
-    return kind == "lookup" || kind == "build" || kind == "hash_speed" ||
-           (kind == "cluster" && mode == "memcached");
-  }
+  // kind schema's KindSchema::runs_alone (experiments/kinds/schema.h).
+  bool timing() const;
   // File-name-safe and unique among the cells of an experiment, e.g.
   // "disruption_ring_xxh64_uniform_n100_v100_k1000000_add_s0"; adds
   // "p<placed_keys_per_node>" when nonzero and "mt" for multithread.

@@ -20,6 +20,8 @@
 //   * The cluster kind has both: its simulated cells (mode "sim") are
 //     non-timing cells; its real-memcached cells (mode "memcached") run
 //     alone through run_group (Cell::timing() says which).
+// Which kinds are timed, and which cells run alone, is the kind schema's
+// (experiments/kinds/schema.h: KindSchema::timing and runs_alone).
 //
 // Example:
 //   const KindInfo* k = FindKind("disruption");
@@ -42,7 +44,6 @@ namespace chbench {
 struct KindInfo {
   std::string_view name;
   std::string_view description;
-  bool timing;  // every cell is timed (lookup, build, hash_speed)
   // Non-timing kinds: the rows of one cell.
   absl::StatusOr<std::vector<ResultRow>> (*run_cell)(const Cell& cell,
                                                      const std::string& run_id);

@@ -10,6 +10,7 @@
 #include "absl/strings/str_cat.h"
 #include "experiments/kinds/common.h"
 #include "experiments/kinds/kind.h"
+#include "experiments/kinds/schema.h"
 
 namespace chbench {
 namespace kinds {
@@ -51,33 +52,33 @@ namespace {
 
 constexpr std::array<KindInfo, 10> kKinds = {{
     {"balance", "keys per node: max/mean, min/mean, rel. stddev, chi-squared",
-     false, &kinds::RunBalance, nullptr},
+     &kinds::RunBalance, nullptr},
     {"disruption", "keys moved when nodes join or leave, against the optimum",
-     false, &kinds::RunDisruption, nullptr},
+     &kinds::RunDisruption, nullptr},
     {"memory", "bytes of state, self-reported and by a counting allocator",
-     false, &kinds::RunMemory, nullptr},
-    {"weights", "each node's share of keys against its weight", false,
+     &kinds::RunMemory, nullptr},
+    {"weights", "each node's share of keys against its weight",
      &kinds::RunWeights, nullptr},
     {"removal",
      "nodes failing in random, FIFO or LIFO order: keys moved, balance over "
      "the live nodes, memory",
-     false, &kinds::RunRemoval, nullptr},
+     &kinds::RunRemoval, nullptr},
     {"presets",
      "production presets beside the algorithms: balance, keys moved when a "
      "server joins or leaves against the optimum, memory",
-     false, &kinds::RunPresets, nullptr},
+     &kinds::RunPresets, nullptr},
     {"cluster",
      "a cache cluster under one event (a server joins, dies, stale views, "
      "a cascade of overloads): hit ratio, database reads, request balance "
      "per time bucket; simulated (deterministic) or on real memcached",
-     false, &kinds::RunClusterSim, &kinds::RunClusterMemcached,
+     &kinds::RunClusterSim, &kinds::RunClusterMemcached,
      &kinds::PreflightCluster},
     {"lookup",
      "lookup throughput, latency and multi-thread rate, with the peers",
-     true, nullptr, &kinds::RunTiming},
-    {"build", "build, add-node and remove-node time", true, nullptr,
+     nullptr, &kinds::RunTiming},
+    {"build", "build, add-node and remove-node time", nullptr,
      &kinds::RunTiming},
-    {"hash_speed", "ns per key of each hash function", true, nullptr,
+    {"hash_speed", "ns per key of each hash function", nullptr,
      &kinds::RunTiming},
 }};
 
@@ -93,8 +94,10 @@ const KindInfo* FindKind(std::string_view name) {
 }
 
 std::string TimingGroupKey(const Cell& c) {
-  // Real clusters are not compared within a run: one cell per group.
-  if (c.kind == "cluster") return c.Name();
+  // Cells that run alone in a kind that is not timed (real clusters) are
+  // not compared within a run: one cell per group.
+  const KindSchema* schema = FindKindSchema(c.kind);
+  if (schema != nullptr && !schema->timing) return c.Name();
   return absl::StrCat(c.experiment, "|", c.kind, "|", c.nodes, "|",
                       c.kind == "hash_speed" ? "" : c.hash, "|", c.keyset, "|",
                       c.keys, "|", c.scenario, "|", c.removal, "|", c.seed,
