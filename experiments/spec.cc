@@ -727,10 +727,12 @@ class Parser {
       return Error("algorithm", absl::StrCat("not used by kind '", b.kind, "'"));
     }
     if (!b.preset.empty()) {
-      const bool string_lookup = b.kind == "lookup" &&
-                                 b.scenario.size() == 1 &&
-                                 b.scenario[0] == "string";
-      if (b.kind != "presets" && !string_lookup) {
+      const bool accepted =
+          schema->presets &&
+          (schema->presets_scenario.empty() ||
+           (b.scenario.size() == 1 &&
+            b.scenario[0] == schema->presets_scenario));
+      if (!accepted) {
         return Error("preset",
                      "production presets run in kind 'presets' and in kind "
                      "'lookup' with scenario = [\"string\"] only");
@@ -748,46 +750,44 @@ class Parser {
     } else if (!b.weights.empty()) {
       return Error("weights", absl::StrCat("not used by kind '", b.kind, "'"));
     }
-    if (b.kind == "disruption") {
-      if (b.scenario.empty()) return Error("scenario", "missing");
-      for (int64_t n : b.nodes) {
-        if (n < 2) {
-          return Error("nodes", absl::StrCat("value ", n,
-                                             " out of range; disruption needs "
-                                             ">= 2 nodes"));
-        }
-      }
+    if (schema->requires_scenario && b.scenario.empty()) {
+      return Error("scenario", "missing");
     }
-    if (b.kind == "removal") {
+    if (schema->removal == RemovalAxis::kRequired) {
       if (b.removal.empty()) {
         return Error("removal", absl::StrCat("missing; valid: ",
                                              JoinNames(kRemovalOrders)));
       }
       if (b.removed_fraction.empty()) return Error("removed_fraction", "missing");
-      for (int64_t n : b.nodes) {
-        if (n < 2) {
-          return Error("nodes", absl::StrCat("value ", n,
-                                             " out of range; removal needs "
-                                             ">= 2 nodes"));
+    }
+    for (int64_t n : b.nodes) {
+      if (n < schema->min_nodes) {
+        return Error("nodes", absl::StrCat("value ", n, " out of range; ",
+                                           b.kind, " needs >= ",
+                                           schema->min_nodes, " nodes"));
+      }
+    }
+    // Scenario "weighted" (the kinds that have it): algorithms that accept
+    // node weights only.
+    if (std::find(schema->scenarios.begin(), schema->scenarios.end(),
+                  "weighted") != schema->scenarios.end() &&
+        std::find(b.scenario.begin(), b.scenario.end(), "weighted") !=
+            b.scenario.end()) {
+      for (const std::string& a : b.algorithm) {
+        const AlgorithmInfo* info = FindIn(algorithms_, a);
+        if (info != nullptr && !info->capabilities.weights) {
+          return Error(
+              "algorithm",
+              absl::StrCat("value '", a,
+                           "' with scenario 'weighted': it does not accept "
+                           "node weights; valid: ",
+                           NamesIn(algorithms_, [](const AlgorithmInfo& i) {
+                             return i.capabilities.weights;
+                           })));
         }
       }
-    } else if (b.kind == "lookup") {
-      if (std::find(b.scenario.begin(), b.scenario.end(), "weighted") !=
-          b.scenario.end()) {
-        for (const std::string& a : b.algorithm) {
-          const AlgorithmInfo* info = FindIn(algorithms_, a);
-          if (info != nullptr && !info->capabilities.weights) {
-            return Error(
-                "algorithm",
-                absl::StrCat("value '", a,
-                             "' with scenario 'weighted': it does not accept "
-                             "node weights; valid: ",
-                             NamesIn(algorithms_, [](const AlgorithmInfo& i) {
-                               return i.capabilities.weights;
-                             })));
-          }
-        }
-      }
+    }
+    if (schema->removal == RemovalAxis::kOptional) {
       if (b.removal.empty() != b.removed_fraction.empty()) {
         return Error(b.removal.empty() ? "removal" : "removed_fraction",
                      "missing; 'removal' and 'removed_fraction' go together");
@@ -805,7 +805,8 @@ class Parser {
                                    "with 'removal'");
         }
       }
-    } else if (!b.removal.empty() || !b.removed_fraction.empty()) {
+    } else if (schema->removal == RemovalAxis::kNone &&
+               (!b.removal.empty() || !b.removed_fraction.empty())) {
       return Error(b.removal.empty() ? "removed_fraction" : "removal",
                    absl::StrCat("not used by kind '", b.kind,
                                 "'; removal and lookup only"));
@@ -822,7 +823,7 @@ class Parser {
     } else if (!b.scenario.empty()) {
       return Error("scenario", absl::StrCat("not used by kind '", b.kind, "'"));
     }
-    if (b.set_keys.count("multithread") && b.kind != "lookup") {
+    if (b.set_keys.count("multithread") && !schema->multithread) {
       return Error("multithread",
                    absl::StrCat("not used by kind '", b.kind, "'; lookup only"));
     }

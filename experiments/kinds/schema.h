@@ -17,6 +17,7 @@
 #ifndef CHBENCH_EXPERIMENTS_KINDS_SCHEMA_H_
 #define CHBENCH_EXPERIMENTS_KINDS_SCHEMA_H_
 
+#include <cstdint>
 #include <span>
 #include <string_view>
 
@@ -38,6 +39,13 @@ enum class KeysFrom {
   kNone,           // neither
 };
 
+// Whether a kind takes the removal state (`removal`, `removed_fraction`).
+enum class RemovalAxis {
+  kRequired,  // both keys required
+  kOptional,  // both or neither (prehashed scenario only)
+  kNone,      // refused
+};
+
 struct KindSchema {
   std::string_view name;
   // Every cell is timed: measured in rounds at one seed (Cell::rounds), not
@@ -48,9 +56,9 @@ struct KindSchema {
   // both cores).
   bool (*runs_alone)(const Cell& cell);
   // The valid values of `scenario`; empty: the kind takes no scenario.
-  std::span<const std::string_view> scenarios;
+  std::span<const std::string_view> scenarios = {};
   // The scenarios of a block that gives none; empty: one cell without.
-  std::span<const std::string_view> default_scenarios;
+  std::span<const std::string_view> default_scenarios = {};
   // Stateful algorithms place keys before measuring (placed_keys_per_node).
   bool places_keys;
   // The block names algorithms (or presets); false: cells have none.
@@ -58,7 +66,18 @@ struct KindSchema {
   NodesFrom nodes;
   KeysFrom keys;
   // The cluster axes (mode, zipf, requests, ...; kClusterKeys in spec.cc).
-  bool cluster_axes;
+  bool cluster_axes = false;
+  // `scenario` must be given.
+  bool requires_scenario = false;
+  // The fewest nodes a cell may have (0: no bound but the `nodes` range).
+  int64_t min_nodes = 0;
+  RemovalAxis removal = RemovalAxis::kNone;
+  // Accepts the `multithread` key.
+  bool multithread = false;
+  // Accepts `preset` (production presets, cells beside the algorithms'),
+  // only with scenario = [presets_scenario] when that is not empty.
+  bool presets = false;
+  std::string_view presets_scenario = {};
 };
 
 std::span<const KindSchema> KindSchemas();
