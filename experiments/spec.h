@@ -107,6 +107,9 @@
 // too; a block whose hashes are all 32-bit and that names bounded_load is an
 // error.
 //
+// What each kind accepts (scenarios and their defaults, nodes, keys, removal,
+// presets, ...) and which kinds are timed: experiments/kinds/schema.h.
+//
 // Repetitions. Non-timing kinds: one cell per repetition, at seeds
 // seed .. seed + repetitions - 1 (default 1). Timing kinds (lookup, build,
 // hash_speed): NOT expanded over seeds; one cell at `seed` with

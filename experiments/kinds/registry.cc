@@ -98,8 +98,10 @@ std::string TimingGroupKey(const Cell& c) {
   // not compared within a run: one cell per group.
   const KindSchema* schema = FindKindSchema(c.kind);
   if (schema != nullptr && !schema->timing) return c.Name();
+  // A kind without algorithms (hash_speed) compares the hashes instead.
+  const bool by_hash = schema != nullptr && !schema->takes_algorithm;
   return absl::StrCat(c.experiment, "|", c.kind, "|", c.nodes, "|",
-                      c.kind == "hash_speed" ? "" : c.hash, "|", c.keyset, "|",
+                      by_hash ? "" : c.hash, "|", c.keyset, "|",
                       c.keys, "|", c.scenario, "|", c.removal, "|", c.seed,
                       "|", c.rounds,
                       "|", c.min_time_s);
