@@ -127,7 +127,6 @@ const KindSchema* FindKindSchema(std::string_view name) {
   return nullptr;
 }
 
-std::span<const std::string_view> LookupScenarios() { return kLookupScenarios; }
 std::span<const std::string_view> ClusterScenarios() {
   return kClusterScenarios;
 }

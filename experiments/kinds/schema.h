@@ -84,8 +84,7 @@ std::span<const KindSchema> KindSchemas();
 // nullptr when unknown.
 const KindSchema* FindKindSchema(std::string_view name);
 
-// Valid scenarios of the kinds that take one.
-std::span<const std::string_view> LookupScenarios();
+// The cluster kind's scenarios (its events).
 std::span<const std::string_view> ClusterScenarios();
 
 }  // namespace chbench
