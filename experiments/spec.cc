@@ -469,10 +469,9 @@ class Parser {
         }
         s = Scalar(key, node, key == "kind" ? &b->kind : &b->claim);
         if (s.ok() && key == "kind" &&
-            std::find(kCellKinds.begin(), kCellKinds.end(), b->kind) ==
-                kCellKinds.end()) {
+            FindKindSchema(b->kind) == nullptr) {
           return Error(key, absl::StrCat("unknown value '", b->kind,
-                                         "'; valid: ", JoinNames(kCellKinds)));
+                                         "'; valid: ", KindSchemaNames()));
         }
       } else if (key == "algorithm") {
         s = Algorithms(node, &b->algorithm);
@@ -704,11 +703,13 @@ class Parser {
   }
 
   absl::Status CheckBlock(const Block& b) const {
-    if (b.kind.empty()) return Error("kind", absl::StrCat("missing; valid: ", JoinNames(kCellKinds)));
+    if (b.kind.empty()) {
+      return Error("kind", absl::StrCat("missing; valid: ", KindSchemaNames()));
+    }
     const KindSchema* schema = FindKindSchema(b.kind);
     if (schema == nullptr) {
       return Error("kind", absl::StrCat("unknown value '", b.kind,
-                                        "'; valid: ", JoinNames(kCellKinds)));
+                                        "'; valid: ", KindSchemaNames()));
     }
     if (!schema->cluster_axes) {
       for (std::string_view k : kClusterKeys) {

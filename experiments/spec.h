@@ -157,9 +157,6 @@ inline constexpr std::array<std::string_view, 14> kExperimentNames = {
     "removal", "overprovision", "presets", "cluster"};
 inline constexpr std::array<std::string_view, 3> kTierNames = {
     "smoke", "default", "full"};
-inline constexpr std::array<std::string_view, 10> kCellKinds = {
-    "lookup", "build", "memory", "disruption", "balance", "hash_speed",
-    "weights", "removal", "presets", "cluster"};
 // Modes of the cluster kind: the in-process simulation (deterministic) or
 // real memcached servers on 127.0.0.1 (bench/cluster/).
 inline constexpr std::array<std::string_view, 2> kClusterModes = {

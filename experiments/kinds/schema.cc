@@ -127,6 +127,15 @@ const KindSchema* FindKindSchema(std::string_view name) {
   return nullptr;
 }
 
+std::string KindSchemaNames() {
+  std::string out;
+  for (const KindSchema& k : kSchemas) {
+    if (!out.empty()) out += ", ";
+    out += k.name;
+  }
+  return out;
+}
+
 std::span<const std::string_view> ClusterScenarios() {
   return kClusterScenarios;
 }

@@ -19,6 +19,7 @@
 
 #include <cstdint>
 #include <span>
+#include <string>
 #include <string_view>
 
 namespace chbench {
@@ -83,6 +84,8 @@ struct KindSchema {
 std::span<const KindSchema> KindSchemas();
 // nullptr when unknown.
 const KindSchema* FindKindSchema(std::string_view name);
+// The kinds' names in row order, "lookup, build, ...".
+std::string KindSchemaNames();
 
 // The cluster kind's scenarios (its events).
 std::span<const std::string_view> ClusterScenarios();
