@@ -92,11 +92,15 @@ std::vector<NodeSpec> MakeNodes(size_t n, uint64_t seed,
 }
 
 uint64_t CappedKeys(const Cell& c, std::string* note) {
-  if (c.algorithm != "rendezvous" || c.nodes == 0) return c.keys;
+  // Algorithms whose lookup is linear in N get a key budget.
+  const AlgorithmInfo* info = FindAlgorithm(c.algorithm);
+  if (info == nullptr || info->lookup_class != "linear" || c.nodes == 0) {
+    return c.keys;
+  }
   const uint64_t cap = std::max<uint64_t>(1000, kRendezvousBudget / c.nodes);
   if (c.keys <= cap) return c.keys;
   *note = absl::StrCat("keys capped from ", c.keys, " to ", cap,
-                       ": rendezvous lookup is O(N) (budget ",
+                       ": ", c.algorithm, " lookup is O(N) (budget ",
                        kRendezvousBudget, " score evaluations per pass)");
   return cap;
 }
