@@ -28,12 +28,12 @@
 // entry here; the README's checklist lists what a row needs, and
 // algorithms/registry_test.cc fails when a row lacks it.
 //
-// Guarantees: names are unique and rows are in catalogue order (checked at
-// compile time below); an entry's factory returns its class template's
+// Guarantees: names are unique (checked at compile time below); the rows
+// keep the entries' order; an entry's factory returns its class template's
 // instance for the requested hash (bench/timing_test.cc).
 //
 // Example (a test that adds an algorithm of its own, as
-// algorithms/catalogue_test.cc does):
+// algorithms/testing/toy_algorithm.h does):
 //   inline constexpr auto kMyCatalogue =
 //       std::tuple_cat(kCatalogue, std::make_tuple(Entry<Toy>{{...}}));
 //   constexpr auto kRows = CatalogueRows(kMyCatalogue);
