@@ -4,9 +4,11 @@
 // File: experiments/kinds/kind.h
 // -----------------------------------------------------------------------------
 //
-// The experiment-kind registry: one row per cell kind, one file per kind
-// (experiments/kinds/<kind>.cc). A new experiment kind is a file with its
-// run function and a row in kinds/registry.cc.
+// The experiment-kind registry: one row per cell kind with its run
+// functions and preflight, one file per kind (experiments/kinds/<kind>.cc).
+// A new experiment kind is that file, a row here (kinds/registry.cc) and its
+// spec-level row in kinds/schema.cc (experiments/kinds/schema_test.cc checks
+// that the two tables agree).
 //
 // Two shapes of kind:
 //   * Non-timing kinds (balance, disruption, memory, weights) compute one
