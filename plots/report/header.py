@@ -139,7 +139,8 @@ def section(ctx, args):
     lines += ["## Runs used", "",
               "One run per experiment and results directory: the newest by "
               "`meta.json` date (among runs of the `--tier` given, if "
-              "any).", "",
+              "any; a run marked `stale` in its `meta.json` is never "
+              "used).", "",
               md_table(["experiment", "runs", "run id", "date (UTC)", "tier",
                         "commit", "data"], runs), ""]
     reg = "read from `registry.json`" if ctx.reg else \
