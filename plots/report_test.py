@@ -942,6 +942,134 @@ class ReportTest(unittest.TestCase):
         self.assertIn("No results found", t)
 
 
+def _cells(metric, unit, values_by_algorithm, seeds=None):
+    """(data, summary rows by algorithm) of one cell per algorithm with the
+    given values, repetition i on seed i (the same seeds for every cell)."""
+    rows = []
+    for a, vals in values_by_algorithm.items():
+        for i, v in enumerate(vals):
+            r = {c: float("nan") for c in chdata.NUMERIC_COLUMNS}
+            r.update({c: "" for c in chdata.STRING_COLUMNS})
+            r.update(algorithm=a, hash="xxh64", keyset="uniform",
+                     scenario="measured", nodes=100.0, keys=1000.0,
+                     seed=float(seeds[i] if seeds else i),
+                     repetition=float(i), metric=metric, unit=unit,
+                     value=float(v), noisy=0.0)
+            rows.append(r)
+    data = pd.DataFrame(rows, columns=chdata.COLUMNS)
+    summ = chdata.summarize(data)
+    return data, {r["algorithm"]: r.to_dict() for _, r in summ.iterrows()}
+
+
+class StatisticsHelpersTest(unittest.TestCase):
+    """common's interval, ranking and paired-comparison helpers on small
+    crafted cells (no results tree)."""
+
+    def test_printed_bounds_stay_in_the_metric_range(self):
+        reads = dict(metric="extra_db_reads", unit="reads", n=3, n_eff=3,
+                     mean=4555.0, mean_ci_low=-1129.0, mean_ci_high=10239.0,
+                     min=1200.0, max=8000.0)
+        self.assertEqual(common.fmt_mean(reads), "4,555 [0–10,239]")
+        mm = dict(metric="load_max_over_mean", unit="ratio", n=3, n_eff=3,
+                  mean=1.16, mean_ci_low=0.934, mean_ci_high=1.39,
+                  min=1.05, max=1.3)
+        self.assertEqual(common.fmt_mean(mm, "x"), "1.16× [1×–1.39×]")
+        frac = dict(metric="hit_ratio", unit="fraction", n=3, n_eff=3,
+                    mean=0.98, mean_ci_low=0.9, mean_ci_high=1.07, min=0.95,
+                    max=0.99)
+        self.assertEqual(common.fmt_mean(frac), "0.98 [0.9–1]")
+        # a value outside the assumed range keeps its interval
+        neg = dict(reads, min=-50.0)
+        self.assertEqual(common.fmt_mean(neg), "4,555 [-1,129–10,239]")
+        # an unknown metric is never clipped
+        other = dict(reads, metric="something", unit="")
+        self.assertIn("[-1,129–", common.fmt_mean(other))
+        self.assertEqual(common.metric_range("lookup_ns"),
+                         (0.0, math.inf))
+
+    def test_interval_kind_says_min_max_for_few_repetitions(self):
+        _, s = _cells("load_max_over_mean", "ratio",
+                      {"a": [1.1, 1.2, 1.15, 1.12, 1.18],
+                       "b": [1.1 + 0.01 * i for i in range(10)]})
+        self.assertEqual(common.interval_kind(s["a"], False), "min–max")
+        self.assertEqual(common.interval_kind(s["b"], False), "95 % CI")
+        self.assertIn("min–max of n = 5",
+                      common.interval_words([s["a"], s["b"]], False))
+        self.assertIn("95 % CIs of the median",
+                      common.interval_words([s["a"], s["b"]], False))
+
+    def test_row_without_interval_is_compared_by_its_value(self):
+        best = dict(algorithm="a", median=1.25, n=5, n_eff=5, min=1.2,
+                    max=1.3, median_ci_low=None, median_ci_high=None)
+        far = dict(algorithm="b", median=3.65, n=4, n_eff=1)
+        near = dict(algorithm="c", median=1.27, n=4, n_eff=1)
+        b, tied = common.rank([best, far, near], "lower", False)
+        self.assertIs(b, best)
+        self.assertEqual([r["algorithm"] for r in tied], ["c"])
+
+    def test_paired_comparison_sees_a_constant_ratio(self):
+        # Seeds shift both cells alike: the marginal intervals overlap,
+        # but every seed's ratio is 1.35.
+        base = [1.0, 1.3, 0.9, 1.6, 1.1, 1.45, 0.95, 1.2]
+        data, s = _cells("extra_db_reads", "reads",
+                         {"ring": [1000 * x for x in base],
+                          "maglev": [1350 * x for x in base]})
+        _, tied = common.rank([s["ring"], s["maglev"]], "lower", False)
+        self.assertEqual(len(tied), 1)          # marginal: "tied"
+        p = common.paired(data, s["ring"], s["maglev"])
+        self.assertEqual((p["kind"], p["n"]), ("ratio", 8))
+        self.assertAlmostEqual(p["est"], 1.35)
+        self.assertEqual((p["lo"], p["hi"]), (p["est"], p["est"]))
+        self.assertFalse(p["tied"])
+        best, tied, info = common.rank_paired([s["maglev"], s["ring"]],
+                                              data, "lower", False)
+        self.assertEqual((best["algorithm"], tied), ("ring", []))
+        self.assertEqual(info["comparisons"], 1)
+        self.assertEqual(common.fmt_paired(p), "1.35×")
+
+    def test_paired_comparison_ties_what_differs_by_noise(self):
+        import numpy as np
+        r = np.random.default_rng(5)
+        a = 100 + r.normal(0, 5, 12)
+        b = a * (1 + r.normal(0, 0.02, 12))
+        data, s = _cells("lookup_ns", "ns", {"x": a, "y": b})
+        p = common.paired(data, s["x"], s["y"])
+        self.assertEqual(p["method"], "CI of the median")
+        self.assertTrue(p["lo"] <= 1 <= p["hi"])
+        self.assertTrue(p["tied"])
+        # 3 pairs: a paired Student-t interval of the log ratio
+        data, s = _cells("lookup_ns", "ns", {"x": a[:3], "y": b[:3] * 1.5})
+        p = common.paired(data, s["x"], s["y"])
+        self.assertEqual(p["method"], "paired t, n = 3")
+        self.assertGreater(p["lo"], 1.2)
+        # a zero value: differences instead of ratios
+        data, s = _cells("moved_excess_fraction", "fraction",
+                         {"x": [0, 0, 0, 0], "y": [0.01, 0.012, 0.011,
+                                                   0.013]})
+        p = common.paired(data, s["x"], s["y"])
+        self.assertEqual(p["kind"], "diff")
+        self.assertGreater(p["lo"], 0)
+        # other seeds: not pairable
+        data2, s2 = _cells("lookup_ns", "ns", {"x": a[:4]},
+                           seeds=[7, 8, 9, 10])
+        both = pd.concat([data, data2])
+        self.assertIsNone(common.paired(both, s2["x"], s["y"]))
+
+    def test_familywise_level_and_t_quantiles(self):
+        for lev, df, want in ((0.99, 4, 4.604095), (0.99, 1, 63.656741),
+                              (0.995, 2, 14.089047), (0.95, 3, 3.182446)):
+            self.assertAlmostEqual(common.t_two_sided(lev, df), want,
+                                   delta=2e-5)
+        vals = {f"a{i}": [1.0 + 0.001 * j for j in range(10)]
+                for i in range(5)}
+        data, s = _cells("lookup_ns", "ns", vals)
+        _, _, info = common.rank_paired(list(s.values()), data)
+        self.assertEqual(info["comparisons"], 4)
+        self.assertAlmostEqual(info["level"], 1 - 0.05 / 4)
+        p = next(iter(info["paired"].values()))
+        self.assertAlmostEqual(p["level"], 1 - 0.05 / 4)
+
+
 class StackLabelsTest(unittest.TestCase):
     """style.stack_labels, the label placement of the Pareto figure."""
 

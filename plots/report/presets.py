@@ -27,9 +27,9 @@ accepts (max_servers; 0 = no limit).
 
 import math
 
-from report.common import (filt, fmt_mean, fmt_num, join_names, mcell, na_note,
-                           one, overlaps, pick_n, ref_note, render,
-                           summary_of)
+from report.common import (clip_bounds, filt, fmt_mean, fmt_num,
+                           join_names, mcell, na_note, one, overlaps, pick_n,
+                           ref_note, render, summary_of)
 
 PREFERRED_N = 10
 EXCESS_EPS = 1e-12     # an excess above this is "keys that need not move"
@@ -79,7 +79,7 @@ def mean_interval(r):
     lo, hi = r.get("mean_ci_low"), r.get("mean_ci_high")
     if lo is not None and hi is not None and not (
             math.isnan(float(lo)) or math.isnan(float(hi))):
-        return float(lo), float(hi)
+        return clip_bounds(r, lo, hi)
     n = int(r.get("n") or 0)
     mn, mx = r.get("min"), r.get("max")
     if n >= 2 and mn is not None and mx is not None and mn == mx:
