@@ -902,6 +902,234 @@ class ReportTest(unittest.TestCase):
         self.assertIn("## Q1.", t)
         self.assertIn("## Q6.", t)
 
+    # -- decision guide: what a user applies ----------------------------------
+
+    def test_fastest_lookup_at_every_n_without_configurations_that_cannot_add(
+            self):
+        self.need_fake()
+        line = self._guide("fastest_lookup_prehashed")
+        s = chdata.load_all(self.results)["lookup"].summary
+        ns = sorted(s[(s["scenario"] == "prehashed")]["nodes"].unique())
+        self.assertGreater(len(ns), 2)
+        for n in ns:
+            self.assertIn(f"N={common.fmt_num(n)} (", line)
+        # the fake anchor is at a = N: add not applicable in disruption
+        ranking = line.split("Not ranked, cannot add:")[0]
+        self.assertNotIn("**anchor**", ranking)
+        self.assertIn("Not ranked, cannot add: anchor (a = N", line)
+        self.assertIn("comparisons with the best per ranking", line)
+        ctx = report.make_context(_args(self.results, self.report,
+                                        self.figures))
+        noadd = guide.cannot_add(ctx)
+        self.assertEqual({k[0] for k in noadd}, {"anchor"})
+
+    def test_power_of_two_sensitivity_found_in_the_data(self):
+        rows = []
+        for a, ts in (("dxlike", {100: 6.4, 1000: 2.1, 10000: 13.5}),
+                      ("flat", {100: 2.1, 1000: 2.1, 10000: 2.2})):
+            for n, t in ts.items():
+                rows.append(dict(algorithm=a, vnodes=float("nan"),
+                                 table_size=float("nan"),
+                                 load_factor=float("nan"),
+                                 capacity=float("nan"), probes=float("nan"),
+                                 nodes=float(n), median=t))
+        sens = guide.pow2_sensitive(pd.DataFrame(rows))
+        self.assertEqual(sens, [("dxlike", 1000.0)])
+        self.assertAlmostEqual(guide.fill(1000), 1000 / 1024)
+
+    def test_string_winner_only_among_algorithms_timed_with_strings(self):
+        self.need_fake()
+
+        def drop(d):
+            m = (d["scenario"] == "string") & d["algorithm"].isin(
+                ["maglev", "jump"])
+            return d[~m]
+        src = os.path.join(self.tmp, "str-src")
+        shutil.copytree(os.path.join(self.results, "lookup"),
+                        os.path.join(src, "lookup"))
+        shutil.copy(os.path.join(self.results, "registry.json"), src)
+        alt = _edit_tree(src, os.path.join(self.tmp, "str-alt"), "lookup",
+                         drop)
+        ctx = report.make_context(_args(alt, self.report, self.figures))
+        items = dict(guide.fastest_items(ctx, {}))
+        line = items["fastest_lookup_string"]
+        ranking, rest = line.split("Not timed with string keys")
+        self.assertNotIn("jump", ranking)
+        self.assertIn("jump", rest)
+        self.assertIn("maglev", rest)
+        self.assertIn("**", ranking)
+        # every algorithm timed: nothing listed as not timed
+        ctx = report.make_context(_args(self.results, self.report,
+                                        self.figures))
+        line = dict(guide.fastest_items(ctx, {}))["fastest_lookup_string"]
+        self.assertNotIn("Not timed with string keys", line)
+
+    def test_hash_row_without_interval_is_not_tied_with_everything(self):
+        self.need_fake()
+        line = self._guide("hash_choice")
+        tied = line.split("is tied with the best hash's worst (")[1]
+        tied = tied.split(";")[0]
+        self.assertNotIn("fnv1a", tied)    # its sequential rows are 1.8x
+
+        def words(d):
+            m = (d["hash"] == "md5") & (d["keyset"] == "words") & \
+                (d["metric"] == "load_max_over_mean")
+            d.loc[m, "value"] = "3.5"
+            d.loc[d["keyset"] == "words", "n_eff"] = "1"
+            return d
+        src = os.path.join(self.tmp, "hash-src")
+        shutil.copytree(os.path.join(self.results, "hashes"),
+                        os.path.join(src, "hashes"))
+        shutil.copy(os.path.join(self.results, "registry.json"), src)
+        alt = _edit_tree(src, os.path.join(self.tmp, "hash-alt"), "hashes",
+                         words)
+        ctx = report.make_context(_args(alt, self.report, self.figures))
+        gid, text = guide.hash_item(ctx)
+        tied = text.split("is tied with the best hash's worst (")[1]
+        self.assertNotIn("md5", tied.split(";")[0])
+        self.assertIn("md5 (worst 3.5× ‡", text)
+
+    def _balance_tree(self, name, exact):
+        """A copy of the fake tree whose balance and vnodes runs have exact
+        hash-space rows (exact=True): ring's shares spread (1.2 + seed/100)
+        and 1 + 1/sqrt(v) over vnodes, jump's exactly 1."""
+        def add_exact(d, metric_rows):
+            extra = []
+            for r in metric_rows:
+                row = {c: "" for c in d.columns}
+                row.update(r)
+                extra.append(row)
+            return pd.concat([d, pd.DataFrame(extra)], ignore_index=True)
+
+        def bal(d):
+            if not exact:
+                return d
+            rows = []
+            m = (d["metric"] == "load_max_over_mean") & \
+                (d["scenario"] == "measured") & (d["nodes"] == "100") & \
+                (d["keyset"] == "uniform") & d["algorithm"].isin(
+                    ["ring", "jump", "maglev"])
+            for _, r in d[m].iterrows():
+                x = r.to_dict()
+                v = {"ring": 1.2 + float(x["seed"]) % 10 / 100,
+                     "jump": 1.0, "maglev": 1.002}[x["algorithm"]]
+                x.update(metric="exact_max_over_mean", value=str(v),
+                         keyset="", keys="")
+                rows.append(x)
+            return add_exact(d, rows)
+
+        def vn(d):
+            if not exact:
+                return d
+            rows = []
+            m = (d["metric"] == "load_max_over_mean") & \
+                (d["scenario"] == "measured")
+            for _, r in d[m].iterrows():
+                x = r.to_dict()
+                x.update(metric="exact_max_over_mean", keyset="", keys="",
+                         value=str(1 + 1 / math.sqrt(float(x["vnodes"]))))
+                rows.append(x)
+            return add_exact(d, rows)
+        t1 = _edit_tree(self.results, os.path.join(self.tmp, name + "-1"),
+                        "balance", bal)
+        return _edit_tree(t1, os.path.join(self.tmp, name), "vnodes", vn)
+
+    def test_balance_items_use_exact_shares_when_present(self):
+        self.need_fake()
+        # without them (the committed runs): key counts, labelled
+        line = self._guide("best_balance")
+        self.assertIn("from key counts", line)
+        rw = self._guide("replicas_weights")
+        self.assertIn("in key counts", rw)
+        # with them: the exact shares decide, no sampling
+        alt = self._balance_tree("exact", True)
+        ctx = report.make_context(_args(alt, self.report, self.figures))
+        items = dict(guide.items(ctx))
+        line = items["best_balance"]
+        self.assertIn("from exact hash-space shares", line)
+        self.assertTrue(line.split(": ", 1)[1].startswith("**jump** 1×"),
+                        line)
+        self.assertNotIn("ring", line.split("Not in the exact data")[0])
+        self.assertIn("Not in the exact data, by key counts:", line)
+        self.assertIn("rendezvous", line.split("Not in the exact data")[1])
+        # ring's vnodes: 1 + 1/sqrt(v) <= 1.10 first at v = 100
+        r = guide.vnodes_for_target(ctx.exps["vnodes"], ctx.exps["balance"])
+        self.assertEqual((r["source"], r["v"], r["reached"]),
+                         ("exact", 100.0, True))
+        self.assertIn("ring reaches median max/mean ≤ 1.1× at 100 vnodes",
+                      items["replicas_weights"])
+        self.assertIn("exact hash-space shares", items["replicas_weights"])
+        # Q5 shows them beside the key counts
+        q5 = report.balance.section(ctx)
+        self.assertIn("| exact |", q5)
+
+    def test_q5_is_median_with_model_only_where_it_fits_and_starved_flag(
+            self):
+        self.need_fake()
+        q5 = _section(self.text, "## Q5.")
+        self.assertNotIn("MEAN over repetitions", q5)
+        d = _data(self.results, "balance")
+        v = d[(d["algorithm"] == "jump") & (d["nodes"] == 100) &
+              (d["keyset"] == "uniform") & (d["scenario"] == "measured") &
+              (d["metric"] == "load_max_over_mean")]["value"]
+        row = [r for r in q5.splitlines() if r.startswith("| jump | 100 |")]
+        self.assertTrue(row[0].split("|")[4].strip().startswith(
+            f"{v.median():.3g}×"), row[0])
+
+        def starve(d):
+            m = (d["algorithm"] == "multiprobe") & (d["nodes"] == "100") & \
+                (d["metric"] == "load_min_over_mean")
+            d.loc[m, "value"] = "0.05"
+            # a uniform model (expected p 0.5) the loads reject (p ~ 0)
+            p = (d["algorithm"] == "multiprobe") & (d["nodes"] == "100") & \
+                (d["metric"] == "load_chi2_pvalue")
+            d.loc[p, "value"] = "1e-30"
+            a = d[(d["algorithm"] == "multiprobe") & (d["nodes"] == "100") &
+                  (d["scenario"] == "analytic")].iloc[0].to_dict()
+            a.update(metric="load_chi2_pvalue", value="0.48")
+            return pd.concat([d, pd.DataFrame([a])], ignore_index=True)
+        src = os.path.join(self.tmp, "starve-src")
+        shutil.copytree(os.path.join(self.results, "balance"),
+                        os.path.join(src, "balance"))
+        shutil.copy(os.path.join(self.results, "registry.json"), src)
+        alt = _edit_tree(src, os.path.join(self.tmp, "starve"), "balance",
+                         starve)
+        ctx = report.make_context(_args(alt, self.report, self.figures))
+        q5 = report.balance.section(ctx)
+        row = [r for r in q5.splitlines()
+               if r.startswith("| multiprobe (k=21) | 100 |")][0]
+        self.assertIn("⚠ starved", row)
+        self.assertIn("no model fits", row)
+        other = [r for r in q5.splitlines()
+                 if r.startswith("| multiprobe (k=21) | 10 |")][0]
+        self.assertNotIn("⚠ starved", other)
+        self.assertNotIn("no model fits", other)
+
+    def test_weights_per_layout_worst_error(self):
+        self.need_fake()
+        q5 = _section(self.text, "## Q5.")
+        d = _data(self.results, "weights")
+        d = d[(d["metric"] == "share") & (d["algorithm"] == "ring")]
+        ideal = d[d["scenario"] == "analytic"].set_index("node")["value"]
+        m = d[d["scenario"] == "measured"]
+        err = ((m["value"] - m["node"].map(ideal)).abs() /
+               m["node"].map(ideal)).groupby(m["repetition"]).max()
+        row = _row(q5.split("### Weights")[1], "ring")
+        self.assertEqual(row[1], str(len(err)))
+        self.assertEqual(row[2], common.fmt_pct(err.median()))
+        self.assertEqual(row[4], common.fmt_pct(err.max()))
+
+    def test_least_memory_counts_bytes_above_the_shared_bookkeeping(self):
+        self.need_fake()
+        line = self._guide("least_memory")
+        s = chdata.load_all(self.results)["memory"].summary
+        m = s[(s["metric"] == "memory_bytes") & s["placed_keys"].isna() &
+              (s["nodes"] == 1000)]
+        base = m["median"].min()
+        self.assertIn(f"the smallest footprint, {common.fmt_num(base)} "
+                      "bytes", line)
+        self.assertIn("ranked by the bytes above it", line)
+
     # -- seeds ---------------------------------------------------------------
 
     def test_seed_table_row_per_claim_with_z_flag(self):
@@ -1054,6 +1282,32 @@ class StatisticsHelpersTest(unittest.TestCase):
                            seeds=[7, 8, 9, 10])
         both = pd.concat([data, data2])
         self.assertIsNone(common.paired(both, s2["x"], s["y"]))
+
+    def test_uniform_expectation_from_the_uniform_analytic_rows(self):
+        from report import balance
+        rows = []
+        for a, p, mx in (("jump", 0.48, 1.079), ("dx", 0.48, 1.081),
+                         ("ring", 1e-160, 1.28)):
+            for m, v in (("load_chi2_pvalue", p),
+                         ("load_max_over_mean", mx)):
+                rows.append(dict(algorithm=a, vnodes=float("nan"),
+                                 table_size=float("nan"),
+                                 load_factor=float("nan"),
+                                 capacity=float("nan"), probes=float("nan"),
+                                 hash="xxh64", keyset="uniform", nodes=100.0,
+                                 keys=100000.0, scenario="analytic",
+                                 metric=m, median=v))
+        s = pd.DataFrame(rows)
+        self.assertAlmostEqual(
+            balance.uniform_expectation(s, 100, 100000), 1.08)
+        self.assertTrue(math.isnan(balance.uniform_expectation(s, 100, 5)))
+        # a uniform model the measured loads reject does not fit
+        meas = s[s["metric"] == "load_chi2_pvalue"].assign(
+            scenario="measured", median=[1e-40, 0.3, 1e-160])
+        both = pd.concat([s, meas])
+        self.assertFalse(balance.model_fits(both, algorithm="jump"))
+        self.assertTrue(balance.model_fits(both, algorithm="dx"))
+        self.assertTrue(balance.model_fits(both, algorithm="ring"))
 
     def test_familywise_level_and_t_quantiles(self):
         for lev, df, want in ((0.99, 4, 4.604095), (0.99, 1, 63.656741),

@@ -32,10 +32,12 @@ import math
 import pandas as pd
 
 from report.common import (Cell, filt, fmt_med, fmt_num, fmt_pct, interval,
-                           join_names, mcell, one, overlaps, ref_note, render,
+                           join_names, mcell, one, overlaps, pick_n, ref_note,
+                           render,
                            summary_of, var_filter, variant_label, variants)
 
 FRACTIONS = (0.0, 0.5, 0.9)
+GUIDE_N = 1000
 REMOVAL_SCENARIOS = ("oneshot", "incremental")
 ORDER_PREFERENCE = ("random", "fifo", "lifo")
 
@@ -175,10 +177,15 @@ def _state_n(s):
     return float(st["nodes"].max())
 
 
-def _lookup_n(s):
+def _lookup_n(s, preferred=None):
+    """The N of the lookup rows: the largest, or the one nearest
+    `preferred` (the guide asks the same question at N = GUIDE_N in every
+    tier)."""
     lk = lookup_rows(s)
     if lk is None or lk.empty:
         return None
+    if preferred is not None:
+        return float(pick_n(lk["nodes"], preferred))
     return float(lk["nodes"].max())
 
 
@@ -336,14 +343,14 @@ def guide_items(ctx, exclude, ranked):
     if e is None:
         return []
     lk = lookup_rows(e.summary)
-    ln = _lookup_n(e.summary)
+    ln = _lookup_n(e.summary, GUIDE_N)
     if lk is None or lk.empty or ln is None:
         return []
     d = lk[(lk["nodes"] == ln) & (lk["removal"] == "random") &
            (lk["removed"] == removed_at(ln, 0.5)) &
            ~lk["algorithm"].isin(exclude)]
     rows = [r.to_dict() for _, r in d.iterrows()]
-    txt, who = ranked(ctx, rows, "lookup_ns", unit=" ns")
+    txt, who = ranked(ctx, rows, "lookup_ns", unit=" ns", data=e.data)
     if not txt:
         return []
     lifo = sorted(set(lk[lk["removal"] == "lifo"]["algorithm"]) -
