@@ -1132,7 +1132,7 @@ class ReportTest(unittest.TestCase):
 
     # -- seeds ---------------------------------------------------------------
 
-    def test_seed_table_row_per_claim_with_z_flag(self):
+    def test_seed_table_row_per_claim_with_percentile_flag(self):
         sec = _section(self.text, "## Seed articles")
         rows = [ln for ln in sec.splitlines() if ln.startswith("| C")]
         self.assertEqual(len(rows), len(SEED_CLAIMS))
@@ -1147,13 +1147,24 @@ class ReportTest(unittest.TestCase):
             v = v["value"].dropna()
             if len(v) < 2:
                 continue
-            sd = v.std(ddof=1)
-            z = (cl["article"] - v.mean()) / sd if sd > 0 else (
-                0 if cl["article"] == v.mean() else math.inf)
+            # inside = within the central 95 % of the repetitions (linear
+            # interpolation between order statistics, as numpy's default)
+            import numpy as np
+            lo, hi = np.percentile(v, [2.5, 97.5])
             cells = [c.strip() for c in ln.split("|")[1:-1]]
-            self.assertEqual(cells[8], "**outside**" if abs(z) > 3
-                             else "inside", (cl["label"], z))
+            self.assertEqual(cells[8], "inside" if lo <= cl["article"] <= hi
+                             else "**outside**", (cl["label"], lo, hi))
         self.assertNotIn("why not", sec.lower())
+        # z alone does not decide: a value at z = 2.2 beyond every
+        # repetition is outside
+        from report import seeds
+        cl = dict(SEED_CLAIMS[0])
+        vals = [0.80 + 0.001 * i for i in range(10)] + [0.9]
+        _, _, z, pct = seeds.position(vals, 0.805 + 0.09)
+        self.assertLess(abs(z), 3)
+        lo, hi = chdata.quantile_band(vals, *seeds.BAND)
+        self.assertFalse(lo <= 0.895 <= hi)
+        del cl
 
     def test_figures_and_report_skip_missing_experiment(self):
         empty = os.path.join(self.tmp, "empty")
