@@ -437,6 +437,33 @@ class ReportTest(unittest.TestCase):
         self.assertAlmostEqual(m["ratio"], 0.3, places=6)
         q6 = capabilities.section(ctx2)
         self.assertIn("data: no, worst excess/opt. 0.3", _row(q6, "ring")[6])
+        # declared minimal, measured not: a contradiction
+        self.assertTrue(_row(q6, "ring")[6].endswith("⚠"))
+
+    def test_declared_not_minimal_but_measured_minimal_is_no_contradiction(
+            self):
+        self.need_fake()
+        alt = os.path.join(self.tmp, "declared")
+        shutil.copytree(self.results, alt)
+        p = os.path.join(alt, "registry.json")
+        with open(p) as f:
+            r = json.load(f)
+        for a in r["algorithms"]:
+            if a["name"] == "ring":
+                a["capabilities"]["minimal_disruption"] = False
+            if a["name"] == "jump":
+                a["capabilities"]["weights"] = True
+        with open(p, "w") as f:
+            json.dump(r, f)
+        ctx = report.make_context(_args(alt, self.report, self.figures))
+        q6 = capabilities.section(ctx)
+        cell = _row(q6, "ring")[6]
+        self.assertIn("no (data: yes", cell)
+        self.assertIn("declared case not measured", cell)
+        self.assertNotIn("⚠", cell)
+        # a declared capability the data show missing stays a contradiction
+        self.assertTrue(_row(q6, "jump")[4].endswith("⚠"))
+        self.assertIn("Disagreements: jump weights.", q6)
 
     def test_tie_and_winner(self):
         def row(a, m, lo, hi):
