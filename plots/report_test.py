@@ -1347,6 +1347,48 @@ class StatisticsHelpersTest(unittest.TestCase):
         self.assertTrue(balance.model_fits(both, algorithm="dx"))
         self.assertTrue(balance.model_fits(both, algorithm="ring"))
 
+    def test_empty_cell_says_its_own_reason_or_not_measured(self):
+        rows = []
+        for cap, n, note in ((None, 100, "anchor: cannot add node "
+                              "'node-100': all a = 100 buckets are working "
+                              "(capacity 0); set the capacity"),
+                             (None, 1000, "anchor: cannot add node "
+                              "'node-1000': all a = 1000 buckets are "
+                              "working")):
+            r = {c: float("nan") for c in chdata.NUMERIC_COLUMNS}
+            r.update({c: "" for c in chdata.STRING_COLUMNS})
+            r.update(algorithm="anchor", nodes=float(n), metric="add_node_ns",
+                     capacity=float("nan") if cap is None else float(cap),
+                     note="not applicable: " + note)
+            rows.append(r)
+        r = dict(rows[0], capacity=200.0, nodes=100.0, value=80.0, note="")
+        rows.append(r)
+        data = pd.DataFrame(rows, columns=chdata.COLUMNS)
+
+        class E:
+            pass
+        e = E()
+        e.data = data
+        e.not_applicable = lambda: chdata.Experiment.not_applicable(e)
+        var = dict(algorithm="anchor", vnodes=float("nan"),
+                   table_size=float("nan"), load_factor=float("nan"),
+                   capacity=float("nan"), probes=float("nan"))
+        self.assertEqual(common.cell_note(e, var, 1000.0,
+                                          metric="add_node_ns"),
+                         "n/a: anchor: cannot add node 'node-1000': all a = "
+                         "1000 buckets are working")
+        self.assertEqual(common.cell_note(e, var, 100.0,
+                                          metric="add_node_ns"),
+                         "n/a: anchor: cannot add node 'node-100': all a = "
+                         "100 buckets are working")
+        cap = dict(var, capacity=200.0)
+        # a capacity variant run only at N = 100: never another's reason
+        self.assertEqual(common.cell_note(e, cap, 1000.0,
+                                          metric="add_node_ns"),
+                         common.NOT_MEASURED)
+        self.assertIsNone(common.cell_note(e, cap, 100.0,
+                                           metric="add_node_ns"))
+
     def test_familywise_level_and_t_quantiles(self):
         for lev, df, want in ((0.99, 4, 4.604095), (0.99, 1, 63.656741),
                               (0.995, 2, 14.089047), (0.95, 3, 3.182446)):

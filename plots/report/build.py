@@ -4,7 +4,7 @@ add/remove include the replay of every placed key."""
 
 import re
 
-from report.common import (filt, keys_per_node, mcell, na_note,
+from report.common import (cell_note, filt, keys_per_node, mcell,
                            nearest_nodes, one, peers_in, ref_note, render,
                            summary_of, var_filter, variant_label, variants)
 
@@ -41,12 +41,10 @@ def section(ctx):
             r = [variant_label(var), lab]
             for n in ns:
                 sv = filt(s, metric=m, nodes=n, **f)
-                if (sv.empty or sv["median"].isna().all()) and \
-                        na_note(e, algorithm=var["algorithm"], metric=m):
-                    r.append(na_note(e, algorithm=var["algorithm"],
-                                     metric=m))
-                else:
-                    r.append(mcell(ctx, "build", metric=m, nodes=n, **f))
+                note = cell_note(e, var, n, metric=m) \
+                    if sv.empty or sv["median"].isna().all() else None
+                r.append(note if note else
+                         mcell(ctx, "build", metric=m, nodes=n, **f))
             r.append(ctx.data_links("build"))
             rows.append(r)
     out += [render(ctx, ["algorithm", "operation"] +

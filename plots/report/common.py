@@ -431,18 +431,44 @@ def summary_of(exps, exp):
     return None if e is None else e.summary
 
 
-def na_note(exp, **filters):
-    """'n/a: <reason>' if the data say not applicable for this cell."""
+NOT_MEASURED = "not measured"
+
+
+def na_note(exp, var=None, short=True, **filters):
+    """'n/a: <reason>' if the data say not applicable for this cell, else
+    None. var: a variant dict (algorithm and parameters): the note must
+    be that configuration's own (an empty parameter matches only an empty
+    one), never another capacity's. Filters with None are ignored. short:
+    the reason up to its first '; ' or ' (' (the rest explains the
+    parameter to set)."""
     if exp is None:
         return None
     na = exp.not_applicable()
+    if var is not None:
+        na = filt(na, **var_filter(var))
     for c, v in filters.items():
         if v is None:
             continue
         na = na[na[c] == v]
     if na.empty:
         return None
-    return "n/a: " + na.iloc[0]["note"][len("not applicable:"):].strip()
+    why = na.iloc[0]["note"][len("not applicable:"):].strip()
+    if short:
+        why = why.split("; ")[0].split(" (")[0]
+    return "n/a: " + why
+
+
+def cell_note(exp, var, nodes, **filters):
+    """What an empty cell of variant var at N = nodes says: its own
+    'n/a: <reason>', NOT_MEASURED when the configuration has no rows at
+    that N at all (another N's capacity variant), else None."""
+    na = na_note(exp, var=var, nodes=nodes, **filters)
+    if na:
+        return na
+    if exp is None:
+        return None
+    have = filt(exp.data, nodes=nodes, **var_filter(var))
+    return NOT_MEASURED if have.empty else None
 
 
 def nearest_nodes(available, wanted):
