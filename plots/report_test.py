@@ -735,13 +735,46 @@ class ReportTest(unittest.TestCase):
                       "keys between staying servers too: "
                       "**libmemcached_ketama** (remove at N = 3)", q9)
         self.assertIn("best plain algorithm at N = 10 is **jump**", q9)
-        above = q9.split("Presets above it beyond the intervals:")[1]
+        above = q9.split("Presets above it (separate):")[1]
         self.assertIn("haproxy (1.36×", above.split(". ")[0])
+        self.assertIn("comparisons with jump: per-seed ratios", q9)
         self.assertIn("max_servers = 100", q9)
         self.assertIn("not against a running Envoy", q9)
+        self.assertIn("MEDIAN over key-set seeds", q9)
+        # the joiner's share: what moves on add less the excess, x (N+1)
+        self.assertEqual(row[10], "1×")
         line = self._guide("presets")
         self.assertIn("envoy_ring_hash", line)
         self.assertNotIn("libmemcached_ketama** (", line.split(";")[0])
+        self.assertNotIn("fair share", line)
+
+    def test_presets_below_optimum_means_the_joiner_gets_less(self):
+        self.need_fake()
+
+        def low(d):
+            m = (d["algorithm"] == "libmemcached_ketama") & \
+                (d["nodes"] == "10") & (d["scenario"] == "add")
+            d.loc[m & (d["metric"] == "moved_over_optimum"), "value"] = \
+                "0.55"
+            d.loc[m & (d["metric"] == "moved_fraction"), "value"] = \
+                str(0.55 / 11)
+            return d
+        src = os.path.join(self.tmp, "pre-src")
+        shutil.copytree(os.path.join(self.results, "presets"),
+                        os.path.join(src, "presets"))
+        shutil.copy(os.path.join(self.results, "registry.json"), src)
+        alt = _edit_tree(src, os.path.join(self.tmp, "pre-low"), "presets",
+                         low)
+        ctx = report.make_context(_args(alt, self.report, self.figures))
+        from report import presets
+        q9 = presets.section(ctx)
+        self.assertIn("add / optimum below 1 is no better than optimal",
+                      q9)
+        self.assertIn("libmemcached_ketama (0.55×: the joiner gets 0.55 of "
+                      "a fair share)", q9)
+        self.assertEqual(_row(q9, "`libmemcached_ketama`")[10], "0.55×")
+        line = dict(presets.guide_items(ctx))["presets"]
+        self.assertIn("libmemcached_ketama (0.55 of a fair share)", line)
 
 
     def test_cluster_section(self):

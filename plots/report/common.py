@@ -143,8 +143,8 @@ def fmt_med(row, kind="num", timing=True):
             out += f" {SINGLE_MARK}"
     elif lo is not None and hi is not None:
         out += f" [{fmt_value(lo, kind)}–{fmt_value(hi, kind)}]"
-    else:
-        out += f" (n={n})"
+    elif _get(row, "min") is None or _get(row, "min") != _get(row, "max"):
+        out += f" (n={n})"   # (identical repetitions: the value is exact)
     if is_noisy(row):
         out += NOISY_MARK
     return out
@@ -676,11 +676,12 @@ def cell_values(data, row, on=PAIR_ON):
     return out
 
 
-def same_group(a, b):
+def same_group(a, b, free=()):
     """Whether two summary rows differ only in the variant (algorithm and
-    its parameters, key counts): the rows a paired comparison may pair."""
+    its parameters, key counts, and the columns in `free`): the rows a
+    paired comparison may pair."""
     for c in chdata.CONFIG_COLUMNS + ["metric"]:
-        if c in _VARIANT_COLS:
+        if c in _VARIANT_COLS or c in free:
             continue
         va, vb = _get(a, c), _get(b, c)
         if va is None and vb is None:
@@ -729,10 +730,12 @@ def t_two_sided(level, df):
     return (lo + hi) / 2
 
 
-def paired(data, best, other, on=PAIR_ON, level=0.95):
+def paired(data, best, other, on=PAIR_ON, level=0.95, free=()):
     """The paired comparison of `other` against `best` (summary rows of
     one data frame): None when they cannot be paired (another timing group
-    or seed set, no data rows, fewer than 2 pairs); otherwise a dict:
+    or seed set, no data rows, fewer than 2 pairs; `free`: columns the
+    two cells may differ in besides the variant, e.g. the hash of a
+    production preset placing the same key set); otherwise a dict:
 
       kind   "ratio" (other / best per pair; both positive) or "diff"
              (other − best per pair, where a value is <= 0);
@@ -747,7 +750,7 @@ def paired(data, best, other, on=PAIR_ON, level=0.95):
       indep  False when a row has n_eff = 1 (repetitions not
              independent: the interval is not shown and the pairs are
              compared by est alone)."""
-    if best is None or other is None or not same_group(best, other):
+    if best is None or other is None or not same_group(best, other, free):
         return None
     va, vb = cell_values(data, best, on), cell_values(data, other, on)
     keys = sorted(set(va) & set(vb), key=str)
