@@ -667,8 +667,8 @@ class ReportTest(unittest.TestCase):
 
         def p(label, x, y):
             return dict(label=label, x=x, y=y, source="overprovision",
-                        x_row=dict(mean_ci_low=x - 0.01,
-                                   mean_ci_high=x + 0.01),
+                        x_row=dict(median=x, median_ci_low=x - 0.01,
+                                   median_ci_high=x + 0.01, n=10, n_eff=10),
                         y_row=dict(median=y, median_ci_low=y - 0.1,
                                    median_ci_high=y + 0.1, n=10, n_eff=10))
         pts = [p("a", 1.0, 10), p("b", 2.0, 5), p("c", 2.0, 6),
@@ -695,10 +695,19 @@ class ReportTest(unittest.TestCase):
         self.assertEqual({q["label"] + q["source"] for q in pts
                           if q["front"]}, want)
         q8 = _section(self.text, "## Q8.")
+        noadd = common.cannot_add(ctx)
+        want = {overprovision._label(q, noadd) + q["source"] for q in pts
+                if q["front"]}
         yes = {ln.split("|")[1].strip() + ln.split("|")[2].strip()
                for ln in q8.splitlines() if "| **yes** |" in ln}
         self.assertEqual(yes, want)
         self.assertNotIn("multiprobe (k=1)overprovision", want)
+        # a = N: no free bucket (the fake anchor cannot add at a = N)
+        self.assertIsNotNone(_row(q8, "anchor (a=1000; a = N: no free "
+                                  "bucket, cannot add a node)"))
+        self.assertIsNotNone(_row(q8, "dx (a=1000; a = N: no free bucket)"))
+        self.assertIsNotNone(_row(q8, "dx (a=2000)"))
+        self.assertNotIn("max/mean: mean", q8)
 
         # multi-probe with one probe made the fastest: it joins the front
         def fast(d):

@@ -865,6 +865,38 @@ def var_filter(var):
     return f
 
 
+def var_key(r):
+    """(algorithm, parameters) of a row, hashable; a capacity equal to the
+    row's N is the default a = N (an empty capacity)."""
+    out = [r.get("algorithm")]
+    for c in PARAM_COLS:
+        v = r.get(c)
+        if v is not None and not pd.isna(v) and c == "capacity" and \
+                r.get("nodes") is not None and not pd.isna(r["nodes"]) and \
+                float(v) == float(r["nodes"]):
+            v = None
+        out.append(None if v is None or pd.isna(v) else float(v))
+    return tuple(out)
+
+
+def cannot_add(ctx, exps=None):
+    """{var_key: the data's note} for the configurations whose add is `not
+    applicable` in the disruption or build data (no free bucket: AnchorHash
+    at a = N)."""
+    exps = ctx.exps if exps is None else exps
+    out = {}
+    for exp, col, val in (("disruption", "scenario", "add"),
+                          ("build", "metric", "add_node_ns")):
+        e = exps.get(exp)
+        if e is None:
+            continue
+        na = e.not_applicable()
+        na = na[na[col] == val]
+        for _, r in na.iterrows():
+            out.setdefault(var_key(r.to_dict()), str(r["note"]))
+    return out
+
+
 def mcell(ctx, exp, kind="num", mean=False, **f):
     """Cell showing one summary row (median + its CI, or mean + its CI)."""
     timing = ctx.reg.timing(f.get("metric", ""))

@@ -35,7 +35,8 @@ import pandas as pd
 
 from report import (capabilities, cluster, disruption, overprovision,
                     presets, removal)
-from report.common import (PARAM_COLS, filt, fmt_med, fmt_num, fmt_paired,
+from report.common import (PARAM_COLS, cannot_add, filt, fmt_med, fmt_num,
+                           fmt_paired, var_key as _var_key,
                            fmt_pct, fmt_value, interval, interval_words,
                            join_names,
                            keys_per_node, med, one, peers_in, pick_n, rank,
@@ -187,36 +188,6 @@ def _consistent(ctx):
 
 def _rows(df):
     return [r.to_dict() for _, r in df.iterrows()]
-
-
-def _var_key(r):
-    """(algorithm, parameters) of a row; a capacity equal to N is the
-    default a = N (an empty capacity)."""
-    out = [r.get("algorithm")]
-    for c in PARAM_COLS:
-        v = r.get(c)
-        if v is not None and not pd.isna(v) and c == "capacity" and \
-                r.get("nodes") is not None and float(v) == float(r["nodes"]):
-            v = None
-        out.append(None if v is None or pd.isna(v) else float(v))
-    return tuple(out)
-
-
-def cannot_add(ctx, exps=None):
-    """{variant key: the data's note} for the configurations whose add is
-    `not applicable` in the disruption or build data (no free bucket)."""
-    exps = ctx.exps if exps is None else exps
-    out = {}
-    for exp, col, val in (("disruption", "scenario", "add"),
-                          ("build", "metric", "add_node_ns")):
-        e = exps.get(exp)
-        if e is None:
-            continue
-        na = e.not_applicable()
-        na = na[na[col] == val]
-        for _, r in na.iterrows():
-            out.setdefault(_var_key(r.to_dict()), str(r["note"]))
-    return out
 
 
 def _no_room_text(ctx, excl, n):
