@@ -592,6 +592,28 @@ class ReportTest(unittest.TestCase):
         self.assertEqual(removal.slowdown(r(10, 9, 11), r(5, 4, 6))[1],
                          "faster")
         self.assertEqual(removal.slowdown(None, r(5, 4, 6))[1], None)
+        # with the rounds' data: the per-round ratio decides; a drift of
+        # the whole group moves both cells and cancels
+        import numpy as np
+        drift = 10 * (1 + 0.3 * np.sin(np.arange(10)))
+        rows = []
+        for removed, f in ((0.0, 1.0), (500.0, 1.2)):
+            for i, v in enumerate(drift * f):
+                x = {c: float("nan") for c in chdata.NUMERIC_COLUMNS}
+                x.update({c: "" for c in chdata.STRING_COLUMNS})
+                x.update(algorithm="anchor", nodes=1000.0, removed=removed,
+                         removal="random", scenario="prehashed",
+                         metric="lookup_ns", unit="ns", seed=0.0,
+                         repetition=float(i), value=float(v), noisy=0.0)
+                rows.append(x)
+        data = pd.DataFrame(rows, columns=chdata.COLUMNS)
+        s = {r_["removed"]: r_.to_dict()
+             for _, r_ in chdata.summarize(data).iterrows()}
+        self.assertEqual(removal.slowdown(s[0.0], s[500.0])[1],
+                         "within noise")          # marginal: overlap
+        ratio, v = removal.slowdown(s[0.0], s[500.0], data=data)
+        self.assertEqual(v, "slower")
+        self.assertAlmostEqual(ratio, 1.2)
 
     def test_baseline_pairs(self):
         """Nothing-removed cells of one variant and N in two orders: their
