@@ -345,10 +345,25 @@ class ReportTest(unittest.TestCase):
         self.assertIn("md5", set(sn["hash"]))
         slow = int((sn["nodes"] == 1000).sum())
         self.assertGreater(slow, 0)
-        self.assertIn("machine-state sentinel 100–140 ns per cell", lk[0])
+        self.assertIn("machine-state sentinel 100–140 ns per sentinel "
+                      "cell", lk[0])
         self.assertIn("at most 1.40× the run's fastest", lk[0])
-        self.assertIn(f"of {len(sn)} cells, {slow} were in groups measured "
-                      f"again whole and {slow} stayed in a slow state", lk[0])
+        self.assertIn(f"of {len(sn)} sentinel cells, {slow} were in groups "
+                      f"measured again whole and {slow} stayed in a slow "
+                      "state", lk[0])
+        # every noisy timing row (ns, 1/s, ratios), cells counted apart
+        s = chdata.load_all(self.results)["lookup_all_hashes"].summary
+        reg = common.Registry(chdata.load_registry(self.results))
+        t = s[s["metric"].map(lambda m: reg.timing(m) and
+                              reg.better(m) != "none") & (s["n"] > 0)]
+        self.assertIn("lookups_per_s", set(t["metric"]))
+        self.assertTrue(any("_ratio_to_" in m for m in set(t["metric"])))
+        self.assertIn(f"{int((t['noisy'] >= 1).sum())} of {len(t)} timing "
+                      "rows noisy", lk[0])
+        self.assertEqual(len([ln for ln in lines if ln.startswith(
+            "- `overprovision`: ")]), 1)
+        self.assertIn("Timing intervals are within one run",
+                      _section(self.text, "## Q1."))
         # The policy is the run's meta.json's, not the report's own text.
         self.assertIn("policy: slow above 1.15× the fastest, a wait of up "
                       "to 10 s and at most 2 whole-group re-measurements, "

@@ -286,7 +286,8 @@ def hashes_tables(ctx):
            f"median ns per key of the hash alone on the `{cost_ks}` key "
            "set" + (" (chosen: typical string keys)"
                     if cost_ks == HASH_COST_KEYSET else
-                    f" (`{HASH_COST_KEYSET}` not measured)") + ".", ""]
+                    f" (`{HASH_COST_KEYSET}` not measured)")
+           + " [95 % CI of the median over the rounds of one run].", ""]
     for a in style.order_algorithms(s["algorithm"].unique()):
         sa = s[s["algorithm"] == a]
         rows = []

@@ -33,6 +33,11 @@ STAT_LEGEND = (
     f"\"{NOISY_MARK}\" = noisy cell (CV > 5 % or throughput > 1.1 × latency "
     f"after its re-measurement).")
 
+WITHIN_RUN = ("Timing intervals are within one run: over the measurement "
+              "rounds of one process. They do not cover what changes "
+              "between runs or between separately timed groups, which "
+              "differ by more.")
+
 # ---------------------------------------------------------------------------
 # formatting
 

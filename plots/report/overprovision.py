@@ -225,7 +225,7 @@ def section(ctx):
             "same N (source \"balance + lookup\"; its lookups are a "
             "different timing group from the overprovision lookups).", "",
             "- lookup ns: prehashed, median [95 % CI of the median] over "
-            "measurement rounds.",
+            "the measurement rounds of one process (within-run intervals).",
             "- max/mean: MEDIAN over repetitions [95 % CI of the median; "
             "\"(n=k)\": 2–5 repetitions] beside the model's expectation "
             "(model E; \"no model fits\" where the loads reject the "

@@ -348,7 +348,8 @@ def section(ctx):
             "(column `key hash`; the algorithms use xxh64) and its search, "
             "HashKey + Lookup on the preset's final class (no virtual "
             "call), MEDIAN over the interleaved rounds of one timing group "
-            f"[95 % CI of the median], at N = {_lookup_n(ctx, n)}; "
+            f"[95 % CI of the median, within one run], at N = "
+            f"{_lookup_n(ctx, n)}; "
             "throughput of independent lookups (experiment `presets`, "
             "kind lookup, key set url).", ""]
     out += ref_note(ctx)
