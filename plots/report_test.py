@@ -1483,6 +1483,53 @@ class StatisticsHelpersTest(unittest.TestCase):
         self.assertAlmostEqual(p["level"], 1 - 0.05 / 4)
 
 
+class FigureStyleTest(unittest.TestCase):
+    """Drawing details that a reader relies on."""
+
+    def test_every_preset_has_its_own_colour_and_marker(self):
+        import make_figures
+        names = [f"preset{i}" for i in range(15)]
+        st = make_figures.preset_styles(names)
+        pairs = {(v["color"], v["marker"]) for v in st.values()}
+        self.assertEqual(len(pairs), 15)
+        algo = {(v["color"], v["marker"])
+                for v in style.ALGORITHM_STYLE.values()}
+        self.assertFalse(pairs & algo)
+        self.assertTrue(all(v["color"] in style.SPARE_COLORS
+                            for v in st.values()))
+
+    def test_heat_map_text_contrasts_with_its_cell(self):
+        import make_figures
+        import numpy as np
+        fig, ax = make_figures.plt.subplots()
+        mat = pd.DataFrame([[1.0, 3.5]], index=["h"], columns=["a", "b"])
+        make_figures._heat(ax, mat, lambda v: f"{v:.2f}", "viridis", "t",
+                           1.0, 3.5)
+        col = {t.get_text(): t.get_color() for t in ax.texts}
+        # viridis: dark at the low end, light at the high end
+        self.assertEqual((col["1.00"], col["3.50"]), ("white", "black"))
+        ax.clear()
+        make_figures._heat(ax, mat, lambda v: f"{v:.2f}", "magma_r", "t")
+        col = {t.get_text(): t.get_color() for t in ax.texts}
+        self.assertEqual((col["1.00"], col["3.50"]), ("black", "white"))
+        make_figures.plt.close(fig)
+        del np
+
+    def test_capped_key_counts_are_marked(self):
+        import make_figures
+        fig, ax = make_figures.plt.subplots()
+        d = pd.DataFrame([dict(algorithm="ring", nodes=1000.0, keys=1e6,
+                               median=0.001),
+                          dict(algorithm="rendezvous", nodes=1000.0,
+                               keys=2e5, median=0.00098),
+                          dict(algorithm="ring", nodes=100.0, keys=1e6,
+                               median=0.01)])
+        make_figures._mark_capped(ax, d)
+        self.assertEqual([t.get_text() for t in ax.texts],
+                         ["rendezvous: 200,000 keys (capped)"])
+        make_figures.plt.close(fig)
+
+
 class StackLabelsTest(unittest.TestCase):
     """style.stack_labels, the label placement of the Pareto figure."""
 
