@@ -68,8 +68,9 @@ def section(ctx):
         return "\n".join(out + ["_No `disruption` results yet._", ""])
     s = e.summary
     ns = sorted(int(n) for n in s["nodes"].dropna().unique())[:4]
-    out += ["Fraction of all keys that changed owner (median [95 % CI] over "
-            "repetitions); optimum = 1/(N+1) on add, 1/N on removing one "
+    out += ["Fraction of all keys that changed owner (median over "
+            "repetitions [95 % CI of the median]; \"(n=k)\": 2–5 "
+            "repetitions, too few for a 95 % interval); optimum = 1/(N+1) on add, 1/N on removing one "
             "node; excess/opt. = keys that moved but did not have to, over "
             "the optimum. \"minimal at N\": the excess count is within "
             f"{NOISE_SIGMAS:g}σ of 0 (σ = binomial noise of the moved count, "
