@@ -235,7 +235,9 @@ def section(ctx):
             "strictly), computed on the two point estimates above; "
             "\"within noise of\" = every point that dominates it overlaps "
             "it in both intervals (95 % CI, or min–max of 2–5 "
-            "repetitions).",
+            "repetitions; marginal intervals, since the points come from "
+            "different runs and timing groups, which do not pair; one "
+            "comparison per dominating point).",
             "- \"a = N: no free bucket\": the variant cannot take another "
             "node as measured (AnchorHash: add not applicable; DxHash: "
             "grows its array and remaps).", ""]

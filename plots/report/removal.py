@@ -277,7 +277,8 @@ def section(ctx):
                    "process (within-run intervals). 50 % / 0 %: the median "
                    "per-round ratio of the two cells, \"within noise\" "
                    "when its 95 % CI reaches "
-                   f"{1 / (1 + SLOW_MARGIN):.3g}–{1 + SLOW_MARGIN:.3g}.")
+                   f"{1 / (1 + SLOW_MARGIN):.3g}–{1 + SLOW_MARGIN:.3g} "
+                   "(one comparison per row, each at 95 %).")
     if sn:
         out.append(f"- State after the failures at N = {sn:g}: bytes per "
                    "node BUILT (self-reported; 0 %: the `memory` experiment "
