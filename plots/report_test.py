@@ -1029,6 +1029,32 @@ class ReportTest(unittest.TestCase):
         noadd = guide.cannot_add(ctx)
         self.assertEqual({k[0] for k in noadd}, {"anchor"})
 
+    def test_lifo_only_algorithms_named(self):
+        self.need_fake()
+        ctx = report.make_context(_args(self.results, self.report,
+                                        self.figures))
+        want = {a for a in ctx.reg.algorithms
+                if ctx.reg.capability(a, "arbitrary_removal") is False}
+        self.assertTrue(want)
+        self.assertEqual(guide.lifo_only(ctx), want)
+        line = self._guide("no_middle_removal")
+        for a in want:
+            self.assertIn(f"**{a}**", line)
+        # a run that measured remove_last instead of not-applicable rows
+
+        def last_only(d):
+            m = d["algorithm"].isin(sorted(want)) & \
+                (d["scenario"] == "remove_random")
+            return d[~m]
+        src = os.path.join(self.tmp, "lifo-src")
+        shutil.copytree(os.path.join(self.results, "disruption"),
+                        os.path.join(src, "disruption"))
+        shutil.copy(os.path.join(self.results, "registry.json"), src)
+        alt = _edit_tree(src, os.path.join(self.tmp, "lifo"), "disruption",
+                         last_only)
+        ctx2 = report.make_context(_args(alt, self.report, self.figures))
+        self.assertEqual(guide.lifo_only(ctx2), want)
+
     def test_power_of_two_sensitivity_found_in_the_data(self):
         rows = []
         for a, ts in (("dxlike", {100: 6.4, 1000: 2.1, 10000: 13.5}),

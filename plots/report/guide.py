@@ -256,6 +256,7 @@ def fastest_items(ctx, bad):
     d = s[s["scenario"] == "prehashed"]
     d = d[~d["algorithm"].isin(bad)]
     parts, winners, no_room, notes = [], [], {}, []
+    named = set()
     for n in sorted(d["nodes"].dropna().unique()):
         dn = d[d["nodes"] == n]
         rows = _rows(dn)
@@ -269,6 +270,7 @@ def fastest_items(ctx, bad):
             parts.append(f"N={fmt_n(n)} ({len(keep)} configurations): "
                          f"{txt}")
             winners.append({_label(r) for r in who})
+            named |= {r["algorithm"] for r in who}
     if parts:
         always = set.intersection(*winners) if winners else set()
         change = ("; " + join_names(sorted(always))
@@ -289,6 +291,11 @@ def fastest_items(ctx, bad):
                     "another.")
         nr = _no_room_text(ctx, list(no_room.values()),
                            pick_n(d["nodes"], 1000))
+        lifo = sorted(named & lifo_only(ctx))
+        if lifo:
+            pow2 += (" Of the configurations named, " + join_names(lifo)
+                     + " can remove only the last node (LIFO): not for "
+                     "arbitrary failures.")
         out.append(("fastest_lookup_prehashed",
                     "Fastest lookup among consistent configurations that "
                     "can both add and remove a node (prehashed keys; "
@@ -322,6 +329,18 @@ def fastest_items(ctx, bad):
                            if missing else "")
                         + excl_txt + " " + ctx.csv_link("lookup")))
     return out
+
+
+def lifo_only(ctx):
+    """Algorithms that only the last node can leave, by the disruption
+    data: their random removal is `not applicable`, or they have
+    remove_last rows and no random-removal values."""
+    dis = ctx.exps.get("disruption")
+    if dis is None:
+        return set()
+    na = dis.not_applicable()
+    return set(na[na["scenario"] == "remove_random"]["algorithm"]) | \
+        set(disruption._last_only(dis.summary))
 
 
 def _presets_string(ctx, names, bad, noadd):
@@ -496,16 +515,14 @@ def items(ctx):
                                      f"{a} N={n:g} ({k:.2g} keys per node)"
                                      for a, n, k in lp) + "." if lp else "")
                         + " " + ctx.csv_link("disruption")))
-        na = dis.not_applicable()
-        na = na[na["scenario"] == "remove_random"]
-        if not na.empty:
-            a = sorted(na["algorithm"].unique())
+        a = sorted(lifo_only(ctx))
+        if a:
             out.append(("no_middle_removal",
                         "Cannot remove a node from the middle: "
                         + ", ".join(f"**{x}**" for x in a) +
-                        (f" ({na.iloc[0]['note']})" if len(a) == 1 else
-                         " (their random-removal rows are `not applicable`)")
-                        + "; use them only when nodes"
+                        " (the disruption data remove only their last node: "
+                        "random removal `not applicable` or not run)"
+                        "; use them only when nodes"
                         " leave in LIFO order. " + ctx.csv_link("disruption")))
     bal = ctx.exps.get("balance")
     bs = None
