@@ -33,7 +33,7 @@ accepts (max_servers; 0 = no limit).
 
 import math
 
-from report.common import (Cell, clip_bounds, filt, fmt_mean, fmt_med,
+from report.common import (Cell, clip_bounds, filt, fmt_med,
                            fmt_num, fmt_paired, interval, join_names, mcell,
                            na_note, one, overlaps, paired, pick_n, ref_note,
                            render, summary_of)
