@@ -108,19 +108,31 @@ def drop_peers(exps, s, name="lookup"):
     return s[~s["algorithm"].isin(peers)]
 
 
-def plot_metric_vs_nodes(ax, s, metric, scenario=None, yerr=True):
+def plot_metric_vs_nodes(ax, s, metric, scenario=None, yerr=True,
+                         label_vars=None):
+    """One line per variant; label_vars: the variants of every panel of the
+    figure (labels then agree between panels: "ring (v=100)" everywhere,
+    not "ring" in the panel where it is the only ring variant)."""
     d = s[s["metric"] == metric]
     if scenario is not None:
         d = d[d["scenario"] == scenario]
     vars_ = rc.variants(d)
+    if label_vars is not None:
+        vars_ = [v for v in label_vars if not rc.match_variant(d, v).empty]
     counts = [rc.match_variant(d, v)["nodes"].nunique()
               for v in vars_]
+    if label_vars is not None:
+        allc = [rc.match_variant(s[s["metric"] == metric], v)["nodes"]
+                .nunique() for v in label_vars]
+        vars_all, counts_all = label_vars, allc
+    else:
+        vars_all, counts_all = vars_, counts
     for var in vars_:
         dv = rc.match_variant(d, var).sort_values("nodes")
         dv = dv[dv["median"].notna()]
         if dv.empty:
             continue
-        kw = variant_style(var, vars_, counts)
+        kw = variant_style(var, vars_all, counts_all)
         if yerr and dv["median_ci_low"].notna().any():
             ax.errorbar(dv["nodes"], dv["median"], yerr=ci_err(dv),
                         capsize=2, **kw)
@@ -147,8 +159,11 @@ def fig_lookup(exps, out, metric="lookup_ns", stem="lookup_vs_nodes",
     if s[s["metric"] == metric].empty:
         raise Skip(f"no {metric} rows")
     fig, axes = style.new_figure(ncols=2, sharey=True)
+    both = s[(s["metric"] == metric) &
+             s["scenario"].isin(["prehashed", "string"])]
+    all_vars = rc.variants(both)
     for ax, sc in zip(axes[0], ("prehashed", "string")):
-        plot_metric_vs_nodes(ax, s, metric, sc)
+        plot_metric_vs_nodes(ax, s, metric, sc, label_vars=all_vars)
         if sc == "string":
             h = s[(s["metric"] == "hash_ns") & (s["scenario"] == "string")]
             if not h.empty:
@@ -156,8 +171,13 @@ def fig_lookup(exps, out, metric="lookup_ns", stem="lookup_vs_nodes",
                 ax.plot(hm.index, hm.values, color="black", linestyle="--",
                         marker="x", label="hash only (string key)")
         log_axes(ax)
+        sn = sorted(both[both["scenario"] == sc]["nodes"].dropna().unique())
         ax.set_title(f"{sc} keys" + (" (includes hashing the key)"
-                                     if sc == "string" else ""))
+                                     if sc == "string" else "")
+                     + (f"\ntimed at N = {sn[0]:,.0f} only"
+                        if len(sn) == 1 else ""))
+        if len(sn) == 1:
+            ax.set_xlim(axes[0][0].get_xlim())
         ax.set_xlabel("nodes N")
     axes[0][0].set_ylabel(f"{what}, ns per lookup (median, 95 % CI of "
                           "the median)")
@@ -239,6 +259,8 @@ def fig_disruption(exps, out):
                                        ("remove_random", "optimum 1/N"))):
         ax = axes[0][j]
         plot_metric_vs_nodes(ax, s, "moved_fraction", sc)
+        _mark_capped(ax, s[(s["metric"] == "moved_fraction") &
+                           (s["scenario"] == sc)])
         if sc == "remove_random":
             # Algorithms that can only remove the last node (jump) run
             # remove_last instead (results/README.md): draw it, labelled.
@@ -285,6 +307,25 @@ def fig_disruption(exps, out):
     leg = style.legend_outside(fig, axes)
     fig.suptitle("Disruption: keys moved vs number of nodes")
     return style.save_figure(fig, out, "disruption_vs_nodes", [e.meta], leg)
+
+
+def _mark_capped(ax, d):
+    """Rings and a note on the points of cells placed with fewer keys than
+    the others at the same N (a key cap: more sampling spread)."""
+    d = d[d["median"].notna() & d["keys"].notna()]
+    if d.empty:
+        return
+    most = d.groupby("nodes")["keys"].transform("max")
+    cap = d[d["keys"] < most]
+    for _, r in cap.iterrows():
+        kw = style.line_kw(r["algorithm"])
+        ax.plot([r["nodes"]], [r["median"]], linestyle="none", marker="o",
+                markersize=11, markerfacecolor="none",
+                markeredgecolor=kw["color"], zorder=7)
+        ax.annotate(f"{r['algorithm']}: {r['keys']:,.0f} keys (capped)",
+                    (r["nodes"], r["median"]), textcoords="offset points",
+                    xytext=(-6, 8), ha="right", fontsize=6,
+                    color=kw["color"])
 
 
 MULTI = ["remove_10pct_random", "remove_30pct_random", "remove_50pct_random",
@@ -350,12 +391,12 @@ def fig_vnodes(exps, out):
             g = dn[dn["metric"] == m].groupby("vnodes")["value"]
             if g.ngroups == 0:
                 continue
-            mean = g.mean()
-            ax.fill_between(mean.index, g.quantile(0.025).values,
+            mid = g.median()
+            ax.fill_between(mid.index, g.quantile(0.025).values,
                             g.quantile(0.975).values, color=col,
                             alpha=0.15 if "max" in m else 0.25, linewidth=0)
-            ax.plot(mean.index, mean.values, color=col, marker=mk,
-                    label=f"ring {lab}: mean (band: 95 % of repetitions)")
+            ax.plot(mid.index, mid.values, color=col, marker=mk,
+                    label=f"ring {lab}: median (band: 95 % of repetitions)")
             a_ = an[an["metric"] == m].sort_values("vnodes")
             if not a_.empty:
                 ax.plot(a_["vnodes"], a_["median"],
@@ -367,86 +408,136 @@ def fig_vnodes(exps, out):
             if cl["metric"] in ("load_max_over_mean",
                                 "load_min_over_mean") and \
                     st.get("nodes") == n:
+                # the article's own key count: a run with fewer keys per
+                # node has more sampling spread than the article had
                 ax.plot([st["vnodes"]], [cl["article"]],
-                        label=f"article (003), {n:g} nodes",
-                        **style.ARTICLE_KW)
+                        label=f"article ({cl['source']}), {n:g} nodes, "
+                        f"{st['keys']:,} keys", **style.ARTICLE_KW)
         ax.axhline(1.0, color="#999999", linewidth=0.8)
         ax.set_xscale("log")
+        # log: max/mean 1.0–1.3 (the range that decides a vnode count)
+        # and min/mean down to 0.01 both stay readable
+        ax.set_yscale("log")
+        ax.yaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:g}"))
+        ax.yaxis.set_minor_formatter(FuncFormatter(
+            lambda v, _: f"{v:g}" if f"{v:.2g}"[-1] in "1235" and
+            0.5 <= v <= 2 else ""))
         ax.set_xlabel("virtual nodes per node")
         keys = dn["keys"].dropna().unique()
         ax.set_title(f"N = {n:g}" + (f", {keys[0]:,.0f} keys"
                                      if len(keys) == 1 else ""))
-    axes[0][0].set_ylabel("keys on node / mean keys per node")
+    axes[0][0].set_ylabel("keys on node / mean keys per node (log)")
     leg = style.legend_outside(fig, axes, ncol=3)
-    fig.suptitle("Ring balance vs virtual nodes")
+    fig.suptitle("Ring balance vs virtual nodes (median over repetitions)")
     return style.save_figure(fig, out, "vnodes_balance", [e.meta], leg)
 
 
+def _med_err(r, v=None):
+    """[[lower], [upper]] error-bar lengths from a summary row's interval
+    (common.interval: the median's 95 % CI, or min–max of 2–5
+    repetitions), or None."""
+    iv = rc.interval(r, False) if r is not None else None
+    if iv is None:
+        return None
+    v = float(r["median"]) if v is None else v
+    return [[max(0, v - iv[0])], [max(0, iv[1] - v)]]
+
+
+# min/mean below this is drawn as a stub at the axis floor with its value
+# written on it: the balance differences of 0.9–1.1 stay readable.
+BALANCE_FLOOR = 0.6
+
+
 def fig_balance(exps, out):
+    """Per N, max/mean (top row) and min/mean (bottom row) per algorithm:
+    bars from 1.0 (perfect) up or down to the median, error bars the
+    median's 95 % CI or min–max of 2–5 repetitions, the model expectation
+    where a model fits (a dash), and the key count written on the bars
+    of cells timed with fewer keys than the others at that N (a cap)."""
     (e,) = need(exps, "balance")
+    from report import balance as rbal
     s, ks = rc.restrict(e.summary, "keyset", "uniform")
     s, hs = rc.restrict(s, "hash", "xxh64")
     d = s[s["scenario"] == "measured"]
     ns = sorted(d["nodes"].dropna().unique())
     if not ns:
         raise Skip("no measured balance rows")
-    fig, axes = style.new_figure(ncols=len(ns), sharey=True,
-                                 figsize=(max(7.5, 5 * len(ns)), 4.6))
+    fig, axes = style.new_figure(ncols=len(ns), nrows=2, sharey="row",
+                                 figsize=(max(7.5, 5 * len(ns)), 7.5))
     vars_ = rc.variants(d)
-    for ax, n in zip(axes[0], ns):
+    x = np.arange(len(vars_))
+    lows = []
+    for j, n in enumerate(ns):
         dn = d[d["nodes"] == n]
-        x = np.arange(len(vars_))
-        for i, var in enumerate(vars_):
-            dv = rc.match_variant(dn, var)
-            kw = variant_style(var, vars_)
-            for m, off, hatch in (("load_max_over_mean", -0.2, None),
-                                  ("load_min_over_mean", 0.2, "///")):
-                r = dv[dv["metric"] == m]
-                if r.empty:
+        keys = dn[dn["metric"] == "load_max_over_mean"]["keys"].dropna()
+        most = keys.max() if not keys.empty else None
+        for row, m in enumerate(("load_max_over_mean",
+                                 "load_min_over_mean")):
+            ax = axes[row][j]
+            for i, var in enumerate(vars_):
+                r = rc.one(rc.match_variant(dn[dn["metric"] == m], var))
+                if r is None or pd.isna(r.get("median")):
                     continue
-                r = r.iloc[0]
-                err = None
-                if not pd.isna(r["median_ci_low"]):
-                    err = [[max(0, r["median"] - r["median_ci_low"])],
-                           [max(0, r["median_ci_high"] - r["median"])]]
-                ax.bar(x[i] + off, r["median"], 0.38, color=kw["color"],
-                       alpha=kw.get("alpha", 1), hatch=hatch,
-                       edgecolor="white", yerr=err, capsize=2)
-            a = s[(s["scenario"] == "analytic") & (s["nodes"] == n) &
-                  (s["metric"] == "load_max_over_mean")]
-            a = rc.match_variant(a, var)
-            mx = dv[dv["metric"] == "load_max_over_mean"]
-            if not a.empty and not mx.empty:
-                # like with like: the model's expectation vs the MEAN
-                ax.plot([x[i] - 0.2], [mx["mean"].iloc[0]], linestyle="none",
-                        marker="o", markersize=4, color="black",
-                        label="measured mean max/mean")
-            if not a.empty:
-                ax.plot([x[i] - 0.2], [a["median"].iloc[0]],
-                        label="model expectation of max/mean", **{
-                            **style.ANALYTIC_KW, "marker": "_",
-                            "markersize": 14, "linestyle": "none",
-                            "markeredgewidth": 2})
-        ax.axhline(1.0, color="#999999", linewidth=0.8)
-        ax.set_xticks(x)
-        ax.set_xticklabels([rc.variant_label(v) for v in vars_],
-                           rotation=30, ha="right")
-        ax.set_title(f"N = {n:g}")
-    axes[0][0].set_ylabel("load / mean (bars: median ± its 95 % CI)")
-    from matplotlib.patches import Patch
-    handles = [Patch(facecolor="#888888", label="max/mean"),
-               Patch(facecolor="#888888", hatch="///", edgecolor="white",
-                     label="min/mean")]
-    for lab in ("model expectation of max/mean", "measured mean max/mean"):
-        an = [ln for ln in axes[0][0].get_lines() if ln.get_label() == lab]
-        if an:
-            handles.append(an[0])
+                kw = variant_style(var, vars_)
+                v = float(r["median"])
+                shown = max(v, BALANCE_FLOOR) if row else v
+                ax.bar(x[i], shown - 1.0, 0.7, bottom=1.0,
+                       color=kw["color"], alpha=kw.get("alpha", 1),
+                       edgecolor="white",
+                       yerr=None if shown != v else _med_err(r, v),
+                       capsize=2)
+                if shown != v:
+                    lows.append(v)
+                    ax.text(x[i], BALANCE_FLOOR + 0.005, f"{v:.2g}\u2193",
+                            ha="center", va="bottom", fontsize=6.5,
+                            color="black", fontweight="bold")
+                a = rc.match_variant(s[(s["scenario"] == "analytic") &
+                                       (s["nodes"] == n) &
+                                       (s["metric"] == m)], var)
+                f = rc.var_filter(var)
+                if not a.empty and rbal.model_fits(s, nodes=n, **f):
+                    ax.plot([x[i]], [a["median"].iloc[0]],
+                            label="model expectation", **{
+                                **style.ANALYTIC_KW, "marker": "_",
+                                "markersize": 14, "linestyle": "none",
+                                "markeredgewidth": 2})
+                k = r.get("keys")
+                if row == 0 and most and k and not pd.isna(k) and k < most:
+                    # inside the bar, from its foot: the model's dash and
+                    # the error bar stay clear
+                    ax.text(x[i], 1.004, f"{k:,.0f} keys (capped)",
+                            rotation=90, ha="center", va="bottom",
+                            fontsize=6, color="white", fontweight="bold")
+            ax.axhline(1.0, color="#999999", linewidth=0.8)
+            ax.set_xticks(x)
+            if row == 1:
+                ax.set_xticklabels([rc.variant_label(v) for v in vars_],
+                                   rotation=30, ha="right")
+            else:
+                ax.set_xticklabels([])
+                ax.set_title(f"N = {n:g}" + (f", {most:,.0f} keys"
+                                             if most else ""))
+    if lows:
+        for ax in axes[1]:
+            ax.set_ylim(bottom=BALANCE_FLOOR - 0.02)
+    axes[0][0].set_ylabel("max/mean (median; bars from 1 = perfect)")
+    axes[1][0].set_ylabel("min/mean (median)"
+                          + (f"; below {BALANCE_FLOOR:g}: value written"
+                             if lows else ""))
+    from matplotlib.lines import Line2D
+    handles = [Line2D([], [], color="black", linewidth=1,
+                      label="error bar: 95 % CI of the median, or min–max "
+                            "of 2–5 repetitions")]
+    an = [ln for ax in axes.flat for ln in ax.get_lines()
+          if ln.get_label() == "model expectation"]
+    if an:
+        handles.append(an[0])
     leg = style.legend_outside(fig, axes, handles=handles,
                                labels=[h.get_label() for h in handles])
-    fig.suptitle("Load balance per algorithm (model expectation beside the "
-                 "measured mean)"
+    fig.suptitle("Load balance per algorithm: median max/mean and min/mean"
                  + (f", key set {ks}" if ks else "")
-                 + (f", hash {hs}" if hs else ""))
+                 + (f", hash {hs}" if hs else "")
+                 + " (model expectation where a model fits)")
     return style.save_figure(fig, out, "balance_by_algorithm", [e.meta], leg)
 
 
@@ -458,14 +549,16 @@ def _heat(ax, mat, fmt, cmap, title, vmin=None, vmax=None):
     ax.set_yticks(range(mat.shape[0]))
     ax.set_yticklabels(mat.index)
     ax.grid(False)
-    vals = mat.values[~np.isnan(mat.values)]
-    mid = (np.nanmin(vals) + np.nanmax(vals)) / 2 if vals.size else 0
     for i in range(mat.shape[0]):
         for j in range(mat.shape[1]):
             v = mat.values[i, j]
             if not np.isnan(v):
+                # black on light cells, white on dark ones (by the cell
+                # colour's luminance, whatever the colour map's direction)
+                r, g, b, _ = im.cmap(im.norm(v))
+                light = 0.2126 * r + 0.7152 * g + 0.0722 * b > 0.5
                 ax.text(j, i, fmt(v), ha="center", va="center", fontsize=7,
-                        color="white" if v > mid else "black")
+                        color="black" if light else "white")
     ax.set_title(title)
     return im
 
@@ -627,11 +720,9 @@ def fig_seeds(exps, out):
     (e,) = need(exps, "seeds")
     rows = rseeds.seed_rows(exps)
     rows = [r for r in rows if r["found"]]
-    e_d = e.data[e.data["value"].notna()]
     for r in rows:
-        vals = rseeds._filter(e_d[(e_d["scenario"] == r["scenario"]) &
-                                  (e_d["metric"] == r["metric"])], r)["value"]
-        r["band_lo"], r["band_hi"] = chdata.quantile_band(vals)
+        # r["band_lo"], r["band_hi"]: the central 95 % of the repetitions,
+        # the band the table's inside/outside is judged on (seed_rows)
         row = r["row"] or {}
         r["ci_lo"] = float(row.get("median_ci_low", float("nan")))
         r["ci_hi"] = float(row.get("median_ci_high", float("nan")))
@@ -662,7 +753,8 @@ def fig_seeds(exps, out):
         unit = {"pct": " %", "x": "×", "int": ""}[k]
         ax.xaxis.set_major_formatter(FuncFormatter(
             lambda v, _, u=unit: f"{v:g}{u}"))
-        zt = "" if math.isnan(r["z"]) else f", z {r['z']:+.1f}"
+        zt = "" if math.isnan(r["pct"]) else \
+            f", {r['pct']:.0f} % of ours below"
         ax.set_title(f"{r['id']} · {r['label']} — article "
                      f"{rc.fmt_value(r['article'], k)}, ours "
                      f"{rc.fmt_value(r['median'], k)}{zt}"
@@ -752,8 +844,8 @@ def fig_removal_state(exps, out):
     vars_ = rc.variants(st)
     panels = (("memory_bytes_per_node", "median",
                "bytes per node built (self-reported)"),
-              ("load_max_over_mean", "mean",
-               "max/mean (mean, 95 % CI of the mean)"))
+              ("load_max_over_mean", "median",
+               "max/mean (median over repetitions)"))
     for ax, (metric, stat, ylab) in zip(axes[0], panels):
         d = st[st["metric"] == metric]
         for var in vars_:
@@ -828,10 +920,7 @@ def fig_pareto(exps, out):
         kw["label"] = a if a not in seen else "_" + a
         seen.add(a)
         xr, yr = p["x_row"], p["y_row"]
-        xerr = None
-        if not pd.isna(xr.get("mean_ci_low")):
-            xerr = [[max(0, p["x"] - xr["mean_ci_low"])],
-                    [max(0, xr["mean_ci_high"] - p["x"])]]
+        xerr = _med_err(xr, p["x"])
         yerr = None
         if not pd.isna(yr.get("median_ci_low")):
             yerr = [[max(0, p["y"] - yr["median_ci_low"])],
@@ -849,9 +938,12 @@ def fig_pareto(exps, out):
             linewidth=1, label="Pareto front (point estimates)", zorder=1)
     ax.set_xscale("log")
     ax.set_yscale("log")
+    noadd = rc.cannot_add(None, exps)
+    for p in pts:   # "a = N: no free bucket" where it applies
+        p["label"] = rover._label(p, noadd)
     _place_labels(ax, pts)
-    ax.set_xlabel("max/mean load (mean over repetitions, 95 % CI of the "
-                  "mean); 1 = perfect")
+    ax.set_xlabel("max/mean load (median over repetitions; bars: 95 % CI "
+                  "of the median, or min–max of 2–5); 1 = perfect")
     ax.set_ylabel("lookup time, ns (prehashed; median, 95 % CI of the "
                   "median)")
     handles, labels = ax.get_legend_handles_labels()
@@ -859,10 +951,12 @@ def fig_pareto(exps, out):
     labels.append(handles[-1].get_label())
     leg = style.legend_outside(fig, axes, handles=handles, labels=labels)
     kpn = rc.keys_per_node(pts[0]["x_row"])
+    default = any(p["source"] != "overprovision" for p in pts)
     fig.suptitle(f"Lookup time against balance, N = {n:g}"
                  + (f", {kpn}" if kpn else "")
-                 + " (bold labels: on the front; \"(default)\": balance + "
-                 "lookup experiments)")
+                 + " (bold labels: on the front"
+                 + ("; \"(default)\": balance + lookup experiments"
+                    if default else "") + ")")
     metas = [e.meta] + [exps[x].meta for x in ("balance", "lookup")
                         if x in exps and any(p["source"] != "overprovision"
                                              for p in pts)]
@@ -876,10 +970,27 @@ def _mean_err(r, v):
     return [[max(0, v - lo)], [max(0, hi - v)]]
 
 
+# Presets: style.py's colour-blind-safe spare palette (Paul Tol's "muted")
+# crossed with filled markers no algorithm uses; every preset gets its own
+# (colour, marker) pair, and the plain algorithms keep their own styles.
+PRESET_MARKERS = ["o", "s", "D", "h"]
+
+
+def preset_styles(names):
+    """{preset: {'color', 'marker'}}, a distinct pair for each, in order."""
+    cols = style.SPARE_COLORS
+    return {p: {"color": cols[i % len(cols)],
+                "marker": PRESET_MARKERS[(i // len(cols)) %
+                                         len(PRESET_MARKERS)]}
+            for i, p in enumerate(names)}
+
+
 def fig_presets(exps, out):
     """Left: each preset and plain algorithm at N = 10 (nearest N), x =
-    max/mean load, y = keys moved on add over the optimum (means over
-    key-set seeds, 95 % CI of the mean). Right: max/mean vs N."""
+    max/mean load, y = keys moved on add over the optimum (medians over
+    key-set seeds; bars: min–max of the seeds, or the 95 % CI of the
+    median). Right: max/mean vs N. Each preset has its own colour and
+    marker; plain algorithms are hollow, in their algorithm colour."""
     (e,) = need(exps, "presets")
     reg = chdata.load_registry(os.path.dirname(os.path.dirname(e.run_dir)))
     meta = {p["name"]: p for p in reg.get("presets", []) if p.get("name")}
@@ -888,24 +999,26 @@ def fig_presets(exps, out):
         raise Skip("no presets rows")
     n = rc.pick_n(s["nodes"], rpre.PREFERRED_N)
     names = list(dict.fromkeys(s["algorithm"]))
-    fig, axes = style.new_figure(ncols=2, figsize=(13, 6))
+    pstyle = preset_styles([a for a in meta if a in names])
+    fig, axes = style.new_figure(ncols=2, figsize=(13, 6.5))
     ax, ax2 = axes[0][0], axes[0][1]
     pts = []
-    for i, a in enumerate(names):
+    for a in names:
         is_pre = a in meta
         xr = rpre.row(s, a, n, "static", "load_max_over_mean")
         yr = rpre.row(s, a, n, "add", "moved_over_optimum")
-        x, y = rpre.mean_of(xr), rpre.mean_of(yr)
+        x, y = rpre.med_of(xr), rpre.med_of(yr)
         if is_pre:
-            kw = dict(color=f"C{i % 10}", marker="o", linestyle="none")
+            kw = dict(color=pstyle[a]["color"], marker=pstyle[a]["marker"],
+                      linestyle="none")
         else:
             kw = style.line_kw(a, linestyle="none")
-            kw["marker"] = "^"
-        kw["label"] = None
+            kw["markerfacecolor"] = "none"
+            kw["markeredgewidth"] = 1.4
+        kw["label"] = a + ("" if is_pre else " (algorithm)")
         if not (math.isnan(x) or math.isnan(y)):
-            ax.errorbar([x], [y], xerr=_mean_err(xr, x),
-                        yerr=_mean_err(yr, y), capsize=2, markersize=6,
-                        **kw)
+            ax.errorbar([x], [y], xerr=_med_err(xr, x), yerr=_med_err(yr, y),
+                        capsize=2, markersize=7, **kw)
             pts.append(dict(x=x, y=y, label=a, source="overprovision",
                             front=False))
         d = s[(s["algorithm"] == a) & (s["scenario"] == "static") &
@@ -913,32 +1026,27 @@ def fig_presets(exps, out):
         if not d.empty:
             lkw = dict(kw)
             lkw["linestyle"] = "-" if is_pre else "--"
-            lkw["label"] = a + ("" if is_pre else " (algorithm)")
-            ax2.plot(d["nodes"], d["mean"], **lkw)
+            lkw["label"] = "_" + a   # one legend entry per name (left)
+            ax2.plot(d["nodes"], d["median"], markersize=5, **lkw)
     if not pts:
         raise Skip("no preset with both max/mean and moved on add")
     ax.axhline(1.0, color="black", linewidth=0.8, linestyle=":",
-               label="optimum (moved = 1/(N+1))")
+               label="1: the joiner gets a fair share (1/(N+1))")
     _place_labels(ax, pts)
-    ax.set_xlabel(f"max/mean load at N = {n} (mean over key-set seeds, "
-                  "95 % CI of the mean); 1 = perfect")
+    ax.set_xlabel(f"max/mean load at N = {n} (median over key-set seeds; "
+                  "bars: min–max or 95 % CI); 1 = perfect")
     ax.set_ylabel(f"keys moved on adding server {n + 1} / optimum "
-                  "(mean); 1 = optimal")
+                  "(median);\nbelow 1: the joining server gets less than a "
+                  "fair share")
     ax2.set_xscale("log")
     ax2.xaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:g}"))
     ax2.xaxis.set_minor_formatter(FuncFormatter(lambda v, _: f"{v:g}"))
     ax2.set_xlabel("N servers")
-    ax2.set_ylabel("max/mean load (mean over key-set seeds)")
-    from matplotlib.lines import Line2D
-    handles = [Line2D([], [], color="#555555", marker="o",
-                      linestyle="none", label="preset (o, solid)"),
-               Line2D([], [], color="#555555", marker="^",
-                      linestyle="none", label="plain algorithm (^, dashed)")]
-    h2, l2 = ax2.get_legend_handles_labels()
+    ax2.set_ylabel("max/mean load (median over key-set seeds)")
+    ax2.set_title("solid: presets; dashed, hollow: plain algorithms",
+                  fontsize=8)
     h1, l1 = ax.get_legend_handles_labels()
-    leg = style.legend_outside(fig, axes, handles=handles + h2 + h1,
-                               labels=[h.get_label() for h in handles]
-                               + l2 + l1)
+    leg = style.legend_outside(fig, axes, handles=h1, labels=l1, ncol=4)
     fig.suptitle(f"Production presets vs plain algorithms, N = {n}")
     return style.save_figure(fig, out, "presets_balance_moved", [e.meta],
                              leg)
@@ -1142,6 +1250,7 @@ def _fig_cascade(exps, out, scenario, stem):
                                  sharex=True, sharey=True)
     top = cf["n"] - 1
     draw_ob = cf["any_over"]
+    fig_handles, fig_names = [], []
     for k, a in enumerate(algs):
         ax = axes[k // ncols][k % ncols]
         per = [p for p in cf["per"] if p["var"]["algorithm"] == a]
@@ -1171,7 +1280,10 @@ def _fig_cascade(exps, out, scenario, stem):
         ax.set_xticks(cf["us"])
         ax.set_ylim(-0.4, top + 0.4)
         if len(per) > 1:
-            ax.legend(handles, names, fontsize=6.5, loc="upper left")
+            # the variants' names in the figure's legend, below the panels
+            # (a legend inside a panel covered its lines)
+            fig_handles += handles
+            fig_names += [f"{a} {nm}" for nm in names]
     for k in range(len(algs), nrows * ncols):
         axes[k // ncols][k % ncols].set_visible(False)
     for j in range(ncols):
@@ -1190,7 +1302,9 @@ def _fig_cascade(exps, out, scenario, stem):
                  + ("; crosses: servers already over capacity before the "
                     "death" if draw_ob else "") + ")")
     fig.tight_layout()
-    return style.save_figure(fig, out, stem, [e.meta])
+    leg = style.legend_outside(fig, axes, handles=fig_handles,
+                               labels=fig_names) if fig_handles else None
+    return style.save_figure(fig, out, stem, [e.meta], leg)
 
 
 def fig_cluster_cascade_mean(exps, out):

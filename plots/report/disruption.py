@@ -12,7 +12,8 @@ scenario (add, single removal)."""
 import math
 
 from report.common import (filt, fmt_num, fmt_pct, mcell,
-                           med, na_note, one, ref_note, render, replay_model,
+                           med, na_note, cell_note, one, ref_note, render,
+                           replay_model,
                            var_filter, variant_label, variants)
 
 REL_TOL = 0.01   # excess / optimum below this is minimal
@@ -67,8 +68,9 @@ def section(ctx):
         return "\n".join(out + ["_No `disruption` results yet._", ""])
     s = e.summary
     ns = sorted(int(n) for n in s["nodes"].dropna().unique())[:4]
-    out += ["Fraction of all keys that changed owner (median [95 % CI] over "
-            "repetitions); optimum = 1/(N+1) on add, 1/N on removing one "
+    out += ["Fraction of all keys that changed owner (median over "
+            "repetitions [95 % CI of the median]; \"(n=k)\": 2–5 "
+            "repetitions, too few for a 95 % interval); optimum = 1/(N+1) on add, 1/N on removing one "
             "node; excess/opt. = keys that moved but did not have to, over "
             "the optimum. \"minimal at N\": the excess count is within "
             f"{NOISE_SIGMAS:g}σ of 0 (σ = binomial noise of the moved count, "
@@ -88,8 +90,8 @@ def section(ctx):
         sv = filt(s, **f)
         for n in ns:
             if sv[sv["nodes"] == n].empty and \
-                    na_note(e, algorithm=var["algorithm"], nodes=n) is None:
-                continue
+                    na_note(e, var=var, nodes=n) is None:
+                continue   # this configuration was not run at this N
             k = one(filt(sv, nodes=n, scenario="add"))
             kk = k.get("keys") if k else None
             r = [variant_label(var), str(n),
@@ -101,9 +103,10 @@ def section(ctx):
                                                   nodes=n).empty and \
                         not filt(sv, scenario="remove_last", nodes=n).empty:
                     sc, mark = "remove_last", " (last node)"
-                if filt(sv, scenario=sc, nodes=n).empty:
-                    r += [na_note(e, algorithm=var["algorithm"],
-                                  scenario=sc, nodes=n) or "—", "", ""]
+                if filt(sv, scenario=sc, nodes=n,
+                        metric="moved_fraction")["median"].isna().all():
+                    r += [cell_note(e, var, n, scenario=sc) or "—", "",
+                          ""]
                     continue
                 r.append(mcell(ctx, "disruption", "pct", scenario=sc,
                                nodes=n, metric="moved_fraction", **f))
