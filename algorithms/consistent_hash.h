@@ -164,7 +164,27 @@ class ConsistentHash {
   virtual std::vector<NodeId> LiveNodes() const = 0;
   // The name of node `id` (also for removed ids).
   virtual const std::string& NodeName(NodeId id) const = 0;
+
+  // The share of the digest space each live node owns, in LiveNodes() order
+  // (the shares sum to 1), without keys: the fraction of all 2^kBits digests
+  // of the hash policy whose Lookup is that node. Where the state is a
+  // partition of the digest space it is computed from it exactly (ring: arc
+  // lengths; Maglev: slots; modulo: residues); where the algorithm's proof
+  // makes every live bucket equally likely for a uniform digest (jump-like
+  // and table algorithms: a bucket's share is a property of the algorithm,
+  // not of the instance) it is 1/N, and ShareSource() says which. Empty
+  // (the default) when neither holds (e.g. multi-probe's, or a stateful
+  // algorithm's, shares depend on the keys).
+  virtual std::vector<double> DigestSpaceShares() const { return {}; }
+  enum class ShareSource { kNone, kFromState, kByConstruction };
+  virtual ShareSource DigestShareSource() const { return ShareSource::kNone; }
 };
+
+// Exact shares of the residues of all 2^bits digests mod m, in slot order:
+// slot s holds floor(2^bits / m) digests plus one when s < 2^bits mod m.
+std::vector<double> ResidueShares(uint64_t m, int bits);
+// 1/n for each of n live nodes.
+std::vector<double> UniformShares(size_t n);
 
 inline absl::Status ConsistentHash::LookupReplicas(uint64_t, size_t, bool,
                                                    std::vector<NodeId>*) const {

@@ -2,6 +2,7 @@
 
 #include "experiments/assemble.h"
 
+#include <algorithm>
 #include <map>
 #include <string_view>
 #include <vector>
@@ -9,6 +10,7 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "experiments/csv.h"
+#include "experiments/metric_registry.h"
 #include "experiments/metrics.h"
 #include "experiments/result_row.h"
 #include "experiments/signals.h"
@@ -55,6 +57,9 @@ absl::Status Assemble(const Spec& spec, const std::string& dir) {
     }
   }
   const size_t value_col = ColumnIndex("value");
+  const size_t metric_key = static_cast<size_t>(
+      std::find(key_cols.begin(), key_cols.end(), ColumnIndex("metric")) -
+      key_cols.begin());
   const size_t noisy_col = ColumnIndex("noisy");
   const size_t n_eff_col = ColumnIndex("n_eff");
   struct Group {
@@ -87,7 +92,8 @@ absl::Status Assemble(const Spec& spec, const std::string& dir) {
   }
   std::string summary = FormatFields(header);
   for (const Group& g : groups) {
-    const SummaryStats st = Summarize(g.values, g.n_eff_one);
+    const SummaryStats st = Summarize(g.values, g.n_eff_one,
+                                      RangeOfMetric(g.key[metric_key]));
     std::vector<std::string> f = g.key;
     const bool any = st.n > 0;
     f.push_back(std::to_string(st.n));

@@ -10,7 +10,7 @@ namespace {
 
 constexpr std::string_view kPeerPlaceholder = "<peer>";
 
-constexpr std::array<MetricInfo, 60> kMetrics = {{
+constexpr std::array<MetricInfo, 62> kMetrics = {{
     // Timing (vary run to run).
     {"lookup_ns", "ns", "lower", true,
      "time per lookup, independent lookups over a key array (throughput); "
@@ -88,6 +88,12 @@ constexpr std::array<MetricInfo, 60> kMetrics = {{
      "max load / mean load (1 is ideal)"},
     {"load_min_over_mean", "ratio", "higher", false,
      "min load / mean load (1 is ideal)"},
+    {"exact_max_over_mean", "ratio", "lower", false,
+     "largest share of the digest space / the mean share (no keys): from "
+     "the state (ring arcs, Maglev slots, modulo residues) or, for jump-like "
+     "and table algorithms, by construction (note column)"},
+    {"exact_min_over_mean", "ratio", "higher", false,
+     "smallest share of the digest space / the mean share (no keys)"},
     {"load_rel_stddev", "ratio", "lower", false,
      "population standard deviation of the loads / mean"},
     {"load_chi2_pvalue", "probability", "none", false,
@@ -203,6 +209,25 @@ const MetricInfo* FindMetric(std::string_view metric) {
     }
   }
   return nullptr;
+}
+
+MetricRange RangeOfMetric(std::string_view metric) {
+  const MetricInfo* info = FindMetric(metric);
+  if (info == nullptr || info->unit == "id-fold" ||
+      info->name == "extra_db_reads") {
+    return {};
+  }
+  if (info->unit == "fraction" || info->unit == "probability" ||
+      info->name.ends_with("min_over_mean")) {
+    return {0, 1};
+  }
+  // max/mean of a load (keys, or exact shares) is at least 1; a request
+  // max/mean is 0 in a bucket without requests.
+  if (info->name.ends_with("max_over_mean") &&
+      (info->name.starts_with("load_") || info->name.starts_with("exact_"))) {
+    return {1, MetricRange().upper};
+  }
+  return {0, MetricRange().upper};
 }
 
 }  // namespace chbench

@@ -24,6 +24,7 @@
 #ifndef CHBENCH_EXPERIMENTS_METRIC_REGISTRY_H_
 #define CHBENCH_EXPERIMENTS_METRIC_REGISTRY_H_
 
+#include <limits>
 #include <span>
 #include <string_view>
 
@@ -46,6 +47,20 @@ const MetricInfo* FindMetric(std::string_view metric);
 
 // True for a pattern row such as "lookup_ns_ratio_to_<peer>".
 bool IsMetricPattern(const MetricInfo& info);
+
+// The values a metric can take: an interval of its summary (summary.csv) is
+// truncated to it, so no bound is impossible (a negative count, a max/mean
+// below 1). Derived from the row: fractions and probabilities [0, 1];
+// "*min_over_mean" [0, 1]; a load's max/mean ("load_" or "exact_"
+// "*max_over_mean") [1, inf); differences
+// ("extra_db_reads", which subtracts the control run's reads) and
+// fingerprints (unit "id-fold") unbounded; every other metric (times,
+// counts, bytes, rates, ratios) [0, inf). An unknown metric is unbounded.
+struct MetricRange {
+  double lower = -std::numeric_limits<double>::infinity();
+  double upper = std::numeric_limits<double>::infinity();
+};
+MetricRange RangeOfMetric(std::string_view metric);
 
 }  // namespace chbench
 

@@ -354,7 +354,8 @@ size_t MedianCiRank(size_t n, double* coverage) {
   return best;
 }
 
-SummaryStats Summarize(std::span<const double> input, bool n_eff_one) {
+SummaryStats Summarize(std::span<const double> input, bool n_eff_one,
+                       MetricRange range) {
   SummaryStats s;
   std::vector<double> values;
   values.reserve(input.size());
@@ -380,8 +381,8 @@ SummaryStats Summarize(std::span<const double> input, bool n_eff_one) {
       boost::math::students_t_distribution<double> t(n - 1.0);
       const double h =
           boost::math::quantile(t, 0.975) * sd / std::sqrt(1.0 * n);
-      s.mean_ci_low = s.mean - h;
-      s.mean_ci_high = s.mean + h;
+      s.mean_ci_low = std::clamp(s.mean - h, range.lower, range.upper);
+      s.mean_ci_high = std::clamp(s.mean + h, range.lower, range.upper);
     }
   }
   if (!n_eff_one) {

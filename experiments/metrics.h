@@ -24,6 +24,8 @@
 #include <span>
 #include <vector>
 
+#include "experiments/metric_registry.h"
+
 namespace chbench {
 
 struct LoadStats {
@@ -138,12 +140,16 @@ struct SummaryStats {
   double min = 0, max = 0;
   std::optional<double> cv;  // sample sd / mean; empty n < 2 or mean == 0
   double mean = 0;
-  // mean -+ t(0.975, n-1) s / sqrt(n); empty when n < 2 or n_eff == 1.
+  // mean -+ t(0.975, n-1) s / sqrt(n), truncated to the metric's range;
+  // empty when n < 2 or n_eff == 1.
   std::optional<double> mean_ci_low, mean_ci_high;
 };
 // `n_eff_one`: the values are repetitions that are not independent (e.g. the
 // words key set using more than half the dictionary): n_eff = 1 and no CI.
-SummaryStats Summarize(std::span<const double> values, bool n_eff_one = false);
+// `range`: the values the metric can take (RangeOfMetric); the mean's
+// interval is truncated to it (the median's is made of observed values).
+SummaryStats Summarize(std::span<const double> values, bool n_eff_one = false,
+                       MetricRange range = {});
 
 // The order-statistic index j (1-based) of the median's 95 % CI for n values
 // (see SummaryStats), or 0 when no symmetric pair reaches 95 % (n < 6).

@@ -273,4 +273,41 @@ TEST(MetricsTest, NEffOneDropsIntervals) {
 }
 
 }  // namespace
+// The mean's t-interval never leaves the metric's range: three spread-out
+// counts give a lower bound below 0 untruncated, 0 truncated; a max/mean
+// near 1 gives a lower bound of 1, and the point estimates are untouched.
+TEST(MetricsTest, MeanIntervalIsTruncatedToTheMetricsRange) {
+  const std::vector<double> reads = {100, 4000, 9000};
+  const SummaryStats raw = Summarize(reads);
+  ASSERT_TRUE(raw.mean_ci_low.has_value());
+  EXPECT_LT(*raw.mean_ci_low, 0);
+  const SummaryStats cut = Summarize(reads, false, RangeOfMetric("db_reads"));
+  EXPECT_EQ(*cut.mean_ci_low, 0);
+  EXPECT_DOUBLE_EQ(*cut.mean_ci_high, *raw.mean_ci_high);
+  EXPECT_DOUBLE_EQ(cut.mean, raw.mean);
+  const std::vector<double> ratio = {1.01, 1.3, 1.02};
+  const SummaryStats r =
+      Summarize(ratio, false, RangeOfMetric("load_max_over_mean"));
+  EXPECT_EQ(*r.mean_ci_low, 1);
+  const std::vector<double> frac = {0.05, 0.9, 0.99};
+  const SummaryStats f = Summarize(frac, false, RangeOfMetric("hit_ratio"));
+  EXPECT_GE(*f.mean_ci_low, 0);
+  EXPECT_EQ(*f.mean_ci_high, 1);
+}
+
+TEST(MetricsTest, RangeOfMetricFollowsTheRow) {
+  EXPECT_EQ(RangeOfMetric("lookup_ns").lower, 0);
+  EXPECT_TRUE(std::isinf(RangeOfMetric("lookup_ns").upper));
+  EXPECT_EQ(RangeOfMetric("lookup_ns_ratio_to_ring_branchless").lower, 0);
+  EXPECT_EQ(RangeOfMetric("moved_fraction").upper, 1);
+  EXPECT_EQ(RangeOfMetric("load_min_over_mean").upper, 1);
+  EXPECT_EQ(RangeOfMetric("load_max_over_mean").lower, 1);
+  // A bucket without requests has request max/mean 0.
+  EXPECT_EQ(RangeOfMetric("request_max_over_mean").lower, 0);
+  // A difference and a fingerprint are unbounded; so is an unknown metric.
+  EXPECT_TRUE(std::isinf(RangeOfMetric("extra_db_reads").lower));
+  EXPECT_TRUE(std::isinf(RangeOfMetric("checksum").lower));
+  EXPECT_TRUE(std::isinf(RangeOfMetric("no_such_metric").lower));
+}
+
 }  // namespace chbench

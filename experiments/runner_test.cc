@@ -174,6 +174,33 @@ TEST(RunnerTest, BalanceHasMeasuredAndAnalyticRows) {
             Find(*b, "load_max_over_mean", "analytic")->value.value());
 }
 
+// Shares of the digest space beside the key counts: the ring's exact
+// max/mean is at least 1 and differs from the sampled one (no keys); jump's
+// are 1 by construction; multi-probe has neither exact shares nor a model.
+TEST(RunnerTest, BalanceHasExactSharesWhereTheAlgorithmGivesThem) {
+  auto ring = RunCell(MakeCell("balance", "ring", 10, 10000), "r");
+  ASSERT_TRUE(ring.ok()) << ring.status();
+  const ResultRow* hi = Find(*ring, "exact_max_over_mean", "exact");
+  const ResultRow* lo = Find(*ring, "exact_min_over_mean", "exact");
+  ASSERT_NE(hi, nullptr);
+  ASSERT_NE(lo, nullptr);
+  EXPECT_GT(*hi->value, 1.0);
+  EXPECT_LT(*lo->value, 1.0);
+  EXPECT_FALSE(hi->keys.has_value());
+  EXPECT_NE(*hi->value,
+            *Find(*ring, "load_max_over_mean", "measured")->value);
+  auto jump = RunCell(MakeCell("balance", "jump", 10, 10000), "r");
+  ASSERT_TRUE(jump.ok()) << jump.status();
+  EXPECT_EQ(Find(*jump, "exact_max_over_mean", "exact")->value, 1.0);
+  EXPECT_THAT(Find(*jump, "exact_max_over_mean", "exact")->note,
+              HasSubstr("construction"));
+  auto mp = RunCell(MakeCell("balance", "multiprobe", 10, 10000), "r");
+  ASSERT_TRUE(mp.ok()) << mp.status();
+  EXPECT_EQ(Find(*mp, "exact_max_over_mean", "exact"), nullptr);
+  EXPECT_EQ(Find(*mp, "load_max_over_mean", "analytic"), nullptr);
+  EXPECT_NE(Find(*mp, "load_max_over_mean", "measured"), nullptr);
+}
+
 // A key set whose repetitions share most keys marks exactly the measured rows
 // n_eff = 1 (a column of its own), never the analytic ones.
 TEST(RunnerTest, OverlappingKeySetSetsTheNEffColumnOfMeasuredRows) {
@@ -267,8 +294,9 @@ TEST_F(SpecDirTest, WritesDataSummaryMetaAndResumes) {
   const std::string data = *ReadFile(dir + "/data.csv");
   auto recs = ParseCsv(data);
   ASSERT_TRUE(recs.ok());
-  // 4 configurations x 3 repetitions x 12 rows (6 measured + 6 analytic).
-  EXPECT_EQ(recs->size(), 1u + 4 * 3 * 12);
+  // 4 configurations x 3 repetitions x 14 rows (6 measured, 2 exact shares
+  // of the digest space, 6 analytic).
+  EXPECT_EQ(recs->size(), 1u + 4 * 3 * 14);
   const std::string summary = *ReadFile(dir + "/summary.csv");
   EXPECT_THAT(summary, ::testing::StartsWith(
                            "experiment,algorithm,hash,keyset,nodes,vnodes,"

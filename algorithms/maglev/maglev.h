@@ -314,6 +314,23 @@ class Maglev final : public ConsistentHash {
     return id < nodes_.issued() ? nodes_.name(id) : *kUnknown;
   }
 
+  // Each live node's slots, each slot weighted by its share of the digests
+  // (h mod M: the first 2^kBits mod M slots hold one digest more).
+  std::vector<double> DigestSpaceShares() const override {
+    const std::vector<NodeId> live = nodes_.LiveIds();
+    if (live.empty() || table_size_ == 0) return {};
+    const std::vector<double> slot_share = ResidueShares(table_size_, H::kBits);
+    std::vector<double> by_id(nodes_.issued(), 0.0);
+    for (uint64_t s = 0; s < table_size_; ++s) by_id[slot(s)] += slot_share[s];
+    std::vector<double> shares;
+    shares.reserve(live.size());
+    for (NodeId id : live) shares.push_back(by_id[id]);
+    return shares;
+  }
+  ShareSource DigestShareSource() const override {
+    return ShareSource::kFromState;
+  }
+
   // The current table size M (0 before the first Build/AddNode with the
   // default size) and a copy of the table (owner of each slot; kInvalidNode
   // with no live node).

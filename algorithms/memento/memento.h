@@ -362,6 +362,15 @@ class Memento final : public ConsistentHash {
     return ids_[core_.Bucket<MementoPath::kCrc32c>(key_hash)];
   }
 
+  // Every live bucket equally likely for a uniform digest: the algorithm's
+  // guarantee (its paper's proof), not a property of this instance.
+  std::vector<double> DigestSpaceShares() const override {
+    return UniformShares(size());
+  }
+  ShareSource DigestShareSource() const override {
+    return ShareSource::kByConstruction;
+  }
+
   uint64_t HashKey(std::string_view key) const override {
     return HashString<H>(key, 0);
   }

@@ -106,6 +106,14 @@ class Modulo final : public ConsistentHash {
     return BucketToId(ids_, key_hash % live_.size());
   }
 
+  // h mod N: bucket b (the b-th live id) holds the residue b's digests.
+  std::vector<double> DigestSpaceShares() const override {
+    return ResidueShares(live_.size(), H::kBits);
+  }
+  ShareSource DigestShareSource() const override {
+    return ShareSource::kFromState;
+  }
+
   uint64_t HashKey(std::string_view key) const override {
     return HashString<H>(key, 0);
   }

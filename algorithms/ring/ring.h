@@ -348,6 +348,31 @@ class Ring final : public ConsistentHash {
     return table_.name(id);
   }
 
+  // Each live node's share of the circle: point i owns the digests from the
+  // previous point (inclusive) up to itself (exclusive), the first point
+  // also those from the last point on, wrapping (Lookup's "first point
+  // strictly greater"); equal points give the later ones an empty arc.
+  std::vector<double> DigestSpaceShares() const override {
+    const std::vector<NodeId> live = table_.LiveIds();
+    const uint32_t n = num_points_;
+    if (live.empty() || n == 0) return {};
+    std::vector<double> by_id(table_.issued(), 0.0);
+    const double circle = std::ldexp(1.0, kCircleBits);
+    // The first point's arc wraps: the circle less the span of the points.
+    by_id[owners_[0]] +=
+        circle - static_cast<double>(points_[n - 1] - points_[0]);
+    for (uint32_t i = 1; i < n; ++i) {
+      by_id[owners_[i]] += static_cast<double>(points_[i] - points_[i - 1]);
+    }
+    std::vector<double> shares;
+    shares.reserve(live.size());
+    for (NodeId id : live) shares.push_back(by_id[id] / circle);
+    return shares;
+  }
+  ShareSource DigestShareSource() const override {
+    return ShareSource::kFromState;
+  }
+
   // The node bookkeeping (ids, names, liveness).
   const NodeTable& table() const { return table_; }
 

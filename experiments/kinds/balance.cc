@@ -1,6 +1,10 @@
 // Copyright 2026 The chbench Authors.
 //
-// The "balance" experiment kind: keys per node over the nodes (max/mean, min/mean, relative stddev, chi-squared p-value) beside the analytic expectation.
+// The "balance" experiment kind: keys per node over the nodes (max/mean,
+// min/mean, relative stddev, chi-squared p-value), each node's share of the
+// digest space where the algorithm gives it without keys
+// (exact_max_over_mean, exact_min_over_mean), and the analytic expectation of
+// the row's balance model (none for multi-probe).
 
 #include <algorithm>
 #include <numeric>
@@ -43,6 +47,23 @@ absl::StatusOr<std::vector<ResultRow>> RunBalance(const Cell& c,
   Add(&rows, base, "load_chi2_pvalue", s.chi2_pvalue, "probability", note);
   Add(&rows, base, "load_max", static_cast<double>(s.max), "keys", note);
   Add(&rows, base, "load_min", static_cast<double>(s.min), "keys", note);
+  // Ownership without keys: each node's share of the digest space.
+  const std::vector<double> shares = (*algo)->DigestSpaceShares();
+  if (!shares.empty()) {
+    const double mean = 1.0 / static_cast<double>(shares.size());
+    const auto [lo, hi] = std::minmax_element(shares.begin(), shares.end());
+    const std::string source =
+        (*algo)->DigestShareSource() ==
+                ConsistentHash::ShareSource::kFromState
+            ? "exact share of the digest space, from the state (no keys)"
+            : "share of the digest space by the algorithm's construction "
+              "(uniform over live buckets; no keys)";
+    ResultRow exact = base;
+    exact.keys.reset();
+    exact.scenario = ClaimScenario(c, "exact");
+    Add(&rows, exact, "exact_max_over_mean", *hi / mean, "ratio", source);
+    Add(&rows, exact, "exact_min_over_mean", *lo / mean, "ratio", source);
+  }
   base.scenario = ClaimScenario(c, "analytic");
   // The analytic model is the row's balance model (algorithms/registry.h).
   const AlgorithmInfo* info = FindAlgorithm(c.algorithm);
@@ -56,6 +77,10 @@ absl::StatusOr<std::vector<ResultRow>> RunBalance(const Cell& c,
         "bound ceil(c*m/n)");
     return rows;
   }
+  // Multi-probe's shares depend on where the probes' nearest points fall;
+  // there is no closed model to compare with (the ideal-uniform one would
+  // hide its starved nodes), so it gets none.
+  if (model_kind == BalanceModel::kMultiProbe) return rows;
   AnalyticBalance a;
   std::string model;
   if (model_kind == BalanceModel::kRingPoints) {
