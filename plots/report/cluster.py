@@ -26,7 +26,7 @@ cell are seeds (key set and request stream).
 
 Statistics. Every cell is a MEAN over the seeds with its Student-t 95 %
 interval (common.fmt_mean); a cell with one seed (n = 1) has no interval,
-and the text says so. Comparisons use the intervals (presets.mean_interval:
+and the text says so. Comparisons use the intervals (common.mean_interval:
 the mean's interval, or the value itself for identical repetitions):
 "tied" = the intervals overlap; a cell without an interval is not ranked.
 
@@ -69,9 +69,8 @@ import pandas as pd
 import chdata
 import style
 from report.common import (fmt_mean, fmt_num, join_names,
-                           match_variant, md_table, one, overlaps,
-                           pick_n, PARAM_COLS, variants)
-from report.presets import mean_interval, mean_of
+                           match_variant, md_table, mean_interval, mean_of,
+                           one, overlaps, pick_n, PARAM_COLS, variants)
 
 EXP = "cluster"
 PREFERRED_N = 10

@@ -27,9 +27,9 @@ accepts (max_servers; 0 = no limit).
 
 import math
 
-from report.common import (filt, fmt_mean, fmt_num, join_names, mcell, na_note,
-                           one, overlaps, pick_n, ref_note, render,
-                           summary_of)
+from report.common import (filt, fmt_mean, fmt_num, join_names, mcell,
+                           mean_interval, mean_of, na_note, one, overlaps,
+                           pick_n, ref_note, render, summary_of)
 
 PREFERRED_N = 10
 EXCESS_EPS = 1e-12     # an excess above this is "keys that need not move"
@@ -59,32 +59,6 @@ def split_names(ctx, s):
 def row(s, name, n, scenario, metric):
     return one(filt(s, algorithm=name, nodes=n, scenario=scenario,
                     metric=metric))
-
-
-def mean_of(r):
-    if r is None:
-        return float("nan")
-    v = r.get("mean")
-    return float("nan") if v is None or (isinstance(v, float) and
-                                         math.isnan(v)) else float(v)
-
-
-def mean_interval(r):
-    """(lo, hi) of the mean: its 95 % interval; (mean, mean) for a single
-    repetition or repetitions without spread; None (tied with everything)
-    when the interval is missing otherwise."""
-    m = mean_of(r)
-    if math.isnan(m):
-        return None
-    lo, hi = r.get("mean_ci_low"), r.get("mean_ci_high")
-    if lo is not None and hi is not None and not (
-            math.isnan(float(lo)) or math.isnan(float(hi))):
-        return float(lo), float(hi)
-    n = int(r.get("n") or 0)
-    mn, mx = r.get("min"), r.get("max")
-    if n >= 2 and mn is not None and mx is not None and mn == mx:
-        return m, m     # repetitions without spread
-    return None         # one key-set seed: no interval, not ranked
 
 
 def cells(s, names, n):
