@@ -323,16 +323,16 @@ class ReportTest(unittest.TestCase):
         self.assertFalse(row[1].endswith("~"), row[1])  # N=100 is clean
         self.assertIn("noisy cell", self.text)
         # figures: hollow markers
-        import make_figures
-        fig, ax = make_figures.plt.subplots()
-        s = make_figures.drop_peers({"lookup": None}, chdata.load_all(
+        from report import draw
+        fig, ax = draw.plt.subplots()
+        s = draw.drop_peers({"lookup": None}, chdata.load_all(
             self.results)["lookup"].summary)
-        make_figures.plot_metric_vs_nodes(ax, s, "lookup_ns", "prehashed")
+        draw.plot_metric_vs_nodes(ax, s, "lookup_ns", "prehashed")
         hollow = [ln for ln in ax.get_lines()
                   if ln.get_markerfacecolor() in ("white", (1, 1, 1, 1))]
         self.assertEqual(len(hollow), 1)
         self.assertEqual(list(hollow[0].get_xdata()), [1000])
-        make_figures.plt.close(fig)
+        draw.plt.close(fig)
 
     def test_timing_context_gives_the_machine_state_sentinel(self):
         self.need_fake()

@@ -320,3 +320,61 @@ def context_line(ctx):
             "each run's threshold, wait, re-measurement count and budget are "
             "its `meta.json`'s `timing_policy` (results/README.md).")
     return ["Timing context (medians per cell):", ""] + out + ["", note, ""]
+
+
+# ---------------------------------------------------------------------------
+# figures: drawn by plots/make_figures.py and shown in this section; each
+# entry of FIGURES is (stem, caption, drawing function)
+
+import style  # noqa: E402
+from report.draw import (Skip, drop_peers, log_axes, need,  # noqa: E402
+                         noisy_handle, plot_metric_vs_nodes)
+
+
+def fig_lookup(exps, out, metric="lookup_ns", stem="lookup_vs_nodes",
+               what="Lookup time (throughput)"):
+    (e,) = need(exps, "lookup")
+    s = drop_peers(exps, e.summary)
+    if s[s["metric"] == metric].empty:
+        raise Skip(f"no {metric} rows")
+    fig, axes = style.new_figure(ncols=2, sharey=True)
+    for ax, sc in zip(axes[0], ("prehashed", "string")):
+        plot_metric_vs_nodes(ax, s, metric, sc)
+        if sc == "string":
+            h = s[(s["metric"] == "hash_ns") & (s["scenario"] == "string")]
+            if not h.empty:
+                hm = h.groupby("nodes")["median"].median()
+                ax.plot(hm.index, hm.values, color="black", linestyle="--",
+                        marker="x", label="hash only (string key)")
+        log_axes(ax)
+        ax.set_title(f"{sc} keys" + (" (includes hashing the key)"
+                                     if sc == "string" else ""))
+        ax.set_xlabel("nodes N")
+    axes[0][0].set_ylabel(f"{what}, ns per lookup (median, 95 % CI of "
+                          "the median)")
+    handles, labels = [], []
+    for ax in axes[0]:
+        for h, lab in zip(*ax.get_legend_handles_labels()):
+            if lab not in labels:
+                handles.append(h)
+                labels.append(lab)
+    handles.append(noisy_handle())
+    labels.append(handles[-1].get_label())
+    leg = style.legend_outside(fig, axes, handles=handles, labels=labels)
+    fig.suptitle(f"{what} vs number of nodes")
+    return style.save_figure(fig, out, stem, [e.meta], leg)
+
+
+def fig_lookup_latency(exps, out):
+    return fig_lookup(exps, out, "lookup_latency_ns",
+                      "lookup_latency_vs_nodes",
+                      "Lookup latency (dependent chain)")
+
+
+FIGURES = [
+    ("lookup_vs_nodes", "Lookup time vs N (median, 95 % CI of the median; "
+     "hollow = noisy)",
+     fig_lookup),
+    ("lookup_latency_vs_nodes", "Dependent-chain lookup latency vs N",
+     fig_lookup_latency),
+]

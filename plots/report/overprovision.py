@@ -260,3 +260,79 @@ def guide_items(ctx):
              + (("; within noise of the front: "
                  + join_names(p["label"] for p in near)) if near else "")
              + ". " + ctx.csv_link("overprovision"))]
+
+
+# ---------------------------------------------------------------------------
+# figures: drawn by plots/make_figures.py and shown in this section; each
+# entry of FIGURES is (stem, caption, drawing function)
+
+import pandas as pd  # noqa: E402
+
+import style  # noqa: E402
+from report import common as rc  # noqa: E402
+from report import overprovision as rover  # noqa: E402
+from report.draw import Skip, need, noisy_handle  # noqa: E402
+from report.draw import place_labels as _place_labels  # noqa: E402
+
+
+def fig_pareto(exps, out):
+    (e,) = need(exps, "overprovision")
+    pts, n, _ = rover.points(exps)
+    if not pts:
+        raise Skip("no overprovision variant with balance and lookup rows")
+    front = rover.pareto(pts)
+    fig, axes = style.new_figure(figsize=(9, 6))
+    ax = axes[0][0]
+    seen = set()
+    for p in pts:
+        a = p["var"]["algorithm"]
+        kw = style.line_kw(a, linestyle="none")
+        kw["label"] = a if a not in seen else "_" + a
+        seen.add(a)
+        xr, yr = p["x_row"], p["y_row"]
+        xerr = None
+        if not pd.isna(xr.get("mean_ci_low")):
+            xerr = [[max(0, p["x"] - xr["mean_ci_low"])],
+                    [max(0, xr["mean_ci_high"] - p["x"])]]
+        yerr = None
+        if not pd.isna(yr.get("median_ci_low")):
+            yerr = [[max(0, p["y"] - yr["median_ci_low"])],
+                    [max(0, yr["median_ci_high"] - p["y"])]]
+        ax.errorbar([p["x"]], [p["y"]], xerr=xerr, yerr=yerr, capsize=2,
+                    markersize=7 if p["front"] else 5, **kw)
+        if rc.is_noisy(yr):
+            ax.plot([p["x"]], [p["y"]], linestyle="none",
+                    marker=kw["marker"], markersize=9,
+                    markerfacecolor="white", markeredgecolor=kw["color"],
+                    zorder=6)
+    fx = [p["x"] for p in front]
+    fy = [p["y"] for p in front]
+    ax.plot(fx, fy, drawstyle="steps-post", color="black", linestyle="--",
+            linewidth=1, label="Pareto front (point estimates)", zorder=1)
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    _place_labels(ax, pts)
+    ax.set_xlabel("max/mean load (mean over repetitions, 95 % CI of the "
+                  "mean); 1 = perfect")
+    ax.set_ylabel("lookup time, ns (prehashed; median, 95 % CI of the "
+                  "median)")
+    handles, labels = ax.get_legend_handles_labels()
+    handles.append(noisy_handle())
+    labels.append(handles[-1].get_label())
+    leg = style.legend_outside(fig, axes, handles=handles, labels=labels)
+    kpn = rc.keys_per_node(pts[0]["x_row"])
+    fig.suptitle(f"Lookup time against balance, N = {n:g}"
+                 + (f", {kpn}" if kpn else "")
+                 + " (bold labels: on the front; \"(default)\": balance + "
+                 "lookup experiments)")
+    metas = [e.meta] + [exps[x].meta for x in ("balance", "lookup")
+                        if x in exps and any(p["source"] != "overprovision"
+                                             for p in pts)]
+    return style.save_figure(fig, out, "pareto_lookup_balance", metas, leg)
+
+
+FIGURES = [
+    ("pareto_lookup_balance", "Lookup time against max/mean: capacity and "
+     "probes variants with the default variants, and the Pareto front",
+     fig_pareto),
+]

@@ -426,3 +426,96 @@ def guide_items(ctx):
 
 __all__ = ["section", "guide_items", "findings", "mean_interval",
            "preset_meta"]
+
+
+# ---------------------------------------------------------------------------
+# figures: drawn by plots/make_figures.py and shown in this section; each
+# entry of FIGURES is (stem, caption, drawing function)
+
+import os  # noqa: E402
+
+from matplotlib.ticker import FuncFormatter  # noqa: E402
+
+import chdata  # noqa: E402
+import style  # noqa: E402
+from report import common as rc  # noqa: E402
+from report import presets as rpre  # noqa: E402
+from report.draw import Skip, need  # noqa: E402
+from report.draw import mean_err as _mean_err  # noqa: E402
+from report.draw import place_labels as _place_labels  # noqa: E402
+
+
+def fig_presets(exps, out):
+    """Left: each preset and plain algorithm at N = 10 (nearest N), x =
+    max/mean load, y = keys moved on add over the optimum (means over
+    key-set seeds, 95 % CI of the mean). Right: max/mean vs N."""
+    (e,) = need(exps, "presets")
+    reg = chdata.load_registry(os.path.dirname(os.path.dirname(e.run_dir)))
+    meta = {p["name"]: p for p in reg.get("presets", []) if p.get("name")}
+    s = e.summary
+    if s.empty:
+        raise Skip("no presets rows")
+    n = rc.pick_n(s["nodes"], rpre.PREFERRED_N)
+    names = list(dict.fromkeys(s["algorithm"]))
+    fig, axes = style.new_figure(ncols=2, figsize=(13, 6))
+    ax, ax2 = axes[0][0], axes[0][1]
+    pts = []
+    for i, a in enumerate(names):
+        is_pre = a in meta
+        xr = rpre.row(s, a, n, "static", "load_max_over_mean")
+        yr = rpre.row(s, a, n, "add", "moved_over_optimum")
+        x, y = rpre.mean_of(xr), rpre.mean_of(yr)
+        if is_pre:
+            kw = dict(color=f"C{i % 10}", marker="o", linestyle="none")
+        else:
+            kw = style.line_kw(a, linestyle="none")
+            kw["marker"] = "^"
+        kw["label"] = None
+        if not (math.isnan(x) or math.isnan(y)):
+            ax.errorbar([x], [y], xerr=_mean_err(xr, x),
+                        yerr=_mean_err(yr, y), capsize=2, markersize=6,
+                        **kw)
+            pts.append(dict(x=x, y=y, label=a, source="overprovision",
+                            front=False))
+        d = s[(s["algorithm"] == a) & (s["scenario"] == "static") &
+              (s["metric"] == "load_max_over_mean")].sort_values("nodes")
+        if not d.empty:
+            lkw = dict(kw)
+            lkw["linestyle"] = "-" if is_pre else "--"
+            lkw["label"] = a + ("" if is_pre else " (algorithm)")
+            ax2.plot(d["nodes"], d["mean"], **lkw)
+    if not pts:
+        raise Skip("no preset with both max/mean and moved on add")
+    ax.axhline(1.0, color="black", linewidth=0.8, linestyle=":",
+               label="optimum (moved = 1/(N+1))")
+    _place_labels(ax, pts)
+    ax.set_xlabel(f"max/mean load at N = {n} (mean over key-set seeds, "
+                  "95 % CI of the mean); 1 = perfect")
+    ax.set_ylabel(f"keys moved on adding server {n + 1} / optimum "
+                  "(mean); 1 = optimal")
+    ax2.set_xscale("log")
+    ax2.xaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:g}"))
+    ax2.xaxis.set_minor_formatter(FuncFormatter(lambda v, _: f"{v:g}"))
+    ax2.set_xlabel("N servers")
+    ax2.set_ylabel("max/mean load (mean over key-set seeds)")
+    from matplotlib.lines import Line2D
+    handles = [Line2D([], [], color="#555555", marker="o",
+                      linestyle="none", label="preset (o, solid)"),
+               Line2D([], [], color="#555555", marker="^",
+                      linestyle="none", label="plain algorithm (^, dashed)")]
+    h2, l2 = ax2.get_legend_handles_labels()
+    h1, l1 = ax.get_legend_handles_labels()
+    leg = style.legend_outside(fig, axes, handles=handles + h2 + h1,
+                               labels=[h.get_label() for h in handles]
+                               + l2 + l1)
+    fig.suptitle(f"Production presets vs plain algorithms, N = {n}")
+    return style.save_figure(fig, out, "presets_balance_moved", [e.meta],
+                             leg)
+
+
+FIGURES = [
+    ("presets_balance_moved", "Production presets and plain algorithms: "
+     "max/mean load against keys moved on add over the optimum at N = 10 "
+     "(mean over key-set seeds), and max/mean vs N",
+     fig_presets),
+]

@@ -86,6 +86,9 @@ from report.cluster.stampede import (cfg_mask, stampede_block,
 FIGURE_STEMS = ("cluster_timeline", "cluster_request_balance",
                 "cluster_stale_view", "cluster_cascade_mean",
                 "cluster_cascade")
+# The subsections' figures, in report order: (stem, caption, draw).
+FIGURES = (stampede.FIGURES + hot.FIGURES + stale.FIGURES
+           + cascade.FIGURES)
 
 
 def _figure_link(ctx, stems):

@@ -227,3 +227,37 @@ def _metric_desc(ctx, names):
         if d:
             out.append(f"`{m}`: {d}")
     return out
+
+
+# ---------------------------------------------------------------------------
+# figures: drawing helpers of the subsections' figures
+
+import style  # noqa: E402
+from report import cluster as rcl  # noqa: E402
+from report.draw import Skip, need  # noqa: E402
+
+
+def _cluster(exps):
+    (e,) = need(exps, "cluster")
+    if e.summary.empty:
+        raise Skip("no cluster rows")
+    return e
+
+
+def _cl_style(var, vars_, lab):
+    """Line kwargs for a cluster variant: the algorithm's colour and
+    marker; several variants of one algorithm differ by line style and
+    lightness."""
+    a = var["algorithm"]
+    same = [v for v in vars_ if v["algorithm"] == a]
+    kw = style.line_kw(a)
+    kw["label"] = lab[rcl.var_key(var)]
+    if len(same) > 1:
+        i = [rcl.var_key(v) for v in same].index(rcl.var_key(var))
+        kw["linestyle"] = ["-", "--", ":", "-."][i % 4]
+        kw["alpha"] = 1.0 - 0.5 * i / max(1, len(same) - 1)
+    return kw
+
+
+def fmt_int(x):
+    return f"{float(x):,.0f}"

@@ -480,3 +480,114 @@ def guide_items(f, link):
         out.append(("cluster_cascade", ". ".join(txt) + " (Q10d). "
                     + link))
     return out
+
+
+# ---------------------------------------------------------------------------
+# figures: drawn by plots/make_figures.py and shown in this section; each
+# entry of FIGURES is (stem, caption, drawing function)
+
+import style  # noqa: E402
+from report import cluster as rcl  # noqa: E402
+from report import common as rc  # noqa: E402
+from report.draw import Skip  # noqa: E402
+from report.cluster.base import _cl_style, _cluster  # noqa: E402
+
+
+def _fig_cascade(exps, out, scenario, stem):
+    """Servers failed after one death against the start utilization u for
+    one cascade scenario: one panel per algorithm, one line per variant
+    (mean over seeds; band: the seeds' min–max); cascade_mean also draws
+    the servers already over capacity before the death (crosses)."""
+    e = _cluster(exps)
+    cf = rcl.cascade_findings(e, scenario=scenario)
+    if cf is None or not cf["per"]:
+        raise Skip(f"no {scenario} rows")
+    rows = cf["rows"]
+    d = rows[rows["metric"] == "servers_failed"]
+    ob = rows[rows["metric"] == "overloaded_before_event"]
+    algs = list(dict.fromkeys(p["var"]["algorithm"] for p in cf["per"]
+                              if p["measured"]))
+    if not algs:
+        raise Skip("no servers_failed values")
+    ncols = min(3, len(algs))
+    nrows = math.ceil(len(algs) / ncols)
+    fig, axes = style.new_figure(ncols=ncols, nrows=nrows,
+                                 figsize=(4.2 * ncols, 2.9 * nrows + 0.8),
+                                 sharex=True, sharey=True)
+    top = cf["n"] - 1
+    draw_ob = cf["any_over"]
+    for k, a in enumerate(algs):
+        ax = axes[k // ncols][k % ncols]
+        per = [p for p in cf["per"] if p["var"]["algorithm"] == a]
+        handles, names = [], []
+        for p in per:
+            dv = rc.match_variant(d, p["var"]).sort_values("utilization")
+            dv = dv[dv["mean"].notna()]
+            if dv.empty:
+                continue
+            kw = _cl_style(p["var"], cf["vars"], cf["labels"])
+            ax.fill_between(dv["utilization"], dv["min"], dv["max"],
+                            color=kw["color"], alpha=0.12, linewidth=0)
+            (h,) = ax.plot(dv["utilization"], dv["mean"], **kw)
+            handles.append(h)
+            names.append(p["label"].replace(a + " ", "") if len(per) > 1
+                         else p["label"])
+            if draw_ob:
+                do = rc.match_variant(ob, p["var"]).sort_values(
+                    "utilization")
+                do = do[do["mean"].notna()]
+                if not do.empty and (do["max"] > 0).any():
+                    ax.plot(do["utilization"], do["mean"],
+                            color=kw["color"], linestyle="none",
+                            marker="x", markersize=4,
+                            alpha=kw.get("alpha", 1.0))
+        ax.set_title(a)
+        ax.set_xticks(cf["us"])
+        ax.set_ylim(-0.4, top + 0.4)
+        if len(per) > 1:
+            ax.legend(handles, names, fontsize=6.5, loc="upper left")
+    for k in range(len(algs), nrows * ncols):
+        axes[k // ncols][k % ncols].set_visible(False)
+    for j in range(ncols):
+        axes[nrows - 1][j].set_xlabel(
+            "utilization u before the death ("
+            + ("mean load / capacity" if scenario == "cascade_mean" else
+               "busiest server / capacity") + ")")
+    for i in range(nrows):
+        axes[i][0].set_ylabel(f"servers failed (of {top} left)")
+    how = ("equal servers sized for the mean load (same hardware for "
+           "every algorithm)" if scenario == "cascade_mean" else
+           "servers sized for each algorithm's own busiest server")
+    fig.suptitle(f"Cascades after one death, {scenario}: {how} (N = "
+                 f"{cf['n']}, Zipf s = {cf['zipf']:g})\nservers failed vs "
+                 "u (mean over seeds; band: the seeds' min–max"
+                 + ("; crosses: servers already over capacity before the "
+                    "death" if draw_ob else "") + ")")
+    fig.tight_layout()
+    return style.save_figure(fig, out, stem, [e.meta])
+
+
+def fig_cluster_cascade_mean(exps, out):
+    """Cascades on equal servers sized for the mean load (cascade_mean)."""
+    return _fig_cascade(exps, out, "cascade_mean", "cluster_cascade_mean")
+
+
+def fig_cluster_cascade(exps, out):
+    """Cascades on servers sized for each algorithm's own busiest server
+    (cascade)."""
+    return _fig_cascade(exps, out, "cascade", "cluster_cascade")
+
+
+FIGURES = [
+    ("cluster_cascade_mean", "Cascades on equal servers sized for the "
+     "mean load (cascade_mean): servers failed after one death vs the start "
+     "utilization (mean load / capacity), one panel per algorithm, one line "
+     "per variant (mean over seeds; band: the seeds' min–max; crosses: "
+     "servers already over capacity before the death)",
+     fig_cluster_cascade_mean),
+    ("cluster_cascade", "Cascades on servers sized for each algorithm's own "
+     "busiest server (cascade): servers failed after one death vs the "
+     "busiest server's start utilization, one panel per algorithm, one line "
+     "per variant (mean over seeds; band: the seeds' min–max)",
+     fig_cluster_cascade),
+]

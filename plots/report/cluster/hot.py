@@ -162,3 +162,60 @@ def guide_items(f, link):
         out.append(("cluster_hot_keys", txt + " (Q10b; " +
                     hf["reps"] + "). " + link))
     return out
+
+
+# ---------------------------------------------------------------------------
+# figures: drawn by plots/make_figures.py and shown in this section; each
+# entry of FIGURES is (stem, caption, drawing function)
+
+import style  # noqa: E402
+from report import cluster as rcl  # noqa: E402
+from report import common as rc  # noqa: E402
+from report.draw import Skip  # noqa: E402
+from report.draw import t_err as _t_err  # noqa: E402
+from report.cluster.base import _cl_style, _cluster, fmt_int  # noqa: E402
+
+
+def fig_cluster_request_balance(exps, out):
+    """Requests of the busiest server over the mean (steady state) against
+    the Zipf exponent s, one line per variant (mean over seeds, Student-t
+    95 % CI of the mean); bounded_load's bounds c dotted."""
+    e = _cluster(exps)
+    hf = rcl.hot_findings(e)
+    if hf is None:
+        raise Skip("no scenario none rows")
+    d = hf["rows"]
+    d = d[d["metric"] == "steady_request_max_over_mean"]
+    if d.empty:
+        raise Skip("no steady_request_max_over_mean rows")
+    fig, axes = style.new_figure()
+    ax = axes[0][0]
+    vars_, lab = hf["vars"], hf["labels"]
+    for var in vars_:
+        dv = rc.match_variant(d, var).sort_values("zipf")
+        dv = dv[dv["mean"].notna()]
+        if dv.empty:
+            continue
+        kw = _cl_style(var, vars_, lab)
+        ax.errorbar(dv["zipf"], dv["mean"], yerr=_t_err(dv), capsize=2,
+                    **kw)
+    for b in hf["bounded"]:
+        kw = _cl_style(b["var"], vars_, lab)
+        ax.axhline(b["c"], color=kw["color"], linestyle=":", linewidth=0.8,
+                   alpha=0.7)
+    ax.axhline(1.0, label="ideal (every server the mean)", **style.IDEAL_KW)
+    ax.set_xlabel("Zipf exponent s of request popularity (0 = uniform)")
+    ax.set_ylabel("requests: busiest server / mean (steady state)")
+    leg = style.legend_outside(fig, axes)
+    fig.suptitle(f"Keys balanced is not requests balanced (N = {hf['n']}, "
+                 f"{fmt_int(hf['keys'])} keys; mean over seeds, 95 % CI)")
+    return style.save_figure(fig, out, "cluster_request_balance", [e.meta],
+                             leg)
+
+
+FIGURES = [
+    ("cluster_request_balance", "Hot keys: requests of the busiest server "
+     "over the mean vs the Zipf exponent, per variant (mean over seeds, "
+     "95 % CI of the mean; bounded_load's c dotted)",
+     fig_cluster_request_balance),
+]

@@ -151,3 +151,59 @@ def subsection(f, cite):
                 + cite, "", _stale_table(st), "",
                 " ".join(_stale_prose(st)), ""]
     return out
+
+
+# ---------------------------------------------------------------------------
+# figures: drawn by plots/make_figures.py and shown in this section; each
+# entry of FIGURES is (stem, caption, drawing function)
+
+import style  # noqa: E402
+from report import cluster as rcl  # noqa: E402
+from report import common as rc  # noqa: E402
+from report.draw import Skip  # noqa: E402
+from report.draw import t_err as _t_err  # noqa: E402
+from report.cluster.base import _cl_style, _cluster  # noqa: E402
+
+
+def fig_cluster_stale_view(exps, out):
+    """Extra database reads (left) and misrouted requests (right) against
+    the stale fraction f, one line per algorithm (mean over seeds,
+    Student-t 95 % CI of the mean)."""
+    e = _cluster(exps)
+    sf = rcl.stale_findings(e)
+    if sf is None:
+        raise Skip("no stale_view rows")
+    d = sf["rows"]
+    fig, axes = style.new_figure(ncols=2)
+    drawn = False
+    for ax, m, yl in ((axes[0][0], "extra_db_reads",
+                       "extra database reads (run − control)"),
+                      (axes[0][1], "misrouted_requests",
+                       "misrouted requests over the run")):
+        dm = d[d["metric"] == m]
+        for var in sf["vars"]:
+            dv = rc.match_variant(dm, var).sort_values("stale_fraction")
+            dv = dv[dv["mean"].notna()]
+            if dv.empty:
+                continue
+            drawn = True
+            ax.errorbar(dv["stale_fraction"], dv["mean"], yerr=_t_err(dv),
+                        capsize=2, **_cl_style(var, sf["vars"],
+                                               sf["labels"]))
+        ax.set_xlabel("stale fraction f of the clients")
+        ax.set_ylabel(yl + " (mean over seeds)")
+    if not drawn:
+        raise Skip("no stale_view values")
+    axes[0][0].axhline(0, color="black", linewidth=0.6)
+    leg = style.legend_outside(fig, axes)
+    fig.suptitle(f"Stale views after a join (N = {sf['n']}): extra reads "
+                 "and misrouted requests vs f (95 % CI of the mean)")
+    return style.save_figure(fig, out, "cluster_stale_view", [e.meta], leg)
+
+
+FIGURES = [
+    ("cluster_stale_view", "Stale views: extra database reads and "
+     "misrouted requests vs the stale fraction f (mean over seeds, 95 % CI "
+     "of the mean)",
+     fig_cluster_stale_view),
+]

@@ -387,3 +387,87 @@ def guide_items(f, link):
                         "database reads against a control run): "
                         + "; ".join(parts) + ". " + link))
     return out
+
+
+# ---------------------------------------------------------------------------
+# figures: drawn by plots/make_figures.py and shown in this section; each
+# entry of FIGURES is (stem, caption, drawing function)
+
+import style  # noqa: E402
+from report import cluster as rcl  # noqa: E402
+from report import common as rc  # noqa: E402
+from report.draw import Skip  # noqa: E402
+from report.cluster.base import _cl_style, _cluster, fmt_int  # noqa: E402
+
+
+def fig_cluster_timeline(exps, out):
+    """Hit ratio (top) and database reads (bottom) per time bucket around
+    the event, one line per algorithm (mean over seeds), for a join (left)
+    and a death (right); the control runs' median over algorithms dotted;
+    the event marked. The stampede block of Q10a (mode sim, N = 10, the
+    configuration with the most algorithms: rcl.stampede_block)."""
+    e = _cluster(exps)
+    s = e.summary
+    blk, n, cfg = rcl.stampede_block(s)
+    if blk.empty:
+        raise Skip("no sim add/remove rows")
+    d = rcl.per_bucket(s)
+    d = d[(d["mode"] == "sim") & (d["nodes"] == n)]
+    d = d[rcl.cfg_mask(d, cfg)]
+    scs = [sc for sc in ("add", "remove") if sc in set(d["scenario"])]
+    if not scs:
+        raise Skip("no per-bucket add/remove rows")
+    fig, axes = style.new_figure(ncols=len(scs), nrows=2,
+                                 figsize=(6.5 * len(scs), 7.5),
+                                 sharex="col")
+    for j, sc in enumerate(scs):
+        ds = d[d["scenario"] == sc]
+        pr = blk[blk["scenario"] == sc]
+        vars_ = rc.variants(ds)
+        lab = rcl.labels(vars_)
+        for i, (m, cm) in enumerate((("hit_ratio", "control_hit_ratio"),
+                                     ("db_reads", "control_db_reads"))):
+            ax = axes[i][j]
+            for var in vars_:
+                dv = rc.match_variant(ds[ds["metric"] == m], var)
+                dv = dv.sort_values("bucket")
+                if dv.empty:
+                    continue
+                kw = _cl_style(var, vars_, lab)
+                kw["marker"] = None
+                ax.plot(dv["bucket"], dv["mean"], linewidth=1.2, **kw)
+            ctl = ds[ds["metric"] == cm].groupby("bucket")["mean"].median()
+            if not ctl.empty:
+                ax.plot(ctl.index, ctl.values, color="black",
+                        linestyle=":", linewidth=1.6,
+                        label="control runs (no event; median over "
+                        "algorithms)")
+            ev = pr[pr["metric"] == "event_bucket"]["mean"].dropna()
+            if not ev.empty:
+                ax.axvline(float(ev.iloc[0]) - 0.5, color="#C00000",
+                           linewidth=1.0, linestyle="--",
+                           label="event (start of its bucket)")
+            ax.set_ylabel("hit ratio (mean over seeds)" if i == 0 else
+                          "database reads per bucket (mean over seeds)")
+            if i == 0:
+                ax.set_title(f"{sc}: {rcl.SCENARIO_WHAT[sc]} (N = {n})")
+        br = pr[pr["metric"] == "bucket_requests"]["mean"].dropna()
+        axes[1][j].set_xlabel(
+            "time bucket" + (f" ({fmt_int(br.iloc[0])} requests each)"
+                             if not br.empty else ""))
+    leg = style.legend_outside(fig, axes)
+    cache = cfg["cache_items"]
+    fig.suptitle(f"Cache cluster around the event: mode sim, "
+                 f"{fmt_int(cfg['keys'])} keys, "
+                 + (f"LRU {fmt_int(cache)} keys per server" if cache
+                    else "no eviction (every server can hold the "
+                    "universe)"))
+    return style.save_figure(fig, out, "cluster_timeline", [e.meta], leg)
+
+
+FIGURES = [
+    ("cluster_timeline", "Cache cluster around a join and a death: hit "
+     "ratio and database reads per time bucket per algorithm (mean over "
+     "seeds), the control runs dotted, the event marked",
+     fig_cluster_timeline),
+]
