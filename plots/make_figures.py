@@ -11,7 +11,7 @@ report order, report/draw.py holds the shared drawing helpers), and this
 script runs them. Points are medians with the 95 % CI of the median as
 error bars or bands (no bar where there is no interval: n < 6 or
 n_eff = 1); noisy cells are drawn with hollow markers. The cluster figures
-(Q10) draw means over seeds with the Student-t 95 % interval of the mean
+draw means over seeds with the Student-t 95 % interval of the mean
 (cascades: the seeds' min–max), as the section's tables do.
 A figure whose experiment is missing is skipped with a message. A figure
 that fails is reported and skipped; --strict turns that into exit status 1

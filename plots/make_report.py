@@ -11,8 +11,8 @@ Usage:
   reference machine's value beside each of ours (column "· ref").
 --readme PATH: rewrite only PATH's blocks between the headline markers and
   between the cluster markers (<!-- cluster:begin --> ... <!-- cluster:end
-  -->: a summary of Q10); a block without its markers is skipped. Use it
-  only when reporting the reference runs themselves.
+  -->: a summary of the cluster section); a block without its markers is
+  skipped. Use it only when reporting the reference runs themselves.
 
 The sections live in plots/report/ (one module per section); numbers come
 from summary.csv (medians with their order-statistic 95 % CI, or means with
@@ -54,9 +54,9 @@ def _replace_block(text, begin, end, block):
 
 
 def update_readme(ctx, readme_path, report_path):
-    """Rewrites README's headline block and its cluster block (Q10's
-    summary); each is skipped without its markers (the cluster block also
-    without cluster results)."""
+    """Rewrites README's headline block and its cluster block (the cluster
+    section's summary); each is skipped without its markers (the cluster
+    block also without cluster results)."""
     try:
         with open(readme_path, encoding="utf-8") as f:
             text = f.read()

@@ -16,13 +16,13 @@ things that can fail:
   * the reference column appears only with --reference;
   * links resolve, the seed table has a row per claim with the z flag
     recomputed here, the newest run is used, the t quantiles;
-  * node failures (Q7): range hashes reported in LIFO order, the slowdown
+  * node failures: range hashes reported in LIFO order, the slowdown
     verdict ("within noise" when intervals overlap), monotonicity flips to
     "no" with one moved key on a live node or one step excess;
-  * capacity and probes (Q8): the Pareto front equals a brute-force front,
+  * capacity and probes: the Pareto front equals a brute-force front,
     and a variant made fastest joins it; the committed reference runs
     (made before these experiments) still render, with a one-line note;
-  * the cache cluster (Q10): the stampede's tie with the fewest extra reads
+  * the cache cluster: the stampede's tie with the fewest extra reads
     and modulo's ratio to ring, the cascade's highest utilization without
     failures (it drops when one seed fails), the bounded-load bound, and
     the memcached-vs-simulation tolerance verdict (it flips when a real
@@ -56,7 +56,7 @@ sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.join(HERE, "testdata"))
 import chdata  # noqa: E402
 import report  # noqa: E402
-from report import capabilities, common, guide  # noqa: E402
+from report import capabilities, common, guide, questions  # noqa: E402
 from report.figures import FIGURES  # noqa: E402
 from report.seeds import SEED_CLAIMS  # noqa: E402
 import style  # noqa: E402
@@ -105,6 +105,11 @@ def _median_ci(values):
         if cov >= 0.95:
             best = (v[j - 1], v[n - j])
     return best
+
+
+def _h(name):
+    """The heading prefix of a numbered question, by name."""
+    return f"## {questions.q(name)}."
 
 
 def _section(text, head):
@@ -251,7 +256,7 @@ class ReportTest(unittest.TestCase):
 
     def test_newest_run_used(self):
         self.need_fake()
-        row = _row(_section(self.text, "## Q1."), "ring (v=100)")
+        row = _row(_section(self.text, _h("lookup")), "ring (v=100)")
         # the older run is 10x slower (~600 ns); the newest is ~60 ns
         self.assertLess(float(row[2].split()[0].replace(",", "")), 200)
 
@@ -269,7 +274,7 @@ class ReportTest(unittest.TestCase):
         lo, hi = _median_ci(list(v))
         want = f"{common.fmt_num(v.median())} [{common.fmt_num(lo)}–" \
                f"{common.fmt_num(hi)}]"
-        row = _row(_section(self.text, "## Q1."), "ring (v=100)")
+        row = _row(_section(self.text, _h("lookup")), "ring (v=100)")
         self.assertIn(want, row)
         # and not the mean's interval
         t = chdata.t975(len(v) - 1) * v.std(ddof=1) / math.sqrt(len(v))
@@ -317,7 +322,7 @@ class ReportTest(unittest.TestCase):
 
     def test_noisy_cells_marked(self):
         self.need_fake()
-        q1 = _section(self.text, "## Q1.")
+        q1 = _section(self.text, _h("lookup"))
         row = _row(q1, "rendezvous")
         self.assertTrue(row[2].endswith("~"), row[2])   # N=1000 prehashed
         self.assertFalse(row[1].endswith("~"), row[1])  # N=100 is clean
@@ -372,7 +377,7 @@ class ReportTest(unittest.TestCase):
 
     def test_build_peer_table(self):
         self.need_fake()
-        sec = _section(self.text, "## Q2.")
+        sec = _section(self.text, _h("build"))
         self.assertIn("### Build vs the reference implementation", sec)
         row = [ln for ln in sec.splitlines()
                if "`maglev_katran_build`" in ln and ln.startswith("| maglev")]
@@ -385,7 +390,7 @@ class ReportTest(unittest.TestCase):
 
     def test_n1_and_n_eff_1_have_no_interval(self):
         self.need_fake()
-        row = _row(_section(self.text, "## Q2."), "modulo")  # build row
+        row = _row(_section(self.text, _h("build")), "modulo")  # build row
         self.assertIn(common.SINGLE_MARK, row[2])            # N=100: n=1
         self.assertNotIn("[", row[2])
         self.assertIn("[", row[3])                           # N=1000: n=10
@@ -459,9 +464,9 @@ class ReportTest(unittest.TestCase):
         if self.fake:
             # fake multinomial balance: jump, maglev and rendezvous overlap
             self.assertIn("tie between", self._guide("best_balance"))
-            # hot keys only where skewed requests were measured (Q10 and
-            # its guide items)
-            rest = self.text.replace(_section(self.text, "## Q10."), "")
+            # hot keys only where skewed requests were measured (the cluster
+            # section and its guide items)
+            rest = self.text.replace(_section(self.text, _h("cluster")), "")
             caps = [c for s, c in FIGURES if s.startswith("cluster_")]
             rest = "\n".join(ln for ln in rest.splitlines()
                              if 'id="g-cluster' not in ln and
@@ -470,7 +475,7 @@ class ReportTest(unittest.TestCase):
 
     def test_jump_never_constant_time(self):
         self.need_fake()
-        q6 = _section(self.text, "## Q6.")
+        q6 = _section(self.text, _h("capabilities"))
         self.assertEqual(_row(q6, "jump")[2], "logarithmic")
         line = self._guide("constant_removal")
         declared = re.findall(r"\w+", line.split(
@@ -500,7 +505,7 @@ class ReportTest(unittest.TestCase):
         self.assertIn("· ref", self.text_ref)
         self.assertIn("AMD EPYC REF", self.text_ref)
         self.assertIn("FAKE LOCAL CPU" if self.fake else "|", self.text_ref)
-        q1 = _section(self.text_ref, "## Q1.")
+        q1 = _section(self.text_ref, _h("lookup"))
         hdr = [ln for ln in q1.splitlines() if ln.startswith("| ours |")]
         if self.fake:
             self.assertTrue(hdr and "throughput ratio · ref" in hdr[0])
@@ -509,9 +514,9 @@ class ReportTest(unittest.TestCase):
         self.need_fake()
         self.assertIn("1,000 keys per node", self._guide("bounded_load"))
         self.assertIn("from-scratch replays", self._guide("bounded_load"))
-        q1 = _section(self.text, "## Q1.")
+        q1 = _section(self.text, _h("lookup"))
         self.assertIn("Placed-key probe", q1)
-        q3 = _section(self.text, "## Q3.")
+        q3 = _section(self.text, _h("memory"))
         self.assertIn("bytes per placed key", q3)
 
     # -- node failures (removal) and capacity / probes (overprovision) ------
@@ -527,7 +532,7 @@ class ReportTest(unittest.TestCase):
 
     def test_removal_table(self):
         self.need_fake()
-        q7 = _section(self.text, "## Q7.")
+        q7 = _section(self.text, _h("removal"))
         # range hashes: LIFO rows only, and the table says so
         for a in ("jump", "jumpback", "flip", "power", "binomial"):
             self.assertTrue(_row(q7, a)[1].startswith("lifo only"), a)
@@ -667,7 +672,7 @@ class ReportTest(unittest.TestCase):
         overprovision.pareto(pts)
         self.assertEqual({q["label"] + q["source"] for q in pts
                           if q["front"]}, want)
-        q8 = _section(self.text, "## Q8.")
+        q8 = _section(self.text, _h("overprovision"))
         yes = {ln.split("|")[1].strip() + ln.split("|")[2].strip()
                for ln in q8.splitlines() if "| **yes** |" in ln}
         self.assertEqual(yes, want)
@@ -688,11 +693,11 @@ class ReportTest(unittest.TestCase):
             "pareto_lookup_balance"])
 
     def test_presets_section(self):
-        """Q9: the preset table and the computed statements (fake data:
+        """Presets: the preset table and the computed statements (fake data:
         envoy_ring_hash moves 1.68x the optimum on add, an excess; jump has the best
         max/mean, haproxy is above it beyond the intervals)."""
         self.need_fake()
-        q9 = _section(self.text, "## Q9.")
+        q9 = _section(self.text, _h("presets"))
         row = _row(q9, "`envoy_ring_hash`")
         self.assertIsNotNone(row)
         self.assertEqual(row[1], "Envoy")
@@ -718,14 +723,15 @@ class ReportTest(unittest.TestCase):
 
 
     def test_cluster_section(self):
-        """Q10 on the fake cluster run (make_fake_results.gen_cluster):
-        crafted means, conclusions recomputed, and two perturbations."""
+        """The cluster section on the fake cluster run
+        (make_fake_results.gen_cluster): crafted means, conclusions
+        recomputed, and two perturbations."""
         self.need_fake()
         from report import cluster
-        q10 = _section(self.text, "## Q10.")
+        q10 = _section(self.text, _h("cluster"))
         exps = {"cluster": chdata.load_experiment(self.results, "cluster")}
         f = cluster.findings(None, exps)
-        # Q10a: the main block (4 algorithms, 100,000 keys), not the small
+        # stampede: the main block (4 algorithms, 100,000 keys), not the small
         # twin of the memcached block (2 algorithms, 20,000 keys, more
         # requests; there ring 400 and modulo 4000 extra reads: 10x)
         self.assertEqual((f["stampede"]["keys"], f["stampede"]["cache"]),
@@ -899,8 +905,8 @@ class ReportTest(unittest.TestCase):
         for exp in ("removal", "overprovision"):
             if not os.path.isdir(os.path.join(refs[0], exp)):
                 self.assertIn(f"_No `{exp}` results yet._", t)
-        self.assertIn("## Q1.", t)
-        self.assertIn("## Q6.", t)
+        self.assertIn(_h("lookup"), t)
+        self.assertIn(_h("capabilities"), t)
 
     # -- seeds ---------------------------------------------------------------
 

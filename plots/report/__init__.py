@@ -1,13 +1,13 @@
 """chbench report: one module per section (plots/make_report.py drives it).
 
 Modules: common (formatting, statistics labels, context, ranking), header,
-guide (decision guide), lookup (Q1), build (Q2), memory (Q3), disruption
-(Q4), balance (Q5), capabilities (Q6), removal (Q7: node failures),
-overprovision (Q8: capacity and probes, lookup time against balance),
-presets (Q9: production presets vs the plain algorithms), cluster (Q10: a
-cache cluster under change: stampedes, hot keys, stale views, cascades),
-seeds,
-figures, headline (README block). build_report() assembles them in report order.
+guide (decision guide), the numbered questions in the order of
+questions.QUESTIONS (lookup, build, memory, disruption, balance,
+capabilities, removal: node failures, overprovision: capacity and probes,
+presets: production presets vs the plain algorithms, cluster: a cache
+cluster under change), seeds, figures (the figure list, collected from the
+sections), draw (shared drawing helpers), headline (README block).
+build_report() assembles them in report order.
 """
 
 import chdata

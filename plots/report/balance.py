@@ -1,4 +1,4 @@
-"""Q5: load balance. Measured extremes compared like with like with the
+"""Load balance. Measured extremes compared like with like with the
 model: the analytic rows are the model's EXPECTATION (for the ring with
 v = 1 the runner emits the exact E[max]·n = H_n, E[min]·n = 1/n), so they
 sit beside the measured MEAN with the mean's 95 % interval. Also: ring
@@ -12,6 +12,7 @@ from report.common import (Cell, filt, fmt_med, fmt_num,
                            med, na_note, one, pick_n, ref_note, render,
                            replay_model, restrict, summary_of, var_filter,
                            variant_label, variants)
+from report.questions import q
 
 # Key set for the per-hash cost column: URL-like strings are the typical
 # string key; chosen explicitly (not the alphabetically first key set).
@@ -26,7 +27,7 @@ def _analytic(ctx, exp, metric, **f):
 
 
 def section(ctx):
-    out = ["## Q5. How even is the load?", ""]
+    out = [f"## {q('balance')}. How even is the load?", ""]
     out += ref_note(ctx)
     e = ctx.exps.get("balance")
     if e is None:

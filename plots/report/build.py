@@ -7,6 +7,7 @@ import re
 from report.common import (filt, keys_per_node, mcell, na_note,
                            nearest_nodes, one, peers_in, ref_note, render,
                            summary_of, var_filter, variant_label, variants)
+from report.questions import q
 
 METRICS = [("build_ns", "build"), ("add_node_ns", "add node"),
            ("remove_node_ns", "remove node"),
@@ -14,7 +15,7 @@ METRICS = [("build_ns", "build"), ("add_node_ns", "add node"),
 
 
 def section(ctx):
-    out = ["## Q2. How long do build and updates take?", ""]
+    out = [f"## {q('build')}. How long do build and updates take?", ""]
     e = ctx.exps.get("build")
     if e is None:
         return "\n".join(out + ["_No `build` results yet._", ""])

@@ -1,4 +1,4 @@
-"""Q4: disruption. Keys moved on adding / removing a node beside the
+"""Disruption. Keys moved on adding / removing a node beside the
 optimum, and the data-derived "minimal disruption" judgement.
 
 Minimal disruption is judged relative to the optimum at each N, with the
@@ -14,6 +14,7 @@ import math
 from report.common import (filt, fmt_num, fmt_pct, mcell,
                            med, na_note, one, ref_note, render, replay_model,
                            var_filter, variant_label, variants)
+from report.questions import q
 
 REL_TOL = 0.01   # excess / optimum below this is minimal
 NOISE_SIGMAS = 2.0
@@ -60,7 +61,8 @@ def worst_ratio(judged):
 
 
 def section(ctx):
-    out = ["## Q4. How many keys move when a node is added or removed?",
+    out = [f"## {q('disruption')}. How many keys move when a node is "
+           "added or removed?",
            ""]
     e = ctx.exps.get("disruption")
     if e is None:

@@ -12,7 +12,7 @@ with everything. Candidates are chosen from data and registry metadata:
 No item assumes a workload that was not measured: the key sets of the
 placement experiments have unit popularity per key; skewed (Zipf) request
 popularity, stampedes and cascades come only from the cluster experiment's
-items (report.cluster.guide_items, Q10)."""
+items (report.cluster.guide_items)."""
 
 import math
 

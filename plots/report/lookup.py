@@ -1,4 +1,4 @@
-"""Q1: lookup cost. Throughput and dependent-chain latency per variant
+"""Lookup cost. Throughput and dependent-chain latency per variant
 and N, bounded_load's placed-key probe apart from its routing, the timed
 peers ("vs the reference implementations": ours / peer in the same round),
 multi-thread lookups per second, the hash axis, and the timing context
@@ -10,6 +10,7 @@ from report.common import (Cell, fmt_med, fmt_num, filt, keys_per_node,
                            mcell, md_table, nearest_nodes, one, peers_in,
                            ref_note, render, summary_of, var_filter,
                            variant_label, variants)
+from report.questions import q
 
 LOOKUP_NS = [100, 1000, 10000]
 RATIO_RE = re.compile(r"^(lookup_ns|lookup_latency_ns)_ratio_to_(.+)$")
@@ -32,7 +33,7 @@ def _bl_note(s):
 
 
 def section(ctx):
-    out = ["## Q1. How fast is a lookup?", ""]
+    out = [f"## {q('lookup')}. How fast is a lookup?", ""]
     e = ctx.exps.get("lookup")
     if e is None:
         return "\n".join(out + ["_No `lookup` results yet._", ""])

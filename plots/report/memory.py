@@ -1,14 +1,15 @@
-"""Q3: memory. Self-reported bytes per variant and N (deterministic: one
+"""Memory. Self-reported bytes per variant and N (deterministic: one
 measurement, exact), heap bytes, bytes per node, and bounded_load's state
 with placed keys (bytes per placed key)."""
 
 from report.common import (filt, fmt_num, keys_per_node, mcell, med,
                            nearest_nodes, one, ref_note, render, var_filter,
                            variant_label, variants)
+from report.questions import q
 
 
 def section(ctx):
-    out = ["## Q3. How much memory?", ""]
+    out = [f"## {q('memory')}. How much memory?", ""]
     e = ctx.exps.get("memory")
     if e is None:
         return "\n".join(out + ["_No `memory` results yet._", ""])

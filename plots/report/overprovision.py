@@ -1,17 +1,17 @@
-"""Q8: capacity and probes, lookup time against balance (experiment
+"""Capacity and probes, lookup time against balance (experiment
 `overprovision`, plus each algorithm's default variant from `balance` and
 `lookup` at the same N and keys when both exist).
 
-A point is one variant: x = max/mean load, the MEAN over repetitions
-(balance is reported as a mean everywhere, Q5), y = prehashed lookup_ns,
-the MEDIAN over rounds. Lower is better in both. The Pareto front is
-computed from these point estimates: a point is on it when no other point is
-at least as good in both coordinates and better in one. A dominated point is
+A point is one variant: x = max/mean load, the MEAN over repetitions (balance
+is reported as a mean everywhere, as in the balance section), y = prehashed
+lookup_ns, the MEDIAN over rounds. Lower is better in both. The Pareto front is
+computed from these point estimates: a point is on it when no other point is at
+least as good in both coordinates and better in one. A dominated point is
 "within noise of the front" when, for every point dominating it, both
 coordinates' 95 % intervals overlap (x: the CI of the mean; y: the CI of the
-median, common.interval), so no dominator is better beyond the noise.
-Default variants of algorithms the disruption data judge not consistent
-(worst excess/optimum > 1, as the decision guide) are left out, and named.
+median, common.interval), so no dominator is better beyond the noise. Default
+variants of algorithms the disruption data judge not consistent (worst
+excess/optimum > 1, as the decision guide) are left out, and named.
 """
 
 import math
@@ -22,6 +22,7 @@ from report.common import (Cell, filt, fmt_mean, fmt_med, fmt_value,
                            match_variant, med, one, overlaps, pick_n,
                            ref_note, render, restrict, var_filter,
                            variant_label, variants)
+from report.questions import q
 
 PREFERRED_N = 1000
 
@@ -151,7 +152,8 @@ def _front_cell(p):
 
 
 def section(ctx):
-    out = ["## Q8. Capacity and probes: lookup time against balance", ""]
+    out = [f"## {q('overprovision')}. Capacity and probes: lookup time "
+           "against balance", ""]
     if ctx.exps.get("overprovision") is None:
         return "\n".join(out + ["_No `overprovision` results yet._", ""])
     pts, n, info = points(ctx.exps)

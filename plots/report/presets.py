@@ -1,4 +1,4 @@
-"""Q9: your production configuration vs the alternatives (experiment
+"""Your production configuration vs the alternatives (experiment
 `presets`, experiments/presets.toml).
 
 One row family: kind `presets`, `algorithm` = a production preset (registry
@@ -30,6 +30,7 @@ import math
 from report.common import (filt, fmt_mean, fmt_num, join_names, mcell,
                            mean_interval, mean_of, na_note, one, overlaps,
                            pick_n, ref_note, render, summary_of)
+from report.questions import q
 
 PREFERRED_N = 10
 EXCESS_EPS = 1e-12     # an excess above this is "keys that need not move"
@@ -205,7 +206,8 @@ def _show(r, kind):
 
 
 def section(ctx):
-    out = ["## Q9. Your production configuration vs the alternatives", ""]
+    out = [f"## {q('presets')}. Your production configuration vs the "
+           "alternatives", ""]
     e = ctx.exps.get(EXP)
     if e is None:
         return "\n".join(out + [f"_No `{EXP}` results yet._", ""])
@@ -420,7 +422,8 @@ def guide_items(ctx):
                          f"algorithm **{a}** ({_show(r, 'x')}) beyond the "
                          "intervals")
     return [("presets",
-             f"Production presets at N={n} (Q9; means over key-set seeds): "
+             f"Production presets at N={n} ({q('presets')}; means over "
+             "key-set seeds): "
              + "; ".join(parts) + ". " + ctx.csv_link(EXP))]
 
 

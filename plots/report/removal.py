@@ -1,4 +1,4 @@
-"""Q7: node failures (experiment `removal`, results/README.md).
+"""Node failures (experiment `removal`, results/README.md).
 
 Two row families in one run: kind `removal` (scenario `oneshot` or
 `incremental`: keys moved, balance over the live nodes, memory after the
@@ -34,6 +34,7 @@ import pandas as pd
 from report.common import (Cell, filt, fmt_med, fmt_num, fmt_pct, interval,
                            join_names, mcell, one, overlaps, ref_note, render,
                            summary_of, var_filter, variant_label, variants)
+from report.questions import q
 
 FRACTIONS = (0.0, 0.5, 0.9)
 REMOVAL_SCENARIOS = ("oneshot", "incremental")
@@ -234,7 +235,7 @@ def _mono_cells(var):
 
 
 def section(ctx):
-    out = ["## Q7. What happens when nodes fail?", ""]
+    out = [f"## {q('removal')}. What happens when nodes fail?", ""]
     e = ctx.exps.get("removal")
     if e is None:
         return "\n".join(out + ["_No `removal` results yet._", ""])

@@ -1,4 +1,4 @@
-"""Q10: a cache cluster under change (experiment `cluster`,
+"""A cache cluster under change (experiment `cluster`,
 experiments/cluster.toml; the model: bench/cluster/cluster.h). A package:
 this module writes the section's introduction and joins the subsections,
 one module each (stampede, hot, stale, cascade, memcached); base holds
@@ -39,7 +39,7 @@ parentheses):
   a. (stampede) stampede on a join and on a death (scenarios add and remove,
      mode sim, at N = 10 the (keys, requests, cache_items) configuration
      with the most algorithms on add: the spec's stampede block, not the
-     small sim twin of the memcached block, which only Q10e uses): extra vs
+     small sim twin of the memcached block, which only e. uses): extra vs
      predicted reads, moved fraction, how long the stampede lasts, recovery,
      the post-event hit ratio; the algorithms tied with the fewest extra
      reads and modulo against ring (ratio of the means, and whether the
@@ -82,6 +82,7 @@ from report.cluster.readme import (readme_block, readme_rows, README_BEGIN,
 from report.cluster.stale import stale_findings
 from report.cluster.stampede import (cfg_mask, stampede_block,
                                      stampede_configs, stampede_findings)
+from report.questions import q
 
 FIGURE_STEMS = ("cluster_timeline", "cluster_request_balance",
                 "cluster_stale_view", "cluster_cascade_mean",
@@ -103,7 +104,8 @@ def _figure_link(ctx, stems):
 
 
 def section(ctx):
-    head = ("## Q10. A cache cluster under change: stampedes, hot keys, "
+    head = (f"## {q('cluster')}. A cache cluster under change: stampedes, "
+            "hot keys, "
             "stale views, cascades")
     out = [head, ""]
     e = ctx.exps.get(EXP)
@@ -155,9 +157,9 @@ def section(ctx):
 
 
 def guide_items(ctx):
-    """Decision-guide entries from the cluster data only: hot keys
-    (Q10b), cascades (Q10d: cascade_mean, equal servers, first; then the
-    peak-sized cascade) and the stampede on a join (Q10a)."""
+    """Decision-guide entries from the cluster data only: hot keys (b),
+    cascades (d: cascade_mean, equal servers, first; then the peak-sized
+    cascade) and the stampede on a join (a)."""
     f = findings(ctx)
     if f is None:
         return []

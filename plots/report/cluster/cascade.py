@@ -12,6 +12,7 @@ from report.common import (fmt_num, join_names, md_table, mean_of, pick_n,
 from report.cluster.base import (cell, fmtm, fnum, _isnan, labels, _mode,
                                  _most_rows, _na_text, per_run, PREFERRED_N,
                                  _reps, var_key)
+from report.questions import q
 
 
 CASCADE_SCENARIOS = ("cascade", "cascade_mean")
@@ -392,7 +393,8 @@ def subsection(f, cite):
     cfs = [f[sc] for sc in ("cascade_mean", "cascade") if f[sc]]
     if cfs:
         c0 = cfs[0]
-        out += [f"### Q10d. Cascades after one death (N = {c0['n']}, Zipf "
+        out += [f"### {q('cluster', 'd')}. Cascades after one death (N = "
+                f"{c0['n']}, Zipf "
                 f"s = {c0['zipf']:g})", "",
                 "Every server has a capacity in requests per time bucket; "
                 "the last server dies; at the end of each later bucket "
@@ -477,7 +479,8 @@ def guide_items(f, link):
                 "more capacity; u = the busiest server's load / capacity), "
                 "no server failed in any seed for " + "; ".join(parts))
     if txt:
-        out.append(("cluster_cascade", ". ".join(txt) + " (Q10d). "
+        out.append(("cluster_cascade", ". ".join(txt)
+                    + f" ({q('cluster', 'd')}). "
                     + link))
     return out
 

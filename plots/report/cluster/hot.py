@@ -10,6 +10,7 @@ from report.common import fmt_num, join_names, md_table, mean_of, variants
 from report.cluster.base import (cell, EPS, fmtm, _isnan, labels, _pick_ring,
                                  PREFERRED_ZIPF, _reps, sep_text, separate,
                                  _signed, _sim_block, var_key)
+from report.questions import q
 
 
 def hot_findings(e):
@@ -119,7 +120,8 @@ def subsection(f, cite):
     out = []
     hf = f["hot"]
     if hf:
-        out += [f"### Q10b. Hot keys: request max/mean against the Zipf "
+        out += [f"### {q('cluster', 'b')}. Hot keys: request max/mean "
+                "against the Zipf "
                 f"exponent (N = {hf['n']}, no event)", "",
                 f"Requests of the busiest server over the mean per server, "
                 f"over the steady buckets, mode sim, "
@@ -159,7 +161,7 @@ def guide_items(f, link):
             parts.append(p)
         if parts:
             txt += "; " + "; ".join(parts)
-        out.append(("cluster_hot_keys", txt + " (Q10b; " +
+        out.append(("cluster_hot_keys", txt + f" ({q('cluster', 'b')}; " +
                     hf["reps"] + "). " + link))
     return out
 

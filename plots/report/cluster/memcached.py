@@ -11,6 +11,7 @@ from report.common import (fmt_num, join_names, md_table, mean_of, one,
                            PARAM_COLS)
 from report.cluster.base import (EPS, fmtm, _isnan, labels, _mode, per_bucket,
                                  per_run, _signed, var_key)
+from report.questions import q
 
 
 # bench/cluster/real_cluster_test.cc
@@ -155,7 +156,8 @@ def subsection(f, cite):
                  "to run)" if nn == [1] else
                  f"means over {join_names(str(x) for x in nn)} runs")
         c0 = rf[0]["cfg"]
-        out += ["### Q10e. Real memcached against the simulation", "",
+        out += [f"### {q('cluster', 'e')}. Real memcached against the "
+                "simulation", "",
                 f"The same configuration (N = {fmt_num(c0['nodes'])}, "
                 f"{fmt_num(c0['keys'])} keys, Zipf s = {c0['zipf']:g}, "
                 f"{fmt_num(c0['requests'])} requests, no eviction) run on "

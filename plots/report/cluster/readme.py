@@ -10,6 +10,7 @@ from report.cluster.base import (EXP, fmtm, labels, PREFERRED_ZIPF, sep_text,
 from report.cluster.cascade import bounded_sentence, _safe_text
 from report.cluster.findings import findings
 from report.cluster.memcached import EXTRA_ABS_TOL, EXTRA_REL_TOL, HIT_TOL
+from report.questions import q
 
 
 README_BEGIN = "<!-- cluster:begin -->"
@@ -124,7 +125,8 @@ def readme_block(ctx, readme_path, report_path):
            "", "Cache cluster, mode sim, N = "
            + ", ".join(str(n) for n in ns)
            + f" ({ctx.machine()}; {reps}; details in "
-           f"[REPORT.md]({rep}) Q10): " + "; ".join(parts) + ".", "",
+           f"[REPORT.md {q('cluster')}]({rep}#cluster)): "
+           + "; ".join(parts) + ".", "",
            table, ""]
     if notes:
         out += ["† measured with other parameters in that block: "

@@ -8,6 +8,7 @@ from report.common import fmt_num, md_table, mean_of, variants
 from report.cluster.base import (_cache_text, cell, fmtm, fnum, labels, _reps,
                                  sep_text, separate, _signed, _sim_block,
                                  var_key)
+from report.questions import q
 
 
 def _fit(xs, ys):
@@ -132,7 +133,8 @@ def subsection(f, cite):
     out = []
     st = f["stale"]
     if st:
-        out += [f"### Q10c. Stale views after a join (N = {st['n']})", "",
+        out += [f"### {q('cluster', 'c')}. Stale views after a join (N = "
+                f"{st['n']})", "",
                 "A fraction f of the clients keeps the old view for a tenth "
                 "of the run after the join: their requests for moved keys "
                 "go to the old server (misrouted). Mode sim, "

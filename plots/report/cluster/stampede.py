@@ -14,6 +14,7 @@ from report.cluster.base import (_cache_text, cell, fmtm, fnum, _isnan,
                                  per_run, _pick_ring, PREFERRED_N, _reps,
                                  SCENARIO_WHAT, sep_text, separate, _signed,
                                  tied_with_best, var_key)
+from report.questions import q
 
 
 STAMPEDE_CFG = ("keys", "requests", "cache_items")
@@ -193,7 +194,7 @@ def _stampede_table(sf, sc):
 
 def _others_text(sf):
     """The other sim add/remove configurations at this N, not in the
-    table (the memcached block's twin: Q10e)."""
+    table (the memcached block's twin: the memcached subsection)."""
     if not sf.get("others"):
         return ""
     parts = [f"{fmt_num(c['keys'])} keys, {fmt_num(c['requests'])} "
@@ -203,7 +204,7 @@ def _others_text(sf):
             + " of these events (" + "; ".join(parts) + ") "
             + ("are" if len(parts) > 1 else "is")
             + " the simulated twin of the memcached runs, compared in "
-            "Q10e. ")
+            + q("cluster", "e") + ". ")
 
 
 def _stampede_span(f):
@@ -317,7 +318,8 @@ def subsection(f, cite):
     out = []
     sf = f["stampede"]
     if sf and sf["scenarios"]:
-        out += [f"### Q10a. Stampede on a join and on a death (N = "
+        out += [f"### {q('cluster', 'a')}. Stampede on a join and on a death "
+                "(N = "
                 f"{sf['n']})", "",
                 f"Mode sim, {fmt_num(sf['keys'])} keys, Zipf s = "
                 f"{sf['zipf']:g}, {fmt_num(sf['requests'])} requests, "
@@ -383,7 +385,8 @@ def guide_items(f, link):
             parts.append(p)
         if parts:
             out.append(("cluster_stampede",
-                        f"Cache stampede at N = {sf['n']} (Q10a; extra "
+                        f"Cache stampede at N = {sf['n']} "
+                        f"({q('cluster', 'a')}; extra "
                         "database reads against a control run): "
                         + "; ".join(parts) + ". " + link))
     return out
@@ -404,8 +407,9 @@ def fig_cluster_timeline(exps, out):
     """Hit ratio (top) and database reads (bottom) per time bucket around
     the event, one line per algorithm (mean over seeds), for a join (left)
     and a death (right); the control runs' median over algorithms dotted;
-    the event marked. The stampede block of Q10a (mode sim, N = 10, the
-    configuration with the most algorithms: rcl.stampede_block)."""
+    the event marked. The stampede block of this subsection (mode sim,
+    N = 10, the configuration with the most algorithms:
+    rcl.stampede_block)."""
     e = _cluster(exps)
     s = e.summary
     blk, n, cfg = rcl.stampede_block(s)
