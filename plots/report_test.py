@@ -179,6 +179,12 @@ class ReportTest(unittest.TestCase):
             cls.text = f.read()
         with open(cls.report_ref, encoding="utf-8") as f:
             cls.text_ref = f.read()
+        # The per-question pages beside each report (report/, report-ref/).
+        cls.pages, cls.pages_ref = ({
+            n[:-3]: open(os.path.join(d, n), encoding="utf-8").read()
+            for n in os.listdir(d)} for d in (
+                os.path.join(cls.tmp, "out", "report"),
+                os.path.join(cls.tmp, "out", "report-ref")))
 
     @classmethod
     def tearDownClass(cls):
@@ -187,6 +193,10 @@ class ReportTest(unittest.TestCase):
     def need_fake(self):
         if not self.fake:
             self.skipTest("fake-data expectations")
+
+    def _page(self, name, ref=False):
+        """The whole section of a question (its page)."""
+        return (self.pages_ref if ref else self.pages)[name]
 
     def _links(self, image):
         pat = r"!\[[^\]]*\]\(([^)]+)\)" if image else \
@@ -256,7 +266,7 @@ class ReportTest(unittest.TestCase):
 
     def test_newest_run_used(self):
         self.need_fake()
-        row = _row(_section(self.text, _h("lookup")), "ring (v=100)")
+        row = _row(self._page("lookup"), "ring (v=100)")
         # the older run is 10x slower (~600 ns); the newest is ~60 ns
         self.assertLess(float(row[2].split()[0].replace(",", "")), 200)
 
@@ -274,7 +284,7 @@ class ReportTest(unittest.TestCase):
         lo, hi = _median_ci(list(v))
         want = f"{common.fmt_num(v.median())} [{common.fmt_num(lo)}–" \
                f"{common.fmt_num(hi)}]"
-        row = _row(_section(self.text, _h("lookup")), "ring (v=100)")
+        row = _row(self._page("lookup"), "ring (v=100)")
         self.assertIn(want, row)
         # and not the mean's interval
         t = chdata.t975(len(v) - 1) * v.std(ddof=1) / math.sqrt(len(v))
@@ -322,7 +332,7 @@ class ReportTest(unittest.TestCase):
 
     def test_noisy_cells_marked(self):
         self.need_fake()
-        q1 = _section(self.text, _h("lookup"))
+        q1 = self._page("lookup")
         row = _row(q1, "rendezvous")
         self.assertTrue(row[2].endswith("~"), row[2])   # N=1000 prehashed
         self.assertFalse(row[1].endswith("~"), row[1])  # N=100 is clean
@@ -341,7 +351,7 @@ class ReportTest(unittest.TestCase):
 
     def test_timing_context_gives_the_machine_state_sentinel(self):
         self.need_fake()
-        lines = self.text.splitlines()
+        lines = self._page("lookup").splitlines()
         lk = [ln for ln in lines if ln.startswith("- `lookup`: 1-minute")]
         self.assertEqual(len(lk), 1)
         # The whole run, the hash axis included.
@@ -377,8 +387,8 @@ class ReportTest(unittest.TestCase):
 
     def test_build_peer_table(self):
         self.need_fake()
-        sec = _section(self.text, _h("build"))
-        self.assertIn("### Build vs the reference implementation", sec)
+        sec = self._page("build")
+        self.assertIn("## Build vs the reference implementation", sec)
         row = [ln for ln in sec.splitlines()
                if "`maglev_katran_build`" in ln and ln.startswith("| maglev")]
         self.assertTrue(row)
@@ -390,7 +400,7 @@ class ReportTest(unittest.TestCase):
 
     def test_n1_and_n_eff_1_have_no_interval(self):
         self.need_fake()
-        row = _row(_section(self.text, _h("build")), "modulo")  # build row
+        row = _row(self._page("build"), "modulo")  # build row
         self.assertIn(common.SINGLE_MARK, row[2])            # N=100: n=1
         self.assertNotIn("[", row[2])
         self.assertIn("[", row[3])                           # N=1000: n=10
@@ -465,17 +475,20 @@ class ReportTest(unittest.TestCase):
             # fake multinomial balance: jump, maglev and rendezvous overlap
             self.assertIn("tie between", self._guide("best_balance"))
             # hot keys only where skewed requests were measured (the cluster
-            # section and its guide items)
+            # section, its page, its guide items and its contents entry)
             rest = self.text.replace(_section(self.text, _h("cluster")), "")
+            rest += "".join(t for n, t in self.pages.items()
+                            if n != "cluster")
             caps = [c for s, c in FIGURES if s.startswith("cluster_")]
             rest = "\n".join(ln for ln in rest.splitlines()
                              if 'id="g-cluster' not in ln and
+                             "](#cluster)" not in ln and
                              not any(c in ln for c in caps))
             self.assertNotIn("hot key", rest.lower())
 
     def test_jump_never_constant_time(self):
         self.need_fake()
-        q6 = _section(self.text, _h("capabilities"))
+        q6 = self._page("capabilities")
         self.assertEqual(_row(q6, "jump")[2], "logarithmic")
         line = self._guide("constant_removal")
         declared = re.findall(r"\w+", line.split(
@@ -505,7 +518,7 @@ class ReportTest(unittest.TestCase):
         self.assertIn("· ref", self.text_ref)
         self.assertIn("AMD EPYC REF", self.text_ref)
         self.assertIn("FAKE LOCAL CPU" if self.fake else "|", self.text_ref)
-        q1 = _section(self.text_ref, _h("lookup"))
+        q1 = self._page("lookup", ref=True)
         hdr = [ln for ln in q1.splitlines() if ln.startswith("| ours |")]
         if self.fake:
             self.assertTrue(hdr and "throughput ratio · ref" in hdr[0])
@@ -514,9 +527,9 @@ class ReportTest(unittest.TestCase):
         self.need_fake()
         self.assertIn("1,000 keys per node", self._guide("bounded_load"))
         self.assertIn("from-scratch replays", self._guide("bounded_load"))
-        q1 = _section(self.text, _h("lookup"))
+        q1 = self._page("lookup")
         self.assertIn("Placed-key probe", q1)
-        q3 = _section(self.text, _h("memory"))
+        q3 = self._page("memory")
         self.assertIn("bytes per placed key", q3)
 
     # -- node failures (removal) and capacity / probes (overprovision) ------
@@ -532,7 +545,7 @@ class ReportTest(unittest.TestCase):
 
     def test_removal_table(self):
         self.need_fake()
-        q7 = _section(self.text, _h("removal"))
+        q7 = self._page("removal")
         # range hashes: LIFO rows only, and the table says so
         for a in ("jump", "jumpback", "flip", "power", "binomial"):
             self.assertTrue(_row(q7, a)[1].startswith("lifo only"), a)
@@ -672,7 +685,7 @@ class ReportTest(unittest.TestCase):
         overprovision.pareto(pts)
         self.assertEqual({q["label"] + q["source"] for q in pts
                           if q["front"]}, want)
-        q8 = _section(self.text, _h("overprovision"))
+        q8 = self._page("overprovision")
         yes = {ln.split("|")[1].strip() + ln.split("|")[2].strip()
                for ln in q8.splitlines() if "| **yes** |" in ln}
         self.assertEqual(yes, want)
@@ -697,11 +710,16 @@ class ReportTest(unittest.TestCase):
         envoy_ring_hash moves 1.68x the optimum on add, an excess; jump has the best
         max/mean, haproxy is above it beyond the intervals)."""
         self.need_fake()
-        q9 = _section(self.text, _h("presets"))
+        q9 = self._page("presets")
         row = _row(q9, "`envoy_ring_hash`")
         self.assertIsNotNone(row)
         self.assertEqual(row[1], "Envoy")
-        self.assertTrue(row[9].startswith("1.68×"), row)
+        head = [ln for ln in q9.splitlines() if ln.startswith("| preset |")]
+        col = [c.strip() for c in head[0].split("|")[1:-1]].index(
+            "add / optimum")
+        self.assertTrue(row[col].startswith("1.68×"), row)
+        # the fake presets have no lookup rows: the all-empty column is gone
+        self.assertNotIn("lookup ns (string key)", head[0])
         self.assertIsNotNone(_row(q9, "`jump`"))
         self.assertIn("When an 11th server joins, keys also move between "
                       "servers that stay (excess > 0: not minimal "
@@ -728,7 +746,7 @@ class ReportTest(unittest.TestCase):
         recomputed, and two perturbations."""
         self.need_fake()
         from report import cluster
-        q10 = _section(self.text, _h("cluster"))
+        q10 = self._page("cluster")
         exps = {"cluster": chdata.load_experiment(self.results, "cluster")}
         f = cluster.findings(None, exps)
         # stampede: the main block (4 algorithms, 100,000 keys), not the small
@@ -911,7 +929,7 @@ class ReportTest(unittest.TestCase):
     # -- seeds ---------------------------------------------------------------
 
     def test_seed_table_row_per_claim_with_z_flag(self):
-        sec = _section(self.text, "## Seed articles")
+        sec = self._page("seeds")
         rows = [ln for ln in sec.splitlines() if ln.startswith("| C")]
         self.assertEqual(len(rows), len(SEED_CLAIMS))
         d = _data(self.results, "seeds")
@@ -946,6 +964,169 @@ class ReportTest(unittest.TestCase):
         with open(os.path.join(self.tmp, "r2.md"), encoding="utf-8") as f:
             t = f.read()
         self.assertIn("No results found", t)
+
+    # -- shape: contents, pages, figures in their sections -------------------
+
+    def test_contents_numbers_and_anchors(self):
+        """The contents list every numbered question in QUESTIONS order
+        with its number from questions.q, an anchor that exists and a page
+        that exists; the headings carry the same numbers."""
+        from report.layout import anchor_line
+        toc = _section(self.text, "## Contents")
+        base = os.path.dirname(self.report)
+        got = re.findall(r"^- \[(Q\d+)\. [^\]]*\]\(#(\w+)\) · \[page\]"
+                         r"\(([^)]+)\)", toc, re.M)
+        self.assertEqual([(n, a) for n, a, _ in got],
+                         [(questions.q(a), a) for a in questions.QUESTIONS])
+        for _, a, page in got:
+            self.assertIn(anchor_line(a), self.text)
+            self.assertTrue(os.path.isfile(os.path.join(base, page)), page)
+            self.assertIn(f"{anchor_line(a)}\n\n{_h(a)} ", self.text)
+        for a in re.findall(r"\]\(#([\w-]+)\)", toc):
+            self.assertIn(anchor_line(a), self.text)
+        # cross-references by name: no section states another number
+        self.assertIn(f"({questions.q('presets')}; means over key-set seeds)",
+                      self._guide("presets"))
+        self.assertRaises(ValueError, questions.q, "no_such_question")
+
+    def test_pages_hold_the_whole_section(self):
+        """Every question and the seed articles have a page; a page holds
+        its section whole (every table row of REPORT.md's part is there,
+        and more), links back to the report, and its links resolve."""
+        base = os.path.join(os.path.dirname(self.report), "report")
+        self.assertEqual(set(self.pages),
+                         set(questions.QUESTIONS) | {"seeds"})
+        for name, page in self.pages.items():
+            self.assertTrue(page.startswith("# "), name)
+            self.assertIn(f"(../REPORT.md#{name})", page)
+            head = "## Seed articles" if name == "seeds" else _h(name)
+            main = _section(self.text, head)
+
+            def unlinked(t):     # links differ: relative to the page
+                return re.sub(r"\]\([^)]*\)", "]()", t)
+            for ln in main.splitlines():
+                if ln.startswith("| ") and not ln.startswith("| ---"):
+                    self.assertIn(unlinked(ln), unlinked(page), name)
+            self.assertIn("](report/" + name + ".md)", main)
+            for p in re.findall(r"\]\(([^)#\s]+)(?:#[^)]*)?\)", page):
+                if not p.startswith("http"):
+                    self.assertTrue(os.path.isfile(os.path.join(base, p)),
+                                    (name, p))
+        # the timed peers are on the page only
+        self.assertNotIn("Lookup vs the reference implementations",
+                         _section(self.text, _h("lookup")).split(
+                             "Only on")[0])
+        self.assertIn("## Lookup vs the reference implementations",
+                      self._page("lookup"))
+
+    def test_figures_inside_their_sections(self):
+        """Each figure is drawn inside the section that owns it (under the
+        subsection FIGURE_UNDER names), in REPORT.md and on the page; no
+        figures section at the end."""
+        import report as rep
+        self.assertNotIn("## Figures", self.text)
+        for name, mod in rep.section_modules():
+            head = "## Seed articles" if name == "seeds" else _h(name)
+            main = _section(self.text, head)
+            under = getattr(mod, "FIGURE_UNDER", {})
+            for stem, _, _ in getattr(mod, "FIGURES", ()):
+                self.assertIn(f"{stem}.png)", main, stem)
+                self.assertIn(f"{stem}.png)", self.pages[name], stem)
+                if stem in under:
+                    sub = main.split("\n" + under[stem])
+                    self.assertEqual(len(sub), 2, (stem, under[stem]))
+                    self.assertIn(f"{stem}.png)", sub[1].split("\n### ")[0])
+            for pre in getattr(mod, "PAGE_ONLY", ()):
+                self.assertIn("\n" + pre[1:], self.pages[name], pre)
+                self.assertNotIn("\n" + pre, main, pre)
+
+    def test_no_empty_columns(self):
+        from report import layout
+        for name, text in [("REPORT.md", self.text),
+                           ("REPORT-ref.md", self.text_ref)] + \
+                list(self.pages.items()) + list(self.pages_ref.items()):
+            self.assertEqual(layout.empty_columns(text), [], name)
+
+
+class LayoutTest(unittest.TestCase):
+    """report.layout on small texts: what REPORT.md keeps, the figures'
+    places, empty columns, links from a page."""
+
+    @staticmethod
+    def _table(rows, cols=("a", "b")):
+        return "\n".join(["| " + " | ".join(cols) + " |",
+                          "|" + "|".join("---" for _ in cols) + "|"] +
+                         ["| " + " | ".join(r) + " |" for r in rows])
+
+    def test_long_table_moves_with_its_caption(self):
+        from report import layout
+        long_t = self._table([(str(i), "x") for i in range(
+            layout.MAIN_TABLE_ROWS + 1)])
+        short_t = self._table([("1", "y")])
+        text = "\n\n".join(["## Q1. T", "Description.", "Caption:",
+                             long_t, "Conclusion.", "### Sub", "Its text.",
+                             short_t, "### Peers", "Ratio.", short_t])
+        main = layout.main_part(text, "report/t.md", ("### Peers",))
+        self.assertIn("Description.", main)
+        self.assertNotIn("Caption:", main)
+        self.assertNotIn("| 0 | x |", main)
+        self.assertIn("Conclusion.", main)
+        self.assertIn("| 1 | y |", main)       # short table stays
+        self.assertIn("### Sub", main)
+        self.assertNotIn("### Peers", main)
+        self.assertNotIn("Ratio.", main)
+        self.assertIn("Only on [the page](report/t.md): 1 longer table; "
+                      "Peers.", main)
+        # a long table right after the description: the description stays
+        text = "\n\n".join(["## Q1. T", "Description.", long_t])
+        main = layout.main_part(text, "p.md")
+        self.assertIn("Description.", main)
+        self.assertNotIn("| 0 | x |", main)
+        # nothing moved: the page is linked all the same
+        main = layout.main_part("## Q1. T\n\nText.\n", "p.md")
+        self.assertIn("[p.md](p.md)", main)
+
+    def test_figures_placed_under_their_subsection(self):
+        from report import layout
+        text = "\n\n".join(["## Q5. T", "Lead.", "More lead.", "### A",
+                             "A text.", "A more.", "### B", "B text."])
+        out = layout.place_figures(text, [("f1", "![1](1.png)"),
+                                          ("f2", "![2](2.png)"),
+                                          ("f3", "![3](3.png)")],
+                                   {"f2": "### B", "f3": "### Nowhere"})
+        bs = layout.blocks(out)
+        self.assertEqual(bs, ["## Q5. T", "Lead.", "![1](1.png)",
+                              "![3](3.png)", "More lead.", "### A",
+                              "A text.", "A more.", "### B", "B text.",
+                              "![2](2.png)"])
+
+    def test_drop_empty_columns(self):
+        from report import layout
+        t = self._table([("r1", "—", "n/a: no weights", "1 \\| 2", ""),
+                         ("r2", "", "n/a: no weights", "3", "x")],
+                        ("name", "empty", "na", "pipe", "one"))
+        out = layout.drop_empty_columns("Text.\n\n" + t + "\n\nMore.")
+        self.assertEqual(out.split("\n\n")[1].splitlines(), [
+            "| name | pipe | one |", "|---|---|---|",
+            "| r1 | 1 \\| 2 |  |", "| r2 | 3 | x |"])
+        self.assertEqual(layout.empty_columns(out), [])
+        self.assertEqual(len(layout.empty_columns(t)), 2)
+
+    def test_rebase_links_and_pages_dir(self):
+        from report import layout
+        d = os.path.join(os.sep, "r")
+        text = ("[a](x/y.csv) ![f](../plots/f.png) [u](https://e.org/a) "
+                "[s](#sec) [r](REPORT.md#lookup)")
+        self.assertEqual(
+            layout.rebase_links(text, d, os.path.join(d, "report")),
+            "[a](../x/y.csv) ![f](../../plots/f.png) [u](https://e.org/a) "
+            "[s](#sec) [r](../REPORT.md#lookup)")
+        self.assertEqual(layout.default_pages_dir("/x/REPORT-full.md"),
+                         os.path.join(os.sep, "x", "report-full"))
+        self.assertEqual(layout.default_pages_dir("/x/REPORT.md"),
+                         os.path.join(os.sep, "x", "report"))
+        self.assertEqual(layout.default_pages_dir("/x/r2.md"),
+                         os.path.join(os.sep, "x", "r2-pages"))
 
 
 class StackLabelsTest(unittest.TestCase):

@@ -553,3 +553,11 @@ FIGURES = [
     ("weights_shares", "Weighted shares vs weight (ideal line)",
      fig_weights),
 ]
+
+# Where each figure sits: under the subsection whose heading starts so
+# (the others after the section's first paragraph).
+FIGURE_UNDER = {"vnodes_balance": "### Ring: balance vs virtual nodes",
+                "hashes_balance": "### Balance per hash",
+                "hashes_speed": "### Balance per hash",
+                "bounded_load": "### Bounded load",
+                "weights_shares": "### Weights"}

@@ -136,3 +136,6 @@ FIGURES = [
     ("build_vs_nodes", "Build, add-node and remove-node time vs N",
      fig_build),
 ]
+
+# Subsections (heading prefixes) shown on the question's page only.
+PAGE_ONLY = ("### Build vs the reference implementation",)

@@ -1,30 +1,21 @@
-"""The figure list and the figures section. Each section module owns its
-figures (FIGURES: stem, caption, drawing function; make_figures.py draws
-them); this module collects them in report order."""
+"""The figure list. Each section module owns its figures (FIGURES: stem,
+caption, drawing function; FIGURE_UNDER: the subsection a figure sits in)
+and the report shows them inside the section (layout.place_figures); this
+module collects them in report order for make_figures.py, the README
+headline and the tests."""
 
-import os
+import importlib
 
-from report import (balance, build, cluster, disruption, lookup, memory,
-                    overprovision, presets, removal, seeds)
+from report.questions import QUESTIONS
 
-_OWNERS = [lookup, memory, build, disruption, balance, removal,
-           overprovision, presets, cluster, seeds]
+_OWNERS = [importlib.import_module("report." + n)
+           for n in QUESTIONS + ("seeds",)]
 # Figures in report order: (stem, caption).
-FIGURES = [(stem, caption) for m in _OWNERS for stem, caption, _ in m.FIGURES]
+FIGURES = [(stem, caption) for m in _OWNERS
+           for stem, caption, _ in getattr(m, "FIGURES", ())]
 # stem -> drawing function (exps, out_dir) -> written paths.
-DRAW = {stem: draw for m in _OWNERS for stem, _, draw in m.FIGURES}
-
-
-def section(ctx):
-    out = ["## Figures", ""]
-    any_fig = False
-    for stem, caption in FIGURES:
-        p = os.path.join(ctx.figures_dir, stem + ".png")
-        if os.path.isfile(p):
-            any_fig = True
-            svg = ctx.rel(os.path.join(ctx.figures_dir, stem + ".svg"))
-            out += [f"### {caption}", "", f"![{caption}]({ctx.rel(p)})  ",
-                    f"[SVG]({svg})", ""]
-    if not any_fig:
-        out += ["_No figures yet: run `make plots`._", ""]
-    return "\n".join(out)
+DRAW = {stem: draw for m in _OWNERS
+        for stem, _, draw in getattr(m, "FIGURES", ())}
+# stem -> the name of the section that owns it.
+OWNER = {stem: m.__name__.split(".")[1] for m in _OWNERS
+         for stem, _, _ in getattr(m, "FIGURES", ())}

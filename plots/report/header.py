@@ -1,10 +1,12 @@
-"""Report header: generated-file banner, machines and builds (local and
-reference), the runs used, and the statistics legend."""
+"""Report header: the title with the generated-file banner (title), then
+machines and builds (local and reference), the runs used and the
+statistics legend (parts)."""
 
 import datetime
 
 import chdata
 from report.common import STAT_LEGEND, md_table
+from report.layout import GENERATED
 
 
 def _g(m, *keys):
@@ -95,10 +97,9 @@ def shard_lines(exps):
     return out
 
 
-def section(ctx, args):
-    lines = ["# chbench results report", "",
-             "> **Generated file — do not edit by hand.** Produced by "
-             "`plots/make_report.py`; rerun `make report` to refresh.", ""]
+def title(ctx, args):
+    """The report's title, the generated-file banner and what it reads."""
+    lines = ["# chbench results report", "", GENERATED, ""]
     now = datetime.datetime.now(datetime.timezone.utc).strftime(
         "%Y-%m-%dT%H:%M:%SZ")
     lines.append(f"Report generated {now} from `{args.results}`" +
@@ -110,7 +111,16 @@ def section(ctx, args):
     if not ctx.exps:
         lines.append(f"No results found under `{args.results}`.")
         lines.append("")
-        return "\n".join(lines)
+    return "\n".join(lines)
+
+
+def parts(ctx, args):
+    """[(anchor, title, Markdown)]: machine and build, the runs used, how to
+    read the tables; none without results."""
+    if not ctx.exps:
+        return []
+    out = []
+    lines = []
     local = _newest(ctx.exps)
     ref = _newest(ctx.ref) if ctx.has_ref else None
     header = ["", "this report's runs"] + (["reference runs"] if ref else [])
@@ -125,6 +135,7 @@ def section(ctx, args):
         lines.append("**Warning:** this report's runs come from different "
                      "CPUs: " + "; ".join(sorted(cpus)) + ".\n")
     lines += shard_lines(ctx.exps)
+    out.append(("machine", "Machine and build", "\n".join(lines)))
     runs = []
     for which, exps in (("this report", ctx.exps),
                         ("reference", ctx.ref if ctx.has_ref else {})):
@@ -136,18 +147,20 @@ def section(ctx, args):
                          _g(m, "date_utc", "date"), _g(m, "tier"),
                          f"`{_commit(m)}`",
                          ctx.csv_link(name, ref=which == "reference")])
-    lines += ["## Runs used", "",
-              "One run per experiment and results directory: the newest by "
-              "`meta.json` date (among runs of the `--tier` given, if "
-              "any).", "",
-              md_table(["experiment", "runs", "run id", "date (UTC)", "tier",
-                        "commit", "data"], runs), ""]
+    lines = ["## Runs used", "",
+             "One run per experiment and results directory: the newest by "
+             "`meta.json` date (among runs of the `--tier` given, if "
+             "any).", "",
+             md_table(["experiment", "runs", "run id", "date (UTC)", "tier",
+                       "commit", "data"], runs), ""]
+    out.append(("runs", "Runs used", "\n".join(lines)))
     reg = "read from `registry.json`" if ctx.reg else \
         "**missing** (`registry.json` not found: capability and " \
         "complexity columns are empty)"
-    lines += ["## How to read the tables", "", STAT_LEGEND, "",
-              "Timing cells are medians over interleaved measurement rounds "
-              "(results/README.md \"Timing method\"). Algorithm and metric "
-              f"metadata (units, better direction, capabilities) are {reg}.",
-              ""]
-    return "\n".join(lines)
+    lines = ["## How to read the tables", "", STAT_LEGEND, "",
+             "Timing cells are medians over interleaved measurement rounds "
+             "(results/README.md \"Timing method\"). Algorithm and metric "
+             f"metadata (units, better direction, capabilities) are {reg}.",
+             ""]
+    out.append(("reading", "How to read the tables", "\n".join(lines)))
+    return out

@@ -269,9 +269,6 @@ def section(ctx):
                 render(ctx, ["algorithm"] + METRIC_HEAD + ["data"], rows),
                 ""]
     out += _prose(ctx, f)
-    fig = _figure_link(ctx)
-    if fig:
-        out += [fig, ""]
     return "\n".join(out)
 
 
@@ -374,19 +371,6 @@ def _excess_elsewhere(ctx, f):
             if ns:
                 out.setdefault(p, {})[sc] = ns
     return out
-
-
-def _figure_link(ctx):
-    """A link to the figure (drawn in the Figures section) when present."""
-    import os
-    from report.figures import FIGURES
-    caps = dict(FIGURES)
-    links = []
-    for stem in ("presets_balance_moved",):
-        p = os.path.join(ctx.figures_dir or "", stem + ".png")
-        if os.path.isfile(p):
-            links.append(f"Figure: [{caps.get(stem, stem)}]({ctx.rel(p)}).")
-    return " ".join(links)
 
 
 def guide_items(ctx):

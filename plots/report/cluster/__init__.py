@@ -65,8 +65,6 @@ parentheses):
      latency and request rate.
 """
 
-import os
-
 from report.cluster import cascade, hot, memcached, stale, stampede
 from report.cluster.base import (EXP, _metric_desc, _run_cite, labels,
                                  per_bucket, per_run, PREFERRED_N,
@@ -84,23 +82,13 @@ from report.cluster.stampede import (cfg_mask, stampede_block,
                                      stampede_configs, stampede_findings)
 from report.questions import q
 
-FIGURE_STEMS = ("cluster_timeline", "cluster_request_balance",
-                "cluster_stale_view", "cluster_cascade_mean",
-                "cluster_cascade")
 # The subsections' figures, in report order: (stem, caption, draw).
 FIGURES = (stampede.FIGURES + hot.FIGURES + stale.FIGURES
            + cascade.FIGURES)
-
-
-def _figure_link(ctx, stems):
-    from report.figures import FIGURES
-    caps = dict(FIGURES)
-    links = []
-    for stem in stems:
-        p = os.path.join(ctx.figures_dir or "", stem + ".png")
-        if os.path.isfile(p):
-            links.append(f"Figure: [{caps.get(stem, stem)}]({ctx.rel(p)}).")
-    return " ".join(links)
+# Where each figure sits: under its subsection's heading.
+FIGURE_UNDER = {stem: f"### {q('cluster', part)}." for part, sub in (
+    ("a", stampede), ("b", hot), ("c", stale), ("d", cascade))
+    for stem, _, _ in sub.FIGURES}
 
 
 def section(ctx):
@@ -150,9 +138,6 @@ def section(ctx):
         "servers_failed", "overloaded_before_event"))] + [""]
     for sub in (stampede, hot, stale, cascade, memcached):
         out += sub.subsection(f, cite)
-    fig = _figure_link(ctx, FIGURE_STEMS)
-    if fig:
-        out += [fig, ""]
     return "\n".join(out)
 
 
@@ -176,3 +161,7 @@ __all__ = ["section", "guide_items", "findings", "within_tolerance",
            "readme_rows", "bounded_sentence", "bounded_vs_unbounded",
            "safe_groups", "CASCADE_SCENARIOS", "SCENARIO_WHAT",
            "PREFERRED_N", "PREFERRED_ZIPF", "EXP"]
+
+# Subsections (heading prefixes) shown on the question's page only: the
+# real-cluster check of the simulation, for readers who verify it.
+PAGE_ONLY = (f"### {q('cluster', 'e')}.",)
