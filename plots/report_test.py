@@ -73,6 +73,11 @@ def _run(args):
     return r.stdout
 
 
+def _read(path):
+    with open(path, encoding="utf-8") as f:
+        return f.read()
+
+
 def _run_dir(results, exp):
     base = os.path.join(results, exp)
     best = None
@@ -181,7 +186,7 @@ class ReportTest(unittest.TestCase):
             cls.text_ref = f.read()
         # The per-question pages beside each report (report/, report-ref/).
         cls.pages, cls.pages_ref = ({
-            n[:-3]: open(os.path.join(d, n), encoding="utf-8").read()
+            n[:-3]: _read(os.path.join(d, n))
             for n in os.listdir(d)} for d in (
                 os.path.join(cls.tmp, "out", "report"),
                 os.path.join(cls.tmp, "out", "report-ref")))
@@ -213,6 +218,38 @@ class ReportTest(unittest.TestCase):
 
     def test_header_says_generated(self):
         self.assertIn("Generated file — do not edit by hand", self.text)
+
+    def test_header_lists_each_run_and_its_commit(self):
+        """Runs used: every experiment's run id and commit from its
+        meta.json; the machine table names no single commit; a field that
+        differs between runs is said."""
+        from report import header
+        self.need_fake()
+        alt = os.path.join(self.tmp, "commits")
+        shutil.copytree(self.results, alt)
+        p = os.path.join(_run_dir(alt, "build"), "meta.json")
+        with open(p) as f:
+            m = json.load(f)
+        m["git_commit"] = "fedcba9876543210"
+        m["compiler"] = "g++ 99"
+        with open(p, "w") as f:
+            json.dump(m, f)
+        ctx = report.make_context(_args(alt, self.report, self.figures))
+        args = _args(alt, self.report, self.figures)
+        parts = {a: t for a, _, t in header.parts(ctx, args)}
+        runs = parts["runs"]
+        for name, e in ctx.exps.items():
+            if name == "lookup_all_hashes":
+                continue
+            row = _row(runs, name)
+            self.assertEqual(row[1], f"`{e.meta['run_id']}`", name)
+            self.assertTrue(row[2].startswith(
+                "`" + str(e.meta.get("git_commit"))[:12]), (name, row))
+        self.assertTrue(_row(runs, "build")[2].startswith("`fedcba987654"))
+        self.assertIn("2 commits", runs)
+        self.assertIsNone(_row(parts["machine"], "Commit"))
+        self.assertIn("Runs differ in Compiler: ", parts["machine"])
+        self.assertIn("g++ 99 (build)", parts["machine"])
 
     def test_sharded_runs_named_and_mixed_machines_warned(self):
         from report import header
