@@ -516,6 +516,12 @@ class ReportTest(unittest.TestCase):
             rest = self.text.replace(_section(self.text, _h("cluster")), "")
             rest += "".join(t for n, t in self.pages.items()
                             if n != "cluster")
+            # the summary's hot-key clause comes from the cluster run too
+            from report import summary
+            hot = summary.hot_keys_change(report.make_context(_args(
+                self.results, self.report, self.figures)))
+            self.assertIn("(cluster `", hot)
+            rest = rest.replace(hot, "")
             caps = [c for s, c in FIGURES if s.startswith("cluster_")]
             rest = "\n".join(ln for ln in rest.splitlines()
                              if 'id="g-cluster' not in ln and
@@ -1001,6 +1007,140 @@ class ReportTest(unittest.TestCase):
         with open(os.path.join(self.tmp, "r2.md"), encoding="utf-8") as f:
             t = f.read()
         self.assertIn("No results found", t)
+
+    # -- summary --------------------------------------------------------------
+
+    def _summary(self, text):
+        return _section(text, "## Summary")
+
+    def _use_line(self, text, title):
+        lines = self._summary(text).splitlines()
+        i = [k for k, ln in enumerate(lines)
+             if ln.startswith(f"- **{title}**")][0]
+        return "\n".join([lines[i]] + [ln for ln in lines[i + 1:i + 3]
+                                        if ln.startswith("  - ")])
+
+    def test_summary_follows_its_rules(self):
+        """Each use's choice meets its needs, is in the balance group, and
+        is the fastest (or tied) of that group at the N the summary says;
+        the group is the chain of overlapping intervals from the most even;
+        every cited run is the run of the named experiment."""
+        from report import summary
+        ctx = report.make_context(_args(self.results, self.report,
+                                        self.figures))
+        fs = summary.findings(ctx)
+        self.assertEqual([f["use"]["key"] for f in fs],
+                         [u["key"] for u in summary.USES])
+        for f in fs:
+            ch, use = f["choice"], f["use"]
+            c = ch["pick"]
+            self.assertIsNotNone(c, use["key"])
+            self.assertTrue(summary.meets(c, use["needs"]), use["key"])
+            group = ch["group"]
+            self.assertIn(c, group)
+            # the chain: sorted by mean, each interval reaches the highest
+            # upper bound so far; the first candidate left out does not
+            ok = sorted(f["cands"], key=lambda x: common.mean_of(x["bal"]))
+            hi = -math.inf
+            chain = []
+            for x in ok:
+                iv = common.mean_interval(x["bal"])
+                if chain and iv is not None and iv[0] > hi:
+                    break
+                chain.append(x["label"])
+                hi = max(hi, iv[1] if iv else common.mean_of(x["bal"]))
+            self.assertEqual([x["label"] for x in group], chain, use["key"])
+            for n in ch["ns"]:
+                rows = [x["lk"][n] for x in group]
+                best = min(rows, key=lambda r: r["median"])
+                win = [x for x in group if common.overlaps(
+                    common.interval(best), common.interval(x["lk"][n]))]
+                self.assertEqual({x["label"] for x in ch["per_n"][n][0]},
+                                 {x["label"] for x in win}, (use, n))
+            line = self._use_line(self.text, use["title"])
+            self.assertIn(f"**{c['label']}**", line.splitlines()[0])
+            for exp, rid in re.findall(r"\b(\w+) `([\w-]+)`\)", line):
+                self.assertEqual(ctx.exps[exp].meta["run_id"], rid, exp)
+        store = self._use_line(self.text, "Sharded store with replicas")
+        self.assertIn("replica placement not yet measured; primaries: **",
+                      store)
+
+    def test_summary_says_where_the_winner_changes_with_n(self):
+        """A fake run where another member of the cache tier's balance group
+        is much faster at the largest N only: the choice is not the
+        fastest there, or the summary names the N where the answer
+        changes."""
+        self.need_fake()
+        from report import summary
+        ctx = report.make_context(_args(self.results, self.report,
+                                        self.figures))
+        ch = summary.findings(ctx)[0]["choice"]
+        self.assertGreaterEqual(len(ch["ns"]), 2)
+        top = max(ch["ns"])
+        pick = ch["pick"]
+        other = [x for x in ch["group"] if x is not pick][0]
+        self.assertEqual(ch["per_n"][top][0], [pick])   # before the edit
+
+        def faster(d):
+            m = (d["algorithm"] == other["algorithm"]) & \
+                (d["scenario"] == "prehashed") & \
+                (d["metric"] == "lookup_ns") & \
+                (pd.to_numeric(d["nodes"]) == top)
+            self.assertGreater(int(m.sum()), 0)
+            d.loc[m, "value"] = (pd.to_numeric(d.loc[m, "value"]) / 100
+                                 ).astype(str)
+            return d
+        alt = _edit_tree(self.results, os.path.join(self.tmp, "sum-n"),
+                         "lookup", faster)
+        out = os.path.join(self.tmp, "sum-n-out", "REPORT.md")
+        _run([os.path.join(HERE, "make_report.py"), "--results", alt,
+              "--figures", self.figures, "--out", out])
+        ctx = report.make_context(_args(alt, out, self.figures))
+        ch = summary.findings(ctx)[0]["choice"]
+        self.assertEqual([x["label"] for x in ch["per_n"][top][0]],
+                         [other["label"]])
+        line = self._use_line(_read(out), "Cache tier")
+        if ch["pick"]["label"] == other["label"]:
+            lost = [n for n in ch["ns"] if ch["pick"] not in
+                    ch["per_n"][n][0]]
+            self.assertTrue(lost)
+            self.assertIn(f"at N = {int(lost[0]):,}: **", line)
+        else:
+            self.assertIn(f"at N = {int(top):,}: **{other['label']}**", line)
+
+    def test_summary_never_picks_what_cannot_add_for_a_use_that_adds(self):
+        """anchor made the fastest everywhere: the cache tier and the L4
+        balancer (nodes join) do not choose it and say it cannot add a node;
+        numbered partitions (nothing joins) choose it and say so too."""
+        self.need_fake()
+        from report import summary
+
+        def fastest(d):
+            m = (d["algorithm"] == "anchor") & \
+                (d["metric"] == "lookup_ns")
+            d.loc[m, "value"] = (pd.to_numeric(d.loc[m, "value"]) / 100
+                                 ).astype(str)
+            return d
+        alt = _edit_tree(self.results, os.path.join(self.tmp, "sum-a"),
+                         "lookup", fastest)
+        out = os.path.join(self.tmp, "sum-a-out", "REPORT.md")
+        _run([os.path.join(HERE, "make_report.py"), "--results", alt,
+              "--figures", self.figures, "--out", out])
+        ctx = report.make_context(_args(alt, out, self.figures))
+        fs = {f["use"]["key"]: f for f in summary.findings(ctx)}
+        text = _read(out)
+        for key, title in (("cache", "Cache tier"),
+                           ("l4", "L4 load balancer")):
+            self.assertNotEqual(fs[key]["choice"]["pick"]["algorithm"],
+                                "anchor")
+            line = self._use_line(text, title)
+            self.assertIn("**anchor**", line)
+            self.assertIn("anchor cannot add a node as measured", line)
+        part = fs["partitions"]["choice"]
+        self.assertIn("anchor", [x["label"] for x in part["group"]])
+        self.assertEqual(part["pick"]["algorithm"], "anchor")
+        self.assertIn("it cannot add a node as measured",
+                      self._use_line(text, "Numbered partitions"))
 
     # -- shape: contents, pages, figures in their sections -------------------
 

@@ -10,7 +10,8 @@ sections), draw (shared drawing helpers), layout (REPORT.md against the
 per-question pages, contents, tables without empty columns), headline
 (README block).
 
-build_report() assembles REPORT.md: title, contents, machine and runs,
+build_report() assembles REPORT.md: title, summary (summary: which
+algorithm for which use), contents, machine and runs,
 how to read the tables, the decision guide, then each question's part for
 a chooser (layout.main_part) with its figures, the seed articles; and one
 page per question and for the seed articles with the whole section.
@@ -20,7 +21,7 @@ import importlib
 import os
 
 import chdata
-from report import guide, header, layout, seeds
+from report import guide, header, layout, seeds, summary
 from report.common import STAT_LEGEND, Ctx
 from report.questions import QUESTIONS
 
@@ -95,7 +96,8 @@ def build_report(args):
                for _, mod in section_modules()
                for stem, caption, _ in getattr(mod, "FIGURES", ())):
         parts.append("_No figures yet: run `make plots`._\n")
-    parts += [layout.contents(entries)] + body
+    parts += [layout.anchor_line("summary") + "\n\n" + summary.section(ctx),
+              layout.contents(entries)] + body
     text = layout.drop_empty_columns("\n".join(parts))
     pages = {k: layout.drop_empty_columns(v) for k, v in pages.items()}
     return Report(text, pages, pages_dir, ctx)
