@@ -54,9 +54,10 @@ CHBENCH := $(BUILD)/experiments/chbench
 # e.g. amd-epyc-2cpu.
 MACHINE ?= $(shell experiments/machine_name.sh)
 # The committed reference shown beside a user's numbers: this machine's own
-# (results/reference/$(MACHINE)) when there is one, else the first machine
-# under results/reference/ (or none).
-REFERENCE ?= $(or $(wildcard results/reference/$(MACHINE)),$(firstword $(wildcard results/reference/*)))
+# (results/reference/$(MACHINE)) when it has a run not marked stale in its
+# meta.json, else the first machine under results/reference/ that has one
+# (or none); plots/chdata.py pick_reference decides.
+REFERENCE ?= $(shell $(PYTHON) plots/chdata.py pick-reference results/reference $(MACHINE))
 
 ifeq ($(TIER),default)
 TIER_SUFFIX :=

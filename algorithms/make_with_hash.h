@@ -22,7 +22,8 @@
 // Complexity: one comparison per hash name until the match, one allocation.
 //
 // Example:
-//   inline absl::StatusOr<std::unique_ptr<ConsistentHash>> MakeRing(
+//   // ring.cc (the factory is defined out of line, in its folder's .cc)
+//   absl::StatusOr<std::unique_ptr<ConsistentHash>> MakeRing(
 //       const AlgorithmParams& params) {
 //     if (params.vnodes < kRingMinVnodes) return ...;  // own validation
 //     return MakeWithHash<Ring>(params, params.vnodes);

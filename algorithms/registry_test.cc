@@ -92,10 +92,13 @@ TEST(RegistryTest, EveryRowHasWhatTheChecklistNames) {
   for (const AlgorithmInfo& info : Algorithms()) {
     SCOPED_TRACE(info.name);
     const std::string name(info.name);
-    // 1. The folder: algorithms/<name>/<name>.h and <name>_test.cc.
+    // 1. The folder: algorithms/<name>/<name>.h, <name>.cc (the factory)
+    // and <name>_test.cc.
     const std::filesystem::path dir = root / "algorithms" / name;
     EXPECT_TRUE(std::filesystem::exists(dir / (name + ".h")))
         << "missing algorithms/" << name << "/" << name << ".h";
+    EXPECT_TRUE(std::filesystem::exists(dir / (name + ".cc")))
+        << "missing algorithms/" << name << "/" << name << ".cc";
     EXPECT_TRUE(std::filesystem::exists(dir / (name + "_test.cc")))
         << "missing algorithms/" << name << "/" << name << "_test.cc";
     // 2. The catalogue row: description, paper, factory, lookup complexity

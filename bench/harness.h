@@ -54,7 +54,8 @@
 //      flagged noisy ("machine slow state"). A noise re-measurement whose
 //      sentinel is slow is discarded (the earlier values stay). The kept
 //      sentinel median is returned, so that every cell records the machine
-//      state it was measured in.
+//      state it was measured in. The measurements behind these rules, and
+//      the sentinel's false alarms and blind spots: bench/METHOD.md.
 //
 // Clocks: a kernel measures itself (so mutating kernels can exclude their
 // setup). Lookup loops use the thread's CPU clock around a whole slice

@@ -6,10 +6,19 @@ meta.json} and DIR/registry.json (`chbench list --json`: algorithms with
 lookup_class and capabilities, metrics with unit/better/timing, peers).
 
 Run selection (documented in the report header): for each experiment, among
-the run directories that contain data.csv, keep those whose meta.json "tier"
-equals --tier when one is given, then take the newest by meta.json
-"date_utc" (ISO 8601 UTC, compared as text; "date" accepted as a fallback);
-ties and missing dates fall back to data.csv's modification time.
+the run directories that contain data.csv, drop the stale ones (below), keep
+those whose meta.json "tier" equals --tier when one is given, then take the
+newest by meta.json "date_utc" (ISO 8601 UTC, compared as text; "date"
+accepted as a fallback); ties and missing dates fall back to data.csv's
+modification time.
+
+Stale runs: a run whose meta.json has a non-empty "stale" field (a one-line
+reason: its numbers predate later code) is never read; list_runs skips it
+with a one-line note on stderr. pick_reference chooses the committed
+reference machine the Makefile shows beside a user's numbers: the user's
+machine when it has a run that is not stale, else the first machine (in
+name order) that has one, else none. `python3 plots/chdata.py
+pick-reference ROOT MACHINE` prints that directory (or nothing).
 
 The default of the table_size parameter depends on N (the smallest prime
 >= 100·N, results/README.md). On reading, rows whose table_size is that
@@ -42,6 +51,7 @@ instead of guessing.
 import json
 import math
 import os
+import sys
 
 import pandas as pd
 
@@ -254,8 +264,16 @@ def meta_date(meta):
     return str(meta.get("date_utc") or meta.get("date") or "")
 
 
-def list_runs(results_dir, experiment):
-    """[(run_dir, meta)] for one experiment, any order."""
+def stale_reason(meta):
+    """The reason a run is stale (meta.json's "stale" field), or None."""
+    reason = meta.get("stale")
+    if reason in (None, "", False):
+        return None
+    return str(reason)
+
+
+def _run_dirs(results_dir, experiment):
+    """[(run_dir, meta)] of the run directories with a data.csv."""
     base = os.path.join(results_dir, experiment)
     runs = []
     if not os.path.isdir(base):
@@ -265,6 +283,47 @@ def list_runs(results_dir, experiment):
         if os.path.isfile(os.path.join(d, "data.csv")):
             runs.append((d, _read_meta(d)))
     return runs
+
+
+def list_runs(results_dir, experiment):
+    """[(run_dir, meta)] for one experiment, any order; stale runs are
+    skipped, each with a one-line note on stderr."""
+    runs = []
+    for d, meta in _run_dirs(results_dir, experiment):
+        reason = stale_reason(meta)
+        if reason is None:
+            runs.append((d, meta))
+        else:
+            print(f"chbench plots: skipping stale run {d}: {reason}",
+                  file=sys.stderr)
+    return runs
+
+
+def has_current_run(results_dir):
+    """True when some experiment under results_dir has a run that is not
+    stale."""
+    return any(stale_reason(meta) is None
+               for name in EXPERIMENTS
+               for _, meta in _run_dirs(results_dir, name))
+
+
+def pick_reference(root, machine=None):
+    """The reference directory to show beside a user's runs: root/machine
+    when it has a run that is not stale, else the first directory under
+    root (in name order) that has one, else None."""
+    if not os.path.isdir(root):
+        return None
+    dirs = sorted(os.path.join(root, d) for d in os.listdir(root)
+                  if os.path.isdir(os.path.join(root, d)))
+    if machine:
+        own = os.path.join(root, machine)
+        if own in dirs:
+            dirs.remove(own)
+            dirs.insert(0, own)
+    for d in dirs:
+        if has_current_run(d):
+            return d
+    return None
 
 
 def select_run(results_dir, experiment, tier=None, run_id=None):
@@ -440,3 +499,19 @@ def quantile_band(values, lo=0.025, hi=0.975):
     if s.empty:
         return float("nan"), float("nan")
     return float(s.quantile(lo)), float(s.quantile(hi))
+
+
+def main(argv):
+    """pick-reference ROOT [MACHINE]: prints pick_reference's choice (or
+    nothing); the Makefile's REFERENCE default."""
+    if len(argv) in (2, 3) and argv[0] == "pick-reference":
+        ref = pick_reference(argv[1], argv[2] if len(argv) == 3 else None)
+        if ref:
+            print(ref)
+        return 0
+    print("usage: chdata.py pick-reference ROOT [MACHINE]", file=sys.stderr)
+    return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,11 +1,16 @@
 #!/usr/bin/python3
 """Tests of chdata's flags: summary.csv's noisy and n_eff come from
 data.csv's flag columns, never from the note, and runs written before
-those columns existed still load (their flags are in summary.csv).
+those columns existed still load (their flags are in summary.csv). And of
+stale runs: a run whose meta.json says "stale" is never read, and the
+reference chosen for a user is a machine with a run that is not stale.
 
 Run: /usr/bin/python3 plots/chdata_test.py (or python3 -m pytest plots)."""
 
+import contextlib
 import csv
+import io
+import json
 import os
 import sys
 import tempfile
@@ -106,6 +111,112 @@ class FlagsTest(unittest.TestCase):
         with self.assertRaises(ValueError):
             chdata.summarize(chdata.read_csv(self.data, chdata.COLUMNS))
         self.assertIsNone(chdata.load_experiment(self.tmp.name, "lookup"))
+
+
+def _write_run(results, experiment, run_id, date, stale=None, value=10):
+    """One run directory with data.csv, summary.csv and meta.json."""
+    d = os.path.join(results, experiment, run_id)
+    os.makedirs(d)
+    rows = _rows(chdata.COLUMNS, [("0", "", "")] * 3)
+    for r in rows:
+        r.update(run_id=run_id, experiment=experiment, value=str(value))
+    _write(os.path.join(d, "data.csv"), chdata.COLUMNS, rows)
+    summ = {c: "" for c in chdata.SUMMARY_COLUMNS}
+    summ.update(experiment=experiment, algorithm="ring", hash="xxh64",
+                keyset="uniform", nodes="100", scenario="prehashed",
+                metric="lookup_ns", unit="ns", n="3", n_eff="3",
+                median=str(value), noisy="0")
+    _write(os.path.join(d, "summary.csv"), chdata.SUMMARY_COLUMNS, [summ])
+    meta = {"run_id": run_id, "experiment": experiment, "tier": "default",
+            "date_utc": date, "git_commit": "0" * 40}
+    if stale is not None:
+        meta["stale"] = stale
+    with open(os.path.join(d, "meta.json"), "w") as f:
+        json.dump(meta, f, indent=2)
+    return d
+
+
+class StaleTest(unittest.TestCase):
+
+    def setUp(self):
+        self.tmp = tempfile.TemporaryDirectory()
+        self.root = self.tmp.name
+
+    def tearDown(self):
+        self.tmp.cleanup()
+
+    def _load(self, results, name="lookup"):
+        err = io.StringIO()
+        with contextlib.redirect_stderr(err):
+            e = chdata.load_experiment(results, name)
+        return e, err.getvalue()
+
+    def test_stale_run_is_skipped_and_current_one_read(self):
+        # The stale run is the newer one: without the skip it would win.
+        res = os.path.join(self.root, "m")
+        current = _write_run(res, "lookup", "default-1", "2026-01-01T00:00:00Z",
+                             value=10)
+        stale = _write_run(res, "lookup", "default-2", "2026-06-01T00:00:00Z",
+                           stale="predates the new loop", value=99)
+        e, err = self._load(res)
+        self.assertIsNotNone(e)
+        self.assertEqual(e.run_dir, current)
+        self.assertEqual(list(e.data["value"]), [10.0] * 3)
+        self.assertEqual(err.count("\n"), 1, err)
+        self.assertIn(stale, err)
+        self.assertIn("predates the new loop", err)
+
+    def test_only_stale_runs_read_as_missing(self):
+        res = os.path.join(self.root, "m")
+        _write_run(res, "lookup", "default-1", "2026-01-01T00:00:00Z",
+                   stale="old")
+        e, err = self._load(res)
+        self.assertIsNone(e)
+        self.assertIn("skipping stale run", err)
+        with contextlib.redirect_stderr(io.StringIO()):
+            self.assertEqual(chdata.load_all(res), {})
+
+    def test_empty_stale_field_is_not_stale(self):
+        res = os.path.join(self.root, "m")
+        d = _write_run(res, "lookup", "default-1", "2026-01-01T00:00:00Z",
+                       stale="")
+        e, err = self._load(res)
+        self.assertEqual(e.run_dir, d)
+        self.assertEqual(err, "")
+
+    def test_pick_reference_passes_over_a_machine_with_only_stale_runs(self):
+        ref = os.path.join(self.root, "reference")
+        _write_run(os.path.join(ref, "a-old"), "lookup", "default-1",
+                   "2026-01-01T00:00:00Z", stale="old")
+        _write_run(os.path.join(ref, "b-new"), "lookup", "default-1",
+                   "2026-01-01T00:00:00Z")
+        _write_run(os.path.join(ref, "c-new"), "build", "default-1",
+                   "2026-01-01T00:00:00Z")
+        b, c = os.path.join(ref, "b-new"), os.path.join(ref, "c-new")
+        # The user's own machine, when it has a current run.
+        self.assertEqual(chdata.pick_reference(ref, "c-new"), c)
+        # Not when all its runs are stale: the first machine with a current
+        # run instead, and so for a machine not committed at all.
+        self.assertEqual(chdata.pick_reference(ref, "a-old"), b)
+        self.assertEqual(chdata.pick_reference(ref, "zz"), b)
+        self.assertEqual(chdata.pick_reference(ref), b)
+        self.assertIsNone(chdata.pick_reference(
+            os.path.join(self.root, "none"), "a-old"))
+
+    def test_pick_reference_is_none_when_every_run_is_stale(self):
+        ref = os.path.join(self.root, "reference")
+        _write_run(os.path.join(ref, "a-old"), "lookup", "default-1",
+                   "2026-01-01T00:00:00Z", stale="old")
+        self.assertIsNone(chdata.pick_reference(ref, "a-old"))
+
+    def test_committed_intel_runs_are_stale_and_never_picked(self):
+        root = os.path.join(os.path.dirname(HERE), "results", "reference")
+        intel = os.path.join(root, "intel-xeon-2cpu")
+        if not os.path.isdir(intel):
+            self.skipTest("no committed Intel runs")
+        self.assertFalse(chdata.has_current_run(intel))
+        self.assertNotEqual(chdata.pick_reference(root, "intel-xeon-2cpu"),
+                            intel)
 
 
 if __name__ == "__main__":

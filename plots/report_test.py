@@ -397,10 +397,25 @@ class ReportTest(unittest.TestCase):
         self.assertIn("md5", set(sn["hash"]))
         slow = int((sn["nodes"] == 1000).sum())
         self.assertGreater(slow, 0)
-        self.assertIn("machine-state sentinel 100–140 ns per cell", lk[0])
+        self.assertIn("machine-state sentinel 100–140 ns per sentinel "
+                      "cell", lk[0])
         self.assertIn("at most 1.40× the run's fastest", lk[0])
-        self.assertIn(f"of {len(sn)} cells, {slow} were in groups measured "
-                      f"again whole and {slow} stayed in a slow state", lk[0])
+        self.assertIn(f"of {len(sn)} sentinel cells, {slow} were in groups "
+                      f"measured again whole and {slow} stayed in a slow "
+                      "state", lk[0])
+        # every noisy timing row (ns, 1/s, ratios), cells counted apart
+        s = chdata.load_all(self.results)["lookup_all_hashes"].summary
+        reg = common.Registry(chdata.load_registry(self.results))
+        t = s[s["metric"].map(lambda m: reg.timing(m) and
+                              reg.better(m) != "none") & (s["n"] > 0)]
+        self.assertIn("lookups_per_s", set(t["metric"]))
+        self.assertTrue(any("_ratio_to_" in m for m in set(t["metric"])))
+        self.assertIn(f"{int((t['noisy'] >= 1).sum())} of {len(t)} timing "
+                      "rows noisy", lk[0])
+        self.assertEqual(len([ln for ln in lines if ln.startswith(
+            "- `overprovision`: ")]), 1)
+        self.assertIn("Timing intervals are within one run",
+                      self._page("lookup"))
         # The policy is the run's meta.json's, not the report's own text.
         self.assertIn("policy: slow above 1.15× the fastest, a wait of up "
                       "to 10 s and at most 2 whole-group re-measurements, "
@@ -489,6 +504,33 @@ class ReportTest(unittest.TestCase):
         self.assertAlmostEqual(m["ratio"], 0.3, places=6)
         q6 = capabilities.section(ctx2)
         self.assertIn("data: no, worst excess/opt. 0.3", _row(q6, "ring")[6])
+        # declared minimal, measured not: a contradiction
+        self.assertTrue(_row(q6, "ring")[6].endswith("⚠"))
+
+    def test_declared_not_minimal_but_measured_minimal_is_no_contradiction(
+            self):
+        self.need_fake()
+        alt = os.path.join(self.tmp, "declared")
+        shutil.copytree(self.results, alt)
+        p = os.path.join(alt, "registry.json")
+        with open(p) as f:
+            r = json.load(f)
+        for a in r["algorithms"]:
+            if a["name"] == "ring":
+                a["capabilities"]["minimal_disruption"] = False
+            if a["name"] == "jump":
+                a["capabilities"]["weights"] = True
+        with open(p, "w") as f:
+            json.dump(r, f)
+        ctx = report.make_context(_args(alt, self.report, self.figures))
+        q6 = capabilities.section(ctx)
+        cell = _row(q6, "ring")[6]
+        self.assertIn("no (data: yes", cell)
+        self.assertIn("declared case not measured", cell)
+        self.assertNotIn("⚠", cell)
+        # a declared capability the data show missing stays a contradiction
+        self.assertTrue(_row(q6, "jump")[4].endswith("⚠"))
+        self.assertIn("Disagreements: jump weights.", q6)
 
     def test_tie_and_winner(self):
         def row(a, m, lo, hi):
@@ -626,6 +668,28 @@ class ReportTest(unittest.TestCase):
         self.assertEqual(removal.slowdown(r(10, 9, 11), r(5, 4, 6))[1],
                          "faster")
         self.assertEqual(removal.slowdown(None, r(5, 4, 6))[1], None)
+        # with the rounds' data: the per-round ratio decides; a drift of
+        # the whole group moves both cells and cancels
+        import numpy as np
+        drift = 10 * (1 + 0.3 * np.sin(np.arange(10)))
+        rows = []
+        for removed, f in ((0.0, 1.0), (500.0, 1.2)):
+            for i, v in enumerate(drift * f):
+                x = {c: float("nan") for c in chdata.NUMERIC_COLUMNS}
+                x.update({c: "" for c in chdata.STRING_COLUMNS})
+                x.update(algorithm="anchor", nodes=1000.0, removed=removed,
+                         removal="random", scenario="prehashed",
+                         metric="lookup_ns", unit="ns", seed=0.0,
+                         repetition=float(i), value=float(v), noisy=0.0)
+                rows.append(x)
+        data = pd.DataFrame(rows, columns=chdata.COLUMNS)
+        s = {r_["removed"]: r_.to_dict()
+             for _, r_ in chdata.summarize(data).iterrows()}
+        self.assertEqual(removal.slowdown(s[0.0], s[500.0])[1],
+                         "within noise")          # marginal: overlap
+        ratio, v = removal.slowdown(s[0.0], s[500.0], data=data)
+        self.assertEqual(v, "slower")
+        self.assertAlmostEqual(ratio, 1.2)
 
     def test_baseline_pairs(self):
         """Nothing-removed cells of one variant and N in two orders: their
@@ -701,8 +765,8 @@ class ReportTest(unittest.TestCase):
 
         def p(label, x, y):
             return dict(label=label, x=x, y=y, source="overprovision",
-                        x_row=dict(mean_ci_low=x - 0.01,
-                                   mean_ci_high=x + 0.01),
+                        x_row=dict(median=x, median_ci_low=x - 0.01,
+                                   median_ci_high=x + 0.01, n=10, n_eff=10),
                         y_row=dict(median=y, median_ci_low=y - 0.1,
                                    median_ci_high=y + 0.1, n=10, n_eff=10))
         pts = [p("a", 1.0, 10), p("b", 2.0, 5), p("c", 2.0, 6),
@@ -729,10 +793,19 @@ class ReportTest(unittest.TestCase):
         self.assertEqual({q["label"] + q["source"] for q in pts
                           if q["front"]}, want)
         q8 = self._page("overprovision")
+        noadd = common.cannot_add(ctx)
+        want = {overprovision._label(q, noadd) + q["source"] for q in pts
+                if q["front"]}
         yes = {ln.split("|")[1].strip() + ln.split("|")[2].strip()
                for ln in q8.splitlines() if "| **yes** |" in ln}
         self.assertEqual(yes, want)
         self.assertNotIn("multiprobe (k=1)overprovision", want)
+        # a = N: no free bucket (the fake anchor cannot add at a = N)
+        self.assertIsNotNone(_row(q8, "anchor (a=1000; a = N: no free "
+                                  "bucket, cannot add a node)"))
+        self.assertIsNotNone(_row(q8, "dx (a=1000; a = N: no free bucket)"))
+        self.assertIsNotNone(_row(q8, "dx (a=2000)"))
+        self.assertNotIn("max/mean: mean", q8)
 
         # multi-probe with one probe made the fastest: it joins the front
         def fast(d):
@@ -774,13 +847,47 @@ class ReportTest(unittest.TestCase):
                       "keys between staying servers too: "
                       "**libmemcached_ketama** (remove at N = 3)", q9)
         self.assertIn("best plain algorithm at N = 10 is **jump**", q9)
-        above = q9.split("Presets above it beyond the intervals:")[1]
+        above = q9.split("Presets above it (separate):")[1]
         self.assertIn("haproxy (1.36×", above.split(". ")[0])
+        self.assertIn("comparisons with jump: per-seed ratios", q9)
         self.assertIn("max_servers = 100", q9)
         self.assertIn("not against a running Envoy", q9)
+        self.assertIn("MEDIAN over key-set seeds", q9)
+        # the joiner's share: what moves on add less the excess, x (N+1)
+        self.assertEqual(row[[c.strip() for c in head[0].split("|")[1:-1]]
+                             .index("joiner's share / fair")], "1×")
         line = self._guide("presets")
         self.assertIn("envoy_ring_hash", line)
         self.assertNotIn("libmemcached_ketama** (", line.split(";")[0])
+        self.assertNotIn("fair share", line)
+
+    def test_presets_below_optimum_means_the_joiner_gets_less(self):
+        self.need_fake()
+
+        def low(d):
+            m = (d["algorithm"] == "libmemcached_ketama") & \
+                (d["nodes"] == "10") & (d["scenario"] == "add")
+            d.loc[m & (d["metric"] == "moved_over_optimum"), "value"] = \
+                "0.55"
+            d.loc[m & (d["metric"] == "moved_fraction"), "value"] = \
+                str(0.55 / 11)
+            return d
+        src = os.path.join(self.tmp, "pre-src")
+        shutil.copytree(os.path.join(self.results, "presets"),
+                        os.path.join(src, "presets"))
+        shutil.copy(os.path.join(self.results, "registry.json"), src)
+        alt = _edit_tree(src, os.path.join(self.tmp, "pre-low"), "presets",
+                         low)
+        ctx = report.make_context(_args(alt, self.report, self.figures))
+        from report import presets
+        q9 = presets.section(ctx)
+        self.assertIn("add / optimum below 1 is no better than optimal",
+                      q9)
+        self.assertIn("libmemcached_ketama (0.55×: the joiner gets 0.55 of "
+                      "a fair share)", q9)
+        self.assertEqual(_row(q9, "`libmemcached_ketama`")[10], "0.55×")
+        line = dict(presets.guide_items(ctx))["presets"]
+        self.assertIn("libmemcached_ketama (0.55 of a fair share)", line)
 
 
     def test_cluster_section(self):
@@ -969,9 +1076,263 @@ class ReportTest(unittest.TestCase):
         self.assertIn(_h("lookup"), t)
         self.assertIn(_h("capabilities"), t)
 
+    # -- decision guide: what a user applies ----------------------------------
+
+    def test_fastest_lookup_at_every_n_without_configurations_that_cannot_add(
+            self):
+        self.need_fake()
+        line = self._guide("fastest_lookup_prehashed")
+        s = chdata.load_all(self.results)["lookup"].summary
+        ns = sorted(s[(s["scenario"] == "prehashed")]["nodes"].unique())
+        self.assertGreater(len(ns), 2)
+        for n in ns:
+            self.assertIn(f"N={common.fmt_num(n)} (", line)
+        # the fake anchor is at a = N: add not applicable in disruption
+        ranking = line.split("Not ranked, cannot add:")[0]
+        self.assertNotIn("**anchor**", ranking)
+        self.assertIn("Not ranked, cannot add: anchor (a = N", line)
+        self.assertIn("comparisons with the best per ranking", line)
+        ctx = report.make_context(_args(self.results, self.report,
+                                        self.figures))
+        noadd = guide.cannot_add(ctx)
+        self.assertEqual({k[0] for k in noadd}, {"anchor"})
+
+    def test_lifo_only_algorithms_named(self):
+        self.need_fake()
+        ctx = report.make_context(_args(self.results, self.report,
+                                        self.figures))
+        want = {a for a in ctx.reg.algorithms
+                if ctx.reg.capability(a, "arbitrary_removal") is False}
+        self.assertTrue(want)
+        self.assertEqual(guide.lifo_only(ctx), want)
+        line = self._guide("no_middle_removal")
+        for a in want:
+            self.assertIn(f"**{a}**", line)
+        # a run that measured remove_last instead of not-applicable rows
+
+        def last_only(d):
+            m = d["algorithm"].isin(sorted(want)) & \
+                (d["scenario"] == "remove_random")
+            return d[~m]
+        src = os.path.join(self.tmp, "lifo-src")
+        shutil.copytree(os.path.join(self.results, "disruption"),
+                        os.path.join(src, "disruption"))
+        shutil.copy(os.path.join(self.results, "registry.json"), src)
+        alt = _edit_tree(src, os.path.join(self.tmp, "lifo"), "disruption",
+                         last_only)
+        ctx2 = report.make_context(_args(alt, self.report, self.figures))
+        self.assertEqual(guide.lifo_only(ctx2), want)
+
+    def test_power_of_two_sensitivity_found_in_the_data(self):
+        rows = []
+        for a, ts in (("dxlike", {100: 6.4, 1000: 2.1, 10000: 13.5}),
+                      ("flat", {100: 2.1, 1000: 2.1, 10000: 2.2})):
+            for n, t in ts.items():
+                rows.append(dict(algorithm=a, vnodes=float("nan"),
+                                 table_size=float("nan"),
+                                 load_factor=float("nan"),
+                                 capacity=float("nan"), probes=float("nan"),
+                                 nodes=float(n), median=t))
+        sens = guide.pow2_sensitive(pd.DataFrame(rows))
+        self.assertEqual(sens, [("dxlike", 1000.0)])
+        self.assertAlmostEqual(guide.fill(1000), 1000 / 1024)
+
+    def test_string_winner_only_among_algorithms_timed_with_strings(self):
+        self.need_fake()
+
+        def drop(d):
+            m = (d["scenario"] == "string") & d["algorithm"].isin(
+                ["maglev", "jump"])
+            return d[~m]
+        src = os.path.join(self.tmp, "str-src")
+        shutil.copytree(os.path.join(self.results, "lookup"),
+                        os.path.join(src, "lookup"))
+        shutil.copy(os.path.join(self.results, "registry.json"), src)
+        alt = _edit_tree(src, os.path.join(self.tmp, "str-alt"), "lookup",
+                         drop)
+        ctx = report.make_context(_args(alt, self.report, self.figures))
+        items = dict(guide.fastest_items(ctx, {}))
+        line = items["fastest_lookup_string"]
+        ranking, rest = line.split("Not timed with string keys")
+        self.assertNotIn("jump", ranking)
+        self.assertIn("jump", rest)
+        self.assertIn("maglev", rest)
+        self.assertIn("**", ranking)
+        # every algorithm timed: nothing listed as not timed
+        ctx = report.make_context(_args(self.results, self.report,
+                                        self.figures))
+        line = dict(guide.fastest_items(ctx, {}))["fastest_lookup_string"]
+        self.assertNotIn("Not timed with string keys", line)
+
+    def test_hash_row_without_interval_is_not_tied_with_everything(self):
+        self.need_fake()
+        line = self._guide("hash_choice")
+        tied = line.split("is tied with the best hash's worst (")[1]
+        tied = tied.split(";")[0]
+        self.assertNotIn("fnv1a", tied)    # its sequential rows are 1.8x
+
+        def words(d):
+            m = (d["hash"] == "md5") & (d["keyset"] == "words") & \
+                (d["metric"] == "load_max_over_mean")
+            d.loc[m, "value"] = "3.5"
+            d.loc[d["keyset"] == "words", "n_eff"] = "1"
+            return d
+        src = os.path.join(self.tmp, "hash-src")
+        shutil.copytree(os.path.join(self.results, "hashes"),
+                        os.path.join(src, "hashes"))
+        shutil.copy(os.path.join(self.results, "registry.json"), src)
+        alt = _edit_tree(src, os.path.join(self.tmp, "hash-alt"), "hashes",
+                         words)
+        ctx = report.make_context(_args(alt, self.report, self.figures))
+        gid, text = guide.hash_item(ctx)
+        tied = text.split("is tied with the best hash's worst (")[1]
+        self.assertNotIn("md5", tied.split(";")[0])
+        self.assertIn("md5 (worst 3.5× ‡", text)
+
+    def _balance_tree(self, name, exact):
+        """A copy of the fake tree whose balance and vnodes runs have exact
+        hash-space rows (exact=True): ring's shares spread (1.2 + seed/100)
+        and 1 + 1/sqrt(v) over vnodes, jump's exactly 1."""
+        def add_exact(d, metric_rows):
+            extra = []
+            for r in metric_rows:
+                row = {c: "" for c in d.columns}
+                row.update(r)
+                extra.append(row)
+            return pd.concat([d, pd.DataFrame(extra)], ignore_index=True)
+
+        def bal(d):
+            if not exact:
+                return d
+            rows = []
+            m = (d["metric"] == "load_max_over_mean") & \
+                (d["scenario"] == "measured") & (d["nodes"] == "100") & \
+                (d["keyset"] == "uniform") & d["algorithm"].isin(
+                    ["ring", "jump", "maglev"])
+            for _, r in d[m].iterrows():
+                x = r.to_dict()
+                v = {"ring": 1.2 + float(x["seed"]) % 10 / 100,
+                     "jump": 1.0, "maglev": 1.002}[x["algorithm"]]
+                x.update(metric="exact_max_over_mean", value=str(v),
+                         keyset="", keys="")
+                rows.append(x)
+            return add_exact(d, rows)
+
+        def vn(d):
+            if not exact:
+                return d
+            rows = []
+            m = (d["metric"] == "load_max_over_mean") & \
+                (d["scenario"] == "measured")
+            for _, r in d[m].iterrows():
+                x = r.to_dict()
+                x.update(metric="exact_max_over_mean", keyset="", keys="",
+                         value=str(1 + 1 / math.sqrt(float(x["vnodes"]))))
+                rows.append(x)
+            return add_exact(d, rows)
+        t1 = _edit_tree(self.results, os.path.join(self.tmp, name + "-1"),
+                        "balance", bal)
+        return _edit_tree(t1, os.path.join(self.tmp, name), "vnodes", vn)
+
+    def test_balance_items_use_exact_shares_when_present(self):
+        self.need_fake()
+        # without them (the committed runs): key counts, labelled
+        line = self._guide("best_balance")
+        self.assertIn("from key counts", line)
+        rw = self._guide("replicas_weights")
+        self.assertIn("in key counts", rw)
+        # with them: the exact shares decide, no sampling
+        alt = self._balance_tree("exact", True)
+        ctx = report.make_context(_args(alt, self.report, self.figures))
+        items = dict(guide.items(ctx))
+        line = items["best_balance"]
+        self.assertIn("from exact hash-space shares", line)
+        self.assertTrue(line.split(": ", 1)[1].startswith("**jump** 1×"),
+                        line)
+        self.assertNotIn("ring", line.split("Not in the exact data")[0])
+        self.assertIn("Not in the exact data, by key counts:", line)
+        self.assertIn("rendezvous", line.split("Not in the exact data")[1])
+        # ring's vnodes: 1 + 1/sqrt(v) <= 1.10 first at v = 100
+        r = guide.vnodes_for_target(ctx.exps["vnodes"], ctx.exps["balance"])
+        self.assertEqual((r["source"], r["v"], r["reached"]),
+                         ("exact", 100.0, True))
+        self.assertIn("ring reaches median max/mean ≤ 1.1× at 100 vnodes",
+                      items["replicas_weights"])
+        self.assertIn("exact hash-space shares", items["replicas_weights"])
+        # Q5 shows them beside the key counts
+        q5 = report.balance.section(ctx)
+        self.assertIn("| exact |", q5)
+
+    def test_q5_is_median_with_model_only_where_it_fits_and_starved_flag(
+            self):
+        self.need_fake()
+        q5 = self._page("balance")
+        self.assertNotIn("MEAN over repetitions", q5)
+        d = _data(self.results, "balance")
+        v = d[(d["algorithm"] == "jump") & (d["nodes"] == 100) &
+              (d["keyset"] == "uniform") & (d["scenario"] == "measured") &
+              (d["metric"] == "load_max_over_mean")]["value"]
+        row = [r for r in q5.splitlines() if r.startswith("| jump | 100 |")]
+        self.assertTrue(row[0].split("|")[4].strip().startswith(
+            f"{v.median():.3g}×"), row[0])
+
+        def starve(d):
+            m = (d["algorithm"] == "multiprobe") & (d["nodes"] == "100") & \
+                (d["metric"] == "load_min_over_mean")
+            d.loc[m, "value"] = "0.05"
+            # a uniform model (expected p 0.5) the loads reject (p ~ 0)
+            p = (d["algorithm"] == "multiprobe") & (d["nodes"] == "100") & \
+                (d["metric"] == "load_chi2_pvalue")
+            d.loc[p, "value"] = "1e-30"
+            a = d[(d["algorithm"] == "multiprobe") & (d["nodes"] == "100") &
+                  (d["scenario"] == "analytic")].iloc[0].to_dict()
+            a.update(metric="load_chi2_pvalue", value="0.48")
+            return pd.concat([d, pd.DataFrame([a])], ignore_index=True)
+        src = os.path.join(self.tmp, "starve-src")
+        shutil.copytree(os.path.join(self.results, "balance"),
+                        os.path.join(src, "balance"))
+        shutil.copy(os.path.join(self.results, "registry.json"), src)
+        alt = _edit_tree(src, os.path.join(self.tmp, "starve"), "balance",
+                         starve)
+        ctx = report.make_context(_args(alt, self.report, self.figures))
+        q5 = report.balance.section(ctx)
+        row = [r for r in q5.splitlines()
+               if r.startswith("| multiprobe (k=21) | 100 |")][0]
+        self.assertIn("⚠ starved", row)
+        self.assertIn("no model fits", row)
+        other = [r for r in q5.splitlines()
+                 if r.startswith("| multiprobe (k=21) | 10 |")][0]
+        self.assertNotIn("⚠ starved", other)
+        self.assertNotIn("no model fits", other)
+
+    def test_weights_per_layout_worst_error(self):
+        self.need_fake()
+        q5 = self._page("balance")
+        d = _data(self.results, "weights")
+        d = d[(d["metric"] == "share") & (d["algorithm"] == "ring")]
+        ideal = d[d["scenario"] == "analytic"].set_index("node")["value"]
+        m = d[d["scenario"] == "measured"]
+        err = ((m["value"] - m["node"].map(ideal)).abs() /
+               m["node"].map(ideal)).groupby(m["repetition"]).max()
+        row = _row(q5.split("## Weights")[1], "ring")
+        self.assertEqual(row[1], str(len(err)))
+        self.assertEqual(row[2], common.fmt_pct(err.median()))
+        self.assertEqual(row[4], common.fmt_pct(err.max()))
+
+    def test_least_memory_counts_bytes_above_the_shared_bookkeeping(self):
+        self.need_fake()
+        line = self._guide("least_memory")
+        s = chdata.load_all(self.results)["memory"].summary
+        m = s[(s["metric"] == "memory_bytes") & s["placed_keys"].isna() &
+              (s["nodes"] == 1000)]
+        base = m["median"].min()
+        self.assertIn(f"the smallest footprint, {common.fmt_num(base)} "
+                      "bytes", line)
+        self.assertIn("ranked by the bytes above it", line)
+
     # -- seeds ---------------------------------------------------------------
 
-    def test_seed_table_row_per_claim_with_z_flag(self):
+    def test_seed_table_row_per_claim_with_percentile_flag(self):
         sec = self._page("seeds")
         rows = [ln for ln in sec.splitlines() if ln.startswith("| C")]
         self.assertEqual(len(rows), len(SEED_CLAIMS))
@@ -986,13 +1347,24 @@ class ReportTest(unittest.TestCase):
             v = v["value"].dropna()
             if len(v) < 2:
                 continue
-            sd = v.std(ddof=1)
-            z = (cl["article"] - v.mean()) / sd if sd > 0 else (
-                0 if cl["article"] == v.mean() else math.inf)
+            # inside = within the central 95 % of the repetitions (linear
+            # interpolation between order statistics, as numpy's default)
+            import numpy as np
+            lo, hi = np.percentile(v, [2.5, 97.5])
             cells = [c.strip() for c in ln.split("|")[1:-1]]
-            self.assertEqual(cells[8], "**outside**" if abs(z) > 3
-                             else "inside", (cl["label"], z))
+            self.assertEqual(cells[8], "inside" if lo <= cl["article"] <= hi
+                             else "**outside**", (cl["label"], lo, hi))
         self.assertNotIn("why not", sec.lower())
+        # z alone does not decide: a value at z = 2.2 beyond every
+        # repetition is outside
+        from report import seeds
+        cl = dict(SEED_CLAIMS[0])
+        vals = [0.80 + 0.001 * i for i in range(10)] + [0.9]
+        _, _, z, pct = seeds.position(vals, 0.805 + 0.09)
+        self.assertLess(abs(z), 3)
+        lo, hi = chdata.quantile_band(vals, *seeds.BAND)
+        self.assertFalse(lo <= 0.895 <= hi)
+        del cl
 
     def test_figures_and_report_skip_missing_experiment(self):
         empty = os.path.join(self.tmp, "empty")
@@ -1167,8 +1539,8 @@ class ReportTest(unittest.TestCase):
         for a in re.findall(r"\]\(#([\w-]+)\)", toc):
             self.assertIn(anchor_line(a), self.text)
         # cross-references by name: no section states another number
-        self.assertIn(f"({questions.q('presets')}; means over key-set seeds)",
-                      self._guide("presets"))
+        self.assertIn(f"({questions.q('presets')}; medians over key-set "
+                      "seeds)", self._guide("presets"))
         self.assertRaises(ValueError, questions.q, "no_such_question")
 
     def test_pages_hold_the_whole_section(self):
@@ -1315,6 +1687,249 @@ class LayoutTest(unittest.TestCase):
                          os.path.join(os.sep, "x", "report"))
         self.assertEqual(layout.default_pages_dir("/x/r2.md"),
                          os.path.join(os.sep, "x", "r2-pages"))
+
+
+def _cells(metric, unit, values_by_algorithm, seeds=None):
+    """(data, summary rows by algorithm) of one cell per algorithm with the
+    given values, repetition i on seed i (the same seeds for every cell)."""
+    rows = []
+    for a, vals in values_by_algorithm.items():
+        for i, v in enumerate(vals):
+            r = {c: float("nan") for c in chdata.NUMERIC_COLUMNS}
+            r.update({c: "" for c in chdata.STRING_COLUMNS})
+            r.update(algorithm=a, hash="xxh64", keyset="uniform",
+                     scenario="measured", nodes=100.0, keys=1000.0,
+                     seed=float(seeds[i] if seeds else i),
+                     repetition=float(i), metric=metric, unit=unit,
+                     value=float(v), noisy=0.0)
+            rows.append(r)
+    data = pd.DataFrame(rows, columns=chdata.COLUMNS)
+    summ = chdata.summarize(data)
+    return data, {r["algorithm"]: r.to_dict() for _, r in summ.iterrows()}
+
+
+class StatisticsHelpersTest(unittest.TestCase):
+    """common's interval, ranking and paired-comparison helpers on small
+    crafted cells (no results tree)."""
+
+    def test_printed_bounds_stay_in_the_metric_range(self):
+        reads = dict(metric="extra_db_reads", unit="reads", n=3, n_eff=3,
+                     mean=4555.0, mean_ci_low=-1129.0, mean_ci_high=10239.0,
+                     min=1200.0, max=8000.0)
+        self.assertEqual(common.fmt_mean(reads), "4,555 [0–10,239]")
+        mm = dict(metric="load_max_over_mean", unit="ratio", n=3, n_eff=3,
+                  mean=1.16, mean_ci_low=0.934, mean_ci_high=1.39,
+                  min=1.05, max=1.3)
+        self.assertEqual(common.fmt_mean(mm, "x"), "1.16× [1×–1.39×]")
+        frac = dict(metric="hit_ratio", unit="fraction", n=3, n_eff=3,
+                    mean=0.98, mean_ci_low=0.9, mean_ci_high=1.07, min=0.95,
+                    max=0.99)
+        self.assertEqual(common.fmt_mean(frac), "0.98 [0.9–1]")
+        # a value outside the assumed range keeps its interval
+        neg = dict(reads, min=-50.0)
+        self.assertEqual(common.fmt_mean(neg), "4,555 [-1,129–10,239]")
+        # an unknown metric is never clipped
+        other = dict(reads, metric="something", unit="")
+        self.assertIn("[-1,129–", common.fmt_mean(other))
+        self.assertEqual(common.metric_range("lookup_ns"),
+                         (0.0, math.inf))
+
+    def test_interval_kind_says_min_max_for_few_repetitions(self):
+        _, s = _cells("load_max_over_mean", "ratio",
+                      {"a": [1.1, 1.2, 1.15, 1.12, 1.18],
+                       "b": [1.1 + 0.01 * i for i in range(10)]})
+        self.assertEqual(common.interval_kind(s["a"], False), "min–max")
+        self.assertEqual(common.interval_kind(s["b"], False), "95 % CI")
+        self.assertIn("min–max of n = 5",
+                      common.interval_words([s["a"], s["b"]], False))
+        self.assertIn("95 % CIs of the median",
+                      common.interval_words([s["a"], s["b"]], False))
+
+    def test_row_without_interval_is_compared_by_its_value(self):
+        best = dict(algorithm="a", median=1.25, n=5, n_eff=5, min=1.2,
+                    max=1.3, median_ci_low=None, median_ci_high=None)
+        far = dict(algorithm="b", median=3.65, n=4, n_eff=1)
+        near = dict(algorithm="c", median=1.27, n=4, n_eff=1)
+        b, tied = common.rank([best, far, near], "lower", False)
+        self.assertIs(b, best)
+        self.assertEqual([r["algorithm"] for r in tied], ["c"])
+
+    def test_paired_comparison_sees_a_constant_ratio(self):
+        # Seeds shift both cells alike: the marginal intervals overlap,
+        # but every seed's ratio is 1.35.
+        base = [1.0, 1.3, 0.9, 1.6, 1.1, 1.45, 0.95, 1.2]
+        data, s = _cells("extra_db_reads", "reads",
+                         {"ring": [1000 * x for x in base],
+                          "maglev": [1350 * x for x in base]})
+        _, tied = common.rank([s["ring"], s["maglev"]], "lower", False)
+        self.assertEqual(len(tied), 1)          # marginal: "tied"
+        p = common.paired(data, s["ring"], s["maglev"])
+        self.assertEqual((p["kind"], p["n"]), ("ratio", 8))
+        self.assertAlmostEqual(p["est"], 1.35)
+        self.assertEqual((p["lo"], p["hi"]), (p["est"], p["est"]))
+        self.assertFalse(p["tied"])
+        best, tied, info = common.rank_paired([s["maglev"], s["ring"]],
+                                              data, "lower", False)
+        self.assertEqual((best["algorithm"], tied), ("ring", []))
+        self.assertEqual(info["comparisons"], 1)
+        self.assertEqual(common.fmt_paired(p), "1.35×")
+
+    def test_paired_comparison_ties_what_differs_by_noise(self):
+        import numpy as np
+        r = np.random.default_rng(5)
+        a = 100 + r.normal(0, 5, 12)
+        b = a * (1 + r.normal(0, 0.02, 12))
+        data, s = _cells("lookup_ns", "ns", {"x": a, "y": b})
+        p = common.paired(data, s["x"], s["y"])
+        self.assertEqual(p["method"], "CI of the median")
+        self.assertTrue(p["lo"] <= 1 <= p["hi"])
+        self.assertTrue(p["tied"])
+        # 3 pairs: a paired Student-t interval of the log ratio
+        data, s = _cells("lookup_ns", "ns", {"x": a[:3], "y": b[:3] * 1.5})
+        p = common.paired(data, s["x"], s["y"])
+        self.assertEqual(p["method"], "paired t, n = 3")
+        self.assertGreater(p["lo"], 1.2)
+        # a zero value: differences instead of ratios
+        data, s = _cells("moved_excess_fraction", "fraction",
+                         {"x": [0, 0, 0, 0], "y": [0.01, 0.012, 0.011,
+                                                   0.013]})
+        p = common.paired(data, s["x"], s["y"])
+        self.assertEqual(p["kind"], "diff")
+        self.assertGreater(p["lo"], 0)
+        # other seeds: not pairable
+        data2, s2 = _cells("lookup_ns", "ns", {"x": a[:4]},
+                           seeds=[7, 8, 9, 10])
+        both = pd.concat([data, data2])
+        self.assertIsNone(common.paired(both, s2["x"], s["y"]))
+
+    def test_uniform_expectation_from_the_uniform_analytic_rows(self):
+        from report import balance
+        rows = []
+        for a, p, mx in (("jump", 0.48, 1.079), ("dx", 0.48, 1.081),
+                         ("ring", 1e-160, 1.28)):
+            for m, v in (("load_chi2_pvalue", p),
+                         ("load_max_over_mean", mx)):
+                rows.append(dict(algorithm=a, vnodes=float("nan"),
+                                 table_size=float("nan"),
+                                 load_factor=float("nan"),
+                                 capacity=float("nan"), probes=float("nan"),
+                                 hash="xxh64", keyset="uniform", nodes=100.0,
+                                 keys=100000.0, scenario="analytic",
+                                 metric=m, median=v))
+        s = pd.DataFrame(rows)
+        self.assertAlmostEqual(
+            balance.uniform_expectation(s, 100, 100000), 1.08)
+        self.assertTrue(math.isnan(balance.uniform_expectation(s, 100, 5)))
+        # a uniform model the measured loads reject does not fit
+        meas = s[s["metric"] == "load_chi2_pvalue"].assign(
+            scenario="measured", median=[1e-40, 0.3, 1e-160])
+        both = pd.concat([s, meas])
+        self.assertFalse(balance.model_fits(both, algorithm="jump"))
+        self.assertTrue(balance.model_fits(both, algorithm="dx"))
+        self.assertTrue(balance.model_fits(both, algorithm="ring"))
+
+    def test_empty_cell_says_its_own_reason_or_not_measured(self):
+        rows = []
+        for cap, n, note in ((None, 100, "anchor: cannot add node "
+                              "'node-100': all a = 100 buckets are working "
+                              "(capacity 0); set the capacity"),
+                             (None, 1000, "anchor: cannot add node "
+                              "'node-1000': all a = 1000 buckets are "
+                              "working")):
+            r = {c: float("nan") for c in chdata.NUMERIC_COLUMNS}
+            r.update({c: "" for c in chdata.STRING_COLUMNS})
+            r.update(algorithm="anchor", nodes=float(n), metric="add_node_ns",
+                     capacity=float("nan") if cap is None else float(cap),
+                     note="not applicable: " + note)
+            rows.append(r)
+        r = dict(rows[0], capacity=200.0, nodes=100.0, value=80.0, note="")
+        rows.append(r)
+        data = pd.DataFrame(rows, columns=chdata.COLUMNS)
+
+        class E:
+            pass
+        e = E()
+        e.data = data
+        e.not_applicable = lambda: chdata.Experiment.not_applicable(e)
+        var = dict(algorithm="anchor", vnodes=float("nan"),
+                   table_size=float("nan"), load_factor=float("nan"),
+                   capacity=float("nan"), probes=float("nan"))
+        self.assertEqual(common.cell_note(e, var, 1000.0,
+                                          metric="add_node_ns"),
+                         "n/a: anchor: cannot add node 'node-1000': all a = "
+                         "1000 buckets are working")
+        self.assertEqual(common.cell_note(e, var, 100.0,
+                                          metric="add_node_ns"),
+                         "n/a: anchor: cannot add node 'node-100': all a = "
+                         "100 buckets are working")
+        cap = dict(var, capacity=200.0)
+        # a capacity variant run only at N = 100: never another's reason
+        self.assertEqual(common.cell_note(e, cap, 1000.0,
+                                          metric="add_node_ns"),
+                         common.NOT_MEASURED)
+        self.assertIsNone(common.cell_note(e, cap, 100.0,
+                                           metric="add_node_ns"))
+
+    def test_familywise_level_and_t_quantiles(self):
+        for lev, df, want in ((0.99, 4, 4.604095), (0.99, 1, 63.656741),
+                              (0.995, 2, 14.089047), (0.95, 3, 3.182446)):
+            self.assertAlmostEqual(common.t_two_sided(lev, df), want,
+                                   delta=2e-5)
+        vals = {f"a{i}": [1.0 + 0.001 * j for j in range(10)]
+                for i in range(5)}
+        data, s = _cells("lookup_ns", "ns", vals)
+        _, _, info = common.rank_paired(list(s.values()), data)
+        self.assertEqual(info["comparisons"], 4)
+        self.assertAlmostEqual(info["level"], 1 - 0.05 / 4)
+        p = next(iter(info["paired"].values()))
+        self.assertAlmostEqual(p["level"], 1 - 0.05 / 4)
+
+
+class FigureStyleTest(unittest.TestCase):
+    """Drawing details that a reader relies on."""
+
+    def test_every_preset_has_its_own_colour_and_marker(self):
+        from report import presets
+        names = [f"preset{i}" for i in range(15)]
+        st = presets.preset_styles(names)
+        pairs = {(v["color"], v["marker"]) for v in st.values()}
+        self.assertEqual(len(pairs), 15)
+        algo = {(v["color"], v["marker"])
+                for v in style.ALGORITHM_STYLE.values()}
+        self.assertFalse(pairs & algo)
+        self.assertTrue(all(v["color"] in style.SPARE_COLORS
+                            for v in st.values()))
+
+    def test_heat_map_text_contrasts_with_its_cell(self):
+        from report import balance, draw
+        import numpy as np
+        fig, ax = draw.plt.subplots()
+        mat = pd.DataFrame([[1.0, 3.5]], index=["h"], columns=["a", "b"])
+        balance._heat(ax, mat, lambda v: f"{v:.2f}", "viridis", "t",
+                      1.0, 3.5)
+        col = {t.get_text(): t.get_color() for t in ax.texts}
+        # viridis: dark at the low end, light at the high end
+        self.assertEqual((col["1.00"], col["3.50"]), ("white", "black"))
+        ax.clear()
+        balance._heat(ax, mat, lambda v: f"{v:.2f}", "magma_r", "t")
+        col = {t.get_text(): t.get_color() for t in ax.texts}
+        self.assertEqual((col["1.00"], col["3.50"]), ("black", "white"))
+        draw.plt.close(fig)
+        del np
+
+    def test_capped_key_counts_are_marked(self):
+        from report import disruption, draw
+        fig, ax = draw.plt.subplots()
+        d = pd.DataFrame([dict(algorithm="ring", nodes=1000.0, keys=1e6,
+                               median=0.001),
+                          dict(algorithm="rendezvous", nodes=1000.0,
+                               keys=2e5, median=0.00098),
+                          dict(algorithm="ring", nodes=100.0, keys=1e6,
+                               median=0.01)])
+        disruption._mark_capped(ax, d)
+        self.assertEqual([t.get_text() for t in ax.texts],
+                         ["rendezvous: 200,000 keys (capped)"])
+        draw.plt.close(fig)
 
 
 class StackLabelsTest(unittest.TestCase):

@@ -355,17 +355,8 @@ class Anchor final : public ConsistentHash {
 
 // Factory for the registry: validates `params.hash` and `params.capacity`
 // (0, or 1..2^31) and returns an empty instance.
-inline absl::StatusOr<std::unique_ptr<ConsistentHash>> MakeAnchor(
-    const AlgorithmParams& params) {
-  if (params.capacity > Anchor<Xxh64>::kMaxCapacity) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "anchor: capacity ", params.capacity,
-        " out of range; valid: 0 (a = the node count of the first Build) or "
-        "1..",
-        Anchor<Xxh64>::kMaxCapacity));
-  }
-  return MakeWithHash<Anchor>(params, params.capacity);
-}
+absl::StatusOr<std::unique_ptr<ConsistentHash>> MakeAnchor(
+    const AlgorithmParams& params);
 
 }  // namespace chbench
 

@@ -167,10 +167,8 @@ using Binomial = RangeHash<BinomialPolicy, H>;
 
 // Factory for the registry: validates `params.hash` (the only parameter that
 // applies) and returns an empty instance.
-inline absl::StatusOr<std::unique_ptr<ConsistentHash>> MakeBinomial(
-    const AlgorithmParams& params) {
-  return MakeRangeHash<BinomialPolicy>(params);
-}
+absl::StatusOr<std::unique_ptr<ConsistentHash>> MakeBinomial(
+    const AlgorithmParams& params);
 
 }  // namespace chbench
 

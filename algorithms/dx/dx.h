@@ -323,17 +323,8 @@ class Dx final : public ConsistentHash {
 
 // Factory for the registry: validates `params.hash` and `params.capacity`
 // (0, or 1..2^31) and returns an empty instance.
-inline absl::StatusOr<std::unique_ptr<ConsistentHash>> MakeDx(
-    const AlgorithmParams& params) {
-  if (params.capacity > DxHashCore::kMaxSize) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "dx: capacity ", params.capacity,
-        " out of range; valid: 0 (the smallest power of two >= the node "
-        "count) or 1..",
-        DxHashCore::kMaxSize));
-  }
-  return MakeWithHash<Dx>(params, params.capacity);
-}
+absl::StatusOr<std::unique_ptr<ConsistentHash>> MakeDx(
+    const AlgorithmParams& params);
 
 }  // namespace chbench
 

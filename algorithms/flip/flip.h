@@ -245,10 +245,8 @@ using Flip = RangeHash<FlipPolicy, H>;
 
 // Factory for the registry: validates `params.hash` (the only parameter that
 // applies) and returns an empty instance.
-inline absl::StatusOr<std::unique_ptr<ConsistentHash>> MakeFlip(
-    const AlgorithmParams& params) {
-  return MakeRangeHash<FlipPolicy>(params);
-}
+absl::StatusOr<std::unique_ptr<ConsistentHash>> MakeFlip(
+    const AlgorithmParams& params);
 
 }  // namespace chbench
 

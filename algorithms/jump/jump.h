@@ -175,10 +175,8 @@ class Jump final : public ConsistentHash {
 
 // Factory for the registry: validates `params.hash` (the only parameter that
 // applies) and returns an empty instance.
-inline absl::StatusOr<std::unique_ptr<ConsistentHash>> MakeJump(
-    const AlgorithmParams& params) {
-  return MakeWithHash<Jump>(params);
-}
+absl::StatusOr<std::unique_ptr<ConsistentHash>> MakeJump(
+    const AlgorithmParams& params);
 
 }  // namespace chbench
 

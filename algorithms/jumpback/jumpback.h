@@ -316,10 +316,8 @@ using JumpBack = RangeHash<JumpBackPolicy, H>;
 
 // Factory for the registry: validates `params.hash` (the only parameter that
 // applies) and returns an empty instance.
-inline absl::StatusOr<std::unique_ptr<ConsistentHash>> MakeJumpBack(
-    const AlgorithmParams& params) {
-  return MakeRangeHash<JumpBackPolicy>(params);
-}
+absl::StatusOr<std::unique_ptr<ConsistentHash>> MakeJumpBack(
+    const AlgorithmParams& params);
 
 }  // namespace chbench
 

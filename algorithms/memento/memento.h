@@ -394,10 +394,8 @@ class Memento final : public ConsistentHash {
 
 // Factory for the registry: validates `params.hash` (the only parameter that
 // applies) and returns an empty instance.
-inline absl::StatusOr<std::unique_ptr<ConsistentHash>> MakeMemento(
-    const AlgorithmParams& params) {
-  return MakeWithHash<Memento>(params);
-}
+absl::StatusOr<std::unique_ptr<ConsistentHash>> MakeMemento(
+    const AlgorithmParams& params);
 
 }  // namespace chbench
 

@@ -130,10 +130,8 @@ class Modulo final : public ConsistentHash {
 
 // Factory for the registry: validates `params.hash` (the only parameter that
 // applies) and returns an empty instance.
-inline absl::StatusOr<std::unique_ptr<ConsistentHash>> MakeModulo(
-    const AlgorithmParams& params) {
-  return MakeWithHash<Modulo>(params);
-}
+absl::StatusOr<std::unique_ptr<ConsistentHash>> MakeModulo(
+    const AlgorithmParams& params);
 
 }  // namespace chbench
 

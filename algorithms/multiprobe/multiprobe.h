@@ -378,16 +378,8 @@ class MultiProbe final : public ConsistentHash {
 
 // Factory for the registry: validates `params.probes` and `params.hash` and
 // returns an empty instance.
-inline absl::StatusOr<std::unique_ptr<ConsistentHash>> MakeMultiProbe(
-    const AlgorithmParams& params) {
-  if (params.probes < kMultiProbeMinProbes ||
-      params.probes > kMultiProbeMaxProbes) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "multiprobe: invalid probes ", params.probes, "; valid range ",
-        kMultiProbeMinProbes, "..", kMultiProbeMaxProbes));
-  }
-  return MakeWithHash<MultiProbe>(params, params.probes);
-}
+absl::StatusOr<std::unique_ptr<ConsistentHash>> MakeMultiProbe(
+    const AlgorithmParams& params);
 
 }  // namespace chbench
 

@@ -194,10 +194,8 @@ using Power = RangeHash<PowerPolicy, H>;
 
 // Factory for the registry: validates `params.hash` (the only parameter that
 // applies) and returns an empty instance.
-inline absl::StatusOr<std::unique_ptr<ConsistentHash>> MakePower(
-    const AlgorithmParams& params) {
-  return MakeRangeHash<PowerPolicy>(params);
-}
+absl::StatusOr<std::unique_ptr<ConsistentHash>> MakePower(
+    const AlgorithmParams& params);
 
 }  // namespace chbench
 

@@ -800,10 +800,8 @@ class Rendezvous final : public ConsistentHash {
 
 // Factory for the registry: validates `params.hash` (the only parameter that
 // applies) and returns an empty instance.
-inline absl::StatusOr<std::unique_ptr<ConsistentHash>> MakeRendezvous(
-    const AlgorithmParams& params) {
-  return MakeWithHash<Rendezvous>(params);
-}
+absl::StatusOr<std::unique_ptr<ConsistentHash>> MakeRendezvous(
+    const AlgorithmParams& params);
 
 }  // namespace chbench
 

@@ -784,15 +784,8 @@ class Ring final : public ConsistentHash {
 
 // Factory for the registry: validates `params.vnodes` and `params.hash` and
 // returns an empty ring.
-inline absl::StatusOr<std::unique_ptr<ConsistentHash>> MakeRing(
-    const AlgorithmParams& params) {
-  if (params.vnodes < kRingMinVnodes || params.vnodes > kRingMaxVnodes) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("ring: invalid vnodes ", params.vnodes, "; valid range ",
-                     kRingMinVnodes, "..", kRingMaxVnodes));
-  }
-  return MakeWithHash<Ring>(params, params.vnodes);
-}
+absl::StatusOr<std::unique_ptr<ConsistentHash>> MakeRing(
+    const AlgorithmParams& params);
 
 }  // namespace chbench
 

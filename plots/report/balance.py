@@ -1,13 +1,25 @@
-"""Load balance. Measured extremes compared like with like with the
-model: the analytic rows are the model's EXPECTATION (for the ring with
-v = 1 the runner emits the exact E[max]·n = H_n, E[min]·n = 1/n), so they
-sit beside the measured MEAN with the mean's 95 % interval. Also: ring
-balance vs vnodes, balance per hash × key set (hash cost on an explicitly
-chosen key set), bounded load (keys per node, replay model) and weights."""
+"""Load balance. Every balance cell is the MEDIAN over repetitions
+(the statistic of the headline and the decision guide): [95 % CI of the
+median], or "(n=k)" for 2–5 repetitions. Beside it the model's
+expectation for the same key count ("model E"; for the ring with v = 1 the
+runner emits the exact E[max]·n = H_n, E[min]·n = 1/n): an expectation, so
+a median of a skewed maximum sits a little off it. A model is shown only
+where it fits: an ideal-uniform model is withheld when the measured loads
+fail its chi-squared test (model_fits). Servers that get less than half
+their fair share (min/mean below STARVED) are flagged wherever min/mean is
+shown. Where a run has exact hash-space shares (exact_max_over_mean,
+exact_min_over_mean: no keys, no sampling) they are shown beside the key
+counts. Also: ring balance vs vnodes, balance per hash × key set (hash cost
+on an explicitly chosen key set), bounded load (keys per node, replay
+model) and weights (the per-layout worst error)."""
+
+import math
+
+import numpy as np
 
 import chdata
 import style
-from report.common import (Cell, filt, fmt_med, fmt_num,
+from report.common import (Cell, filt, fmt_med, fmt_num, join_names,
                            fmt_pct, fmt_value, keys_per_node, mcell, md_table,
                            med, na_note, one, pick_n, ref_note, render,
                            replay_model, restrict, summary_of, var_filter,
@@ -17,12 +29,112 @@ from report.questions import q
 # Key set for the per-hash cost column: URL-like strings are the typical
 # string key; chosen explicitly (not the alphabetically first key set).
 HASH_COST_KEYSET = "url"
+# min/mean below this: a server gets less than half its fair share.
+STARVED = 0.5
+STARVED_MARK = "⚠ starved"
+# The chi-squared test of the loads against a uniform multinomial: a model
+# whose own expected p-value is at least MODEL_P (a uniform model) does
+# not fit when the measured median p-value is below FIT_P.
+MODEL_P = 0.01
+FIT_P = 1e-3
+
+
+def model_fits(s, **f):
+    """False when the cell's analytic model is an ideal-uniform one (its
+    expected chi-squared p-value >= MODEL_P) and the measured loads reject
+    it (median p-value < FIT_P); True otherwise (also without p-values)."""
+    pm = med(s, metric="load_chi2_pvalue", scenario="analytic", **f)
+    pv = med(s, metric="load_chi2_pvalue", scenario="measured", **f)
+    if math.isnan(pm) or math.isnan(pv):
+        return True
+    return not (pm >= MODEL_P and pv < FIT_P)
+
+
+def uniform_expectation(s, n, keys, metric="load_max_over_mean"):
+    """The expectation of `metric` for an ideal uniform placement of `keys`
+    keys on n nodes: the median of the analytic rows at (n, keys) whose
+    model is uniform (expected chi-squared p-value >= MODEL_P); NaN when
+    the summary has none."""
+    if s is None or keys is None or (isinstance(keys, float) and
+                                     math.isnan(keys)):
+        return float("nan")
+    a = s[(s["scenario"] == "analytic") & (s["nodes"] == n) &
+          (s["keys"] == float(keys))]
+    p = a[(a["metric"] == "load_chi2_pvalue") & (a["median"] >= MODEL_P)]
+    if p.empty:
+        return float("nan")
+    cols = ["algorithm", "vnodes", "table_size", "load_factor", "capacity",
+            "probes", "hash", "keyset"]
+    uni = p[cols].drop_duplicates()
+    m = a[a["metric"] == metric].merge(uni, on=cols)
+    return float(m["median"].median()) if not m.empty else float("nan")
+
+
+def exact_rows(s, metric, n, hash_=None, keyset=None):
+    """Summary rows of an exact hash-space metric (exact_max_over_mean,
+    exact_min_over_mean) at N = n, on the given hash and key set when the
+    rows carry them; None when the run has none."""
+    if s is None or metric not in set(s["metric"]):
+        return None
+    d = s[(s["metric"] == metric) & (s["nodes"] == n) & s["median"].notna()]
+    if hash_ and hash_ in set(d["hash"]):
+        d = d[d["hash"] == hash_]
+    if keyset and keyset in set(d["keyset"]):
+        d = d[d["keyset"] == keyset]
+    elif (d["keyset"] == "").any():
+        d = d[d["keyset"] == ""]
+    return d
+
+
+def starved(row):
+    """True when a min/mean summary row's median is below STARVED."""
+    return row is not None and row.get("median") is not None and \
+        not math.isnan(float(row["median"])) and \
+        float(row["median"]) < STARVED
+
+
+def _min_cell(ctx, exp, **f):
+    """min/mean median cell, flagged when a server is starved."""
+    def fn(exps):
+        row = one(filt(summary_of(exps, exp), metric="load_min_over_mean",
+                       **f))
+        txt = fmt_med(row, "x", timing=False)
+        return txt + f" {STARVED_MARK}" if starved(row) else txt
+    return Cell(fn)
+
+
+def _med_cell(exp, metric, kind, **f):
+    def fn(exps):
+        return fmt_med(one(filt(summary_of(exps, exp), metric=metric, **f)),
+                       kind, timing=False)
+    return Cell(fn)
 
 
 def _analytic(ctx, exp, metric, **f):
+    """The model's expectation, or "no model fits" where the measured loads
+    reject the cell's uniform model."""
+    g = {k: v for k, v in f.items() if k != "scenario"}
+
     def fn(exps):
-        return fmt_value(med(summary_of(exps, exp), metric=metric,
-                             scenario="analytic", **f), "x")
+        s = summary_of(exps, exp)
+        if s is None:
+            return "—"
+        v = med(s, metric=metric, scenario="analytic", **g)
+        if math.isnan(v):
+            return "—"
+        if not model_fits(s, **g):
+            return "no model fits"
+        return fmt_value(v, "x")
+    return Cell(fn)
+
+
+def _exact_cell(exp, metric, **f):
+    def fn(exps):
+        s = summary_of(exps, exp)
+        if s is None or metric not in set(s["metric"]):
+            return "—"
+        g = {k: v for k, v in f.items() if k not in ("scenario", "keyset")}
+        return fmt_med(one(filt(s, metric=metric, **g)), "x", timing=False)
     return Cell(fn)
 
 
@@ -36,14 +148,23 @@ def section(ctx):
         s, ks = restrict(e.summary, "keyset", "uniform")
         s, hs = restrict(s, "hash", "xxh64")
         ns = sorted(int(n) for n in s["nodes"].dropna().unique())
+        has_exact = "exact_max_over_mean" in set(e.summary["metric"])
         out += ["Keys on the busiest / least loaded node over the mean "
-                "load: MEAN over repetitions [95 % CI of the mean], beside "
-                "the model's expectation of the same quantity (\"model E\", "
-                "same key count). 1.0 is perfect. Fewer keys per node mean "
-                "a larger max/mean by chance alone."
+                "load: MEDIAN over repetitions [95 % CI of the median; "
+                "\"(n=k)\": 2–5 repetitions, no 95 % interval], beside "
+                "the model's expectation of the same quantity (\"model "
+                "E\", same key count; \"no model fits\": the measured "
+                "loads reject the cell's uniform model, chi-squared "
+                f"p < {FIT_P:g}). 1.0 is perfect. Fewer keys per node mean "
+                "a larger max/mean by chance alone. "
+                f"\"{STARVED_MARK}\": a server gets less than "
+                f"{STARVED:g} of its fair share (min/mean < {STARVED:g})."
+                + (" exact: the hash-space shares (no keys)."
+                   if has_exact else "")
                 + (f" Key set `{ks}`." if ks else "")
                 + (f" Hash `{hs}`." if hs else ""), ""]
         rows = []
+        starving = []
         for var in variants(s[s["scenario"] == "measured"]):
             f = var_filter(var)
             sv = filt(s, **f)
@@ -52,25 +173,36 @@ def section(ctx):
                 mx = one(filt(sv, metric="load_max_over_mean", **g))
                 if mx is None:
                     continue
-                rows.append([
-                    variant_label(var), str(n), fmt_num(mx.get("keys")),
-                    mcell(ctx, "balance", "x", mean=True,
-                          metric="load_max_over_mean", **g, **_ksh(ks, hs),
-                          **f),
-                    _analytic(ctx, "balance", "load_max_over_mean",
-                              nodes=n, **_ksh(ks, hs), **f),
-                    mcell(ctx, "balance", "x", mean=True,
-                          metric="load_min_over_mean", **g, **_ksh(ks, hs),
-                          **f),
-                    _analytic(ctx, "balance", "load_min_over_mean",
-                              nodes=n, **_ksh(ks, hs), **f),
-                    mcell(ctx, "balance", "sci", mean=True,
-                          metric="load_rel_stddev", **g, **_ksh(ks, hs),
-                          **f),
-                    ctx.data_links("balance")])
-        out += [render(ctx, ["algorithm", "N", "keys", "max/mean: mean",
-                             "model E", "min/mean: mean", "model E",
-                             "rel. stddev: mean", "data"], rows), ""]
+                if starved(one(filt(sv, metric="load_min_over_mean", **g))):
+                    starving.append(f"{variant_label(var)} N={n}")
+                r = [variant_label(var), str(n), fmt_num(mx.get("keys")),
+                     _med_cell("balance", "load_max_over_mean", "x", **g,
+                               **_ksh(ks, hs), **f),
+                     _analytic(ctx, "balance", "load_max_over_mean",
+                               nodes=n, **_ksh(ks, hs), **f)]
+                if has_exact:
+                    r.append(_exact_cell("balance", "exact_max_over_mean",
+                                         nodes=n, **_ksh(ks, hs), **f))
+                r += [_min_cell(ctx, "balance", **g, **_ksh(ks, hs), **f),
+                      _analytic(ctx, "balance", "load_min_over_mean",
+                                nodes=n, **_ksh(ks, hs), **f)]
+                if has_exact:
+                    r.append(_exact_cell("balance", "exact_min_over_mean",
+                                         nodes=n, **_ksh(ks, hs), **f))
+                r += [_med_cell("balance", "load_rel_stddev", "sci", **g,
+                                **_ksh(ks, hs), **f),
+                      ctx.data_links("balance")]
+                rows.append(r)
+        head = ["algorithm", "N", "keys", "max/mean", "model E"]
+        head += ["exact"] if has_exact else []
+        head += ["min/mean", "model E"]
+        head += ["exact"] if has_exact else []
+        head += ["rel. stddev", "data"]
+        out += [render(ctx, head, rows), ""]
+        if starving:
+            out += [f"{STARVED_MARK}: " + ", ".join(starving) + " (the least "
+                    "loaded server holds less than half of a fair share).",
+                    ""]
     out += vnodes_table(ctx)
     out += hashes_tables(ctx)
     out += bounded_table(ctx)
@@ -93,29 +225,45 @@ def vnodes_table(ctx):
         return []
     rows = []
     d = v.data[(v.data["scenario"] == "measured") & v.data["value"].notna()]
+    has_exact = "exact_max_over_mean" in set(v.summary["metric"])
     for n in sorted(d["nodes"].dropna().unique()):
         dn = d[d["nodes"] == n]
+        keys = sorted(dn["keys"].dropna().unique())
         for vn in sorted(dn["vnodes"].dropna().unique()):
-            r = [f"{n:g}", f"{vn:g}"]
+            r = [f"{n:g}", fmt_num(keys[0]) if len(keys) == 1 else "—",
+                 f"{vn:g}"]
             for m in ("load_max_over_mean", "load_min_over_mean"):
                 vals = dn[(dn["vnodes"] == vn) & (dn["metric"] == m)]["value"]
                 lo, hi = chdata.quantile_band(vals)
-                r.append(mcell(ctx, "vnodes", "x", mean=True, metric=m,
-                               nodes=n, vnodes=vn, scenario="measured"))
+                if m == "load_min_over_mean":
+                    r.append(_min_cell(ctx, "vnodes", nodes=n, vnodes=vn,
+                                       scenario="measured"))
+                else:
+                    r.append(_med_cell("vnodes", m, "x", nodes=n, vnodes=vn,
+                                       scenario="measured"))
                 r.append(f"{lo:.3g}–{hi:.3g}")
                 r.append(_analytic(ctx, "vnodes", m, nodes=n, vnodes=vn))
+                if has_exact:
+                    r.append(_exact_cell("vnodes", "exact_" + m[5:],
+                                         nodes=n, vnodes=vn))
             r.append(fmt_num(med(v.summary, nodes=n, vnodes=vn,
                                  metric="memory_bytes")))
             r.append(ctx.data_links("vnodes"))
             rows.append(r)
+    ex = ["exact"] if has_exact else []
     return ["### Ring: balance vs virtual nodes", "",
-            "Mean over repetitions [95 % CI of the mean], the central 95 % "
-            "of individual repetitions (2.5–97.5 percentile), and the "
+            "Median over repetitions [95 % CI of the median], the central "
+            "95 % of individual repetitions (2.5–97.5 percentile), and the "
             "model's expectation (v = 1: exact H_N / N·N and 1/N; otherwise "
-            "the stated model).", "",
-            render(ctx, ["N", "vnodes", "max/mean: mean", "95 % of runs",
-                         "model E", "min/mean: mean", "95 % of runs",
-                         "model E", "memory bytes", "data"], rows), ""]
+            "the stated model)"
+            + ("; exact: the hash-space shares of the points (no keys)"
+               if has_exact else "")
+            + ". With few keys per node the key counts add sampling noise "
+            "to the ring's own imbalance (the `keys` column).", "",
+            render(ctx, ["N", "keys", "vnodes", "max/mean",
+                         "95 % of runs", "model E"] + ex +
+                   ["min/mean", "95 % of runs", "model E"] + ex +
+                   ["memory bytes", "data"], rows), ""]
 
 
 def hashes_tables(ctx):
@@ -132,13 +280,15 @@ def hashes_tables(ctx):
     cost_ks = HASH_COST_KEYSET if HASH_COST_KEYSET in set(spd["keyset"]) \
         else (sorted(spd["keyset"].unique())[0] if not spd.empty else None)
     out = ["### Balance per hash × key set", "",
-           "Median max/mean [95 % CI]"
+           "Median max/mean [95 % CI of the median; \"(n=k)\": 2–5 "
+           "repetitions, no 95 % interval; ‡: repetitions not independent]"
            + (f" at N = {hn:g}" if hn is not None else "")
            + "; the worst key set per hash is what to look at. Hash cost: "
            f"median ns per key of the hash alone on the `{cost_ks}` key "
            "set" + (" (chosen: typical string keys)"
                     if cost_ks == HASH_COST_KEYSET else
-                    f" (`{HASH_COST_KEYSET}` not measured)") + ".", ""]
+                    f" (`{HASH_COST_KEYSET}` not measured)")
+           + " [95 % CI of the median over the rounds of one run].", ""]
     for a in style.order_algorithms(s["algorithm"].unique()):
         sa = s[s["algorithm"] == a]
         rows = []
@@ -194,7 +344,9 @@ def bounded_table(ctx):
             ctx.data_links("bounded_load")])
     return ["### Bounded load: balance vs disruption", "",
             (f"`bounded_load` (ring with {_vn(s)} vnodes and a capacity "
-             f"⌈c·m/N⌉) at N = {bn:g}, medians [95 % CI]. " if bn else "")
+             f"⌈c·m/N⌉) at N = {bn:g}, medians [95 % CI of the median; "
+             "\"(n=k)\": 2–5 repetitions, no 95 % interval]. " if bn
+             else "")
             + replay_model("bounded_load") + " Above the ring's own max/mean the cap never "
             "binds, so large c behaves like the plain ring.", "",
             render(ctx, ["c", "keys per node", "max/mean",
@@ -208,43 +360,69 @@ def _vn(s):
     return f"{v[0]:g}" if len(v) == 1 else "its"
 
 
+def weight_errors(data, algorithm):
+    """Per layout (repetition) the worst relative error of a node's share
+    against w/Σw: a Series indexed by (seed, repetition); empty without
+    measured shares."""
+    import pandas as pd
+    d = data[(data["metric"] == "share") & data["value"].notna() &
+             (data["algorithm"] == algorithm)]
+    ideal = d[d["scenario"] == "analytic"].groupby("node")["value"].first()
+    meas = d[d["scenario"] == "measured"]
+    if meas.empty or ideal.empty:
+        return pd.Series(dtype=float)
+    rel = (meas["value"] - meas["node"].map(ideal)).abs() / \
+        meas["node"].map(ideal)
+    return rel.groupby([meas["seed"].fillna(-1),
+                        meas["repetition"].fillna(-1)]).max().dropna()
+
+
 def weights_table(ctx):
     w = ctx.exps.get("weights")
     if w is None:
         return []
-    d = w.data[(w.data["metric"] == "share") & w.data["value"].notna()]
-    ideal = d[d["scenario"] == "analytic"]
-    meas = d[d["scenario"] == "measured"]
     rows = []
+    layouts = set()
     for a in style.order_algorithms(w.data["algorithm"].unique()):
-        ma = meas[meas["algorithm"] == a]
-        if ma.empty:
-            rows.append([a, na_note(w, algorithm=a) or "—", "",
+        err = weight_errors(w.data, a)
+        if err.empty:
+            rows.append([a, na_note(w, algorithm=a) or "—", "", "", "",
                          ctx.csv_link("weights")])
             continue
-        m = ma.groupby("node")["value"].median()
-        ia = ideal[ideal["algorithm"] == a].set_index("node")["value"]
-        rel = ((m - ia).abs() / ia).dropna()
-        rows.append([a, fmt_pct(rel.max()), fmt_pct(rel.mean()),
-                     ctx.csv_link("weights")])
+        layouts.add(len(err))
+        rows.append([a, str(len(err)), fmt_pct(float(err.median())),
+                     fmt_pct(float(np.percentile(err, 95))),
+                     fmt_pct(float(err.max())), ctx.csv_link("weights")])
+    d = w.data[(w.data["metric"] == "share") &
+               (w.data["scenario"] == "measured") & w.data["value"].notna()]
+    ns = sorted(d["nodes"].dropna().unique())
+    first = d[(d["algorithm"] == d["algorithm"].iloc[0]) &
+              (d["repetition"] == d["repetition"].iloc[0])] \
+        if not d.empty else d
+    wts = list(first.sort_values("node")["weight"].dropna())
     return ["### Weights: measured share vs w/Σw", "",
-            "Relative error of each node's median share over repetitions "
-            "against w/Σw.", "",
-            md_table(["algorithm", "worst relative error",
-                      "mean relative error", "data"], rows), ""]
+            "Per layout (one repetition: one placement of the weighted "
+            "nodes), the worst relative error of a node's share against "
+            "w/Σw, |share − w/Σw| / (w/Σw), over the nodes; then its "
+            "distribution over the layouts: what one deployment sees. "
+            + (f"N = {join_names([f'{x:g}' for x in ns])}, weights "
+               + ", ".join(f"{x:g}" for x in wts) + "." if ns else ""), "",
+            md_table(["algorithm", "layouts", "worst error: median",
+                      "p95", "max", "data"], rows), ""]
 
 
 # ---------------------------------------------------------------------------
 # figures: drawn by plots/make_figures.py and shown in this section; each
 # entry of FIGURES is (stem, caption, drawing function)
 
-import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
-from matplotlib.ticker import PercentFormatter  # noqa: E402
+from matplotlib.ticker import (FuncFormatter,  # noqa: E402
+                               PercentFormatter)
 
 from report import common as rc  # noqa: E402
 from report import seeds as rseeds  # noqa: E402
 from report.draw import Skip, ci_err, need, variant_style  # noqa: E402
+from report.draw import med_err as _med_err  # noqa: E402
 
 
 def fig_vnodes(exps, out):
@@ -265,12 +443,12 @@ def fig_vnodes(exps, out):
             g = dn[dn["metric"] == m].groupby("vnodes")["value"]
             if g.ngroups == 0:
                 continue
-            mean = g.mean()
-            ax.fill_between(mean.index, g.quantile(0.025).values,
+            mid = g.median()
+            ax.fill_between(mid.index, g.quantile(0.025).values,
                             g.quantile(0.975).values, color=col,
                             alpha=0.15 if "max" in m else 0.25, linewidth=0)
-            ax.plot(mean.index, mean.values, color=col, marker=mk,
-                    label=f"ring {lab}: mean (band: 95 % of repetitions)")
+            ax.plot(mid.index, mid.values, color=col, marker=mk,
+                    label=f"ring {lab}: median (band: 95 % of repetitions)")
             a_ = an[an["metric"] == m].sort_values("vnodes")
             if not a_.empty:
                 ax.plot(a_["vnodes"], a_["median"],
@@ -282,86 +460,125 @@ def fig_vnodes(exps, out):
             if cl["metric"] in ("load_max_over_mean",
                                 "load_min_over_mean") and \
                     st.get("nodes") == n:
+                # the article's own key count: a run with fewer keys per
+                # node has more sampling spread than the article had
                 ax.plot([st["vnodes"]], [cl["article"]],
-                        label=f"article (003), {n:g} nodes",
-                        **style.ARTICLE_KW)
+                        label=f"article ({cl['source']}), {n:g} nodes, "
+                        f"{st['keys']:,} keys", **style.ARTICLE_KW)
         ax.axhline(1.0, color="#999999", linewidth=0.8)
         ax.set_xscale("log")
+        # log: max/mean 1.0–1.3 (the range that decides a vnode count)
+        # and min/mean down to 0.01 both stay readable
+        ax.set_yscale("log")
+        ax.yaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:g}"))
+        ax.yaxis.set_minor_formatter(FuncFormatter(
+            lambda v, _: f"{v:g}" if f"{v:.2g}"[-1] in "1235" and
+            0.5 <= v <= 2 else ""))
         ax.set_xlabel("virtual nodes per node")
         keys = dn["keys"].dropna().unique()
         ax.set_title(f"N = {n:g}" + (f", {keys[0]:,.0f} keys"
                                      if len(keys) == 1 else ""))
-    axes[0][0].set_ylabel("keys on node / mean keys per node")
+    axes[0][0].set_ylabel("keys on node / mean keys per node (log)")
     leg = style.legend_outside(fig, axes, ncol=3)
-    fig.suptitle("Ring balance vs virtual nodes")
+    fig.suptitle("Ring balance vs virtual nodes (median over repetitions)")
     return style.save_figure(fig, out, "vnodes_balance", [e.meta], leg)
 
 
+# min/mean below this is drawn as a stub at the axis floor with its value
+# written on it: the balance differences of 0.9–1.1 stay readable.
+BALANCE_FLOOR = 0.6
+
+
 def fig_balance(exps, out):
+    """Per N, max/mean (top row) and min/mean (bottom row) per algorithm:
+    bars from 1.0 (perfect) up or down to the median, error bars the
+    median's 95 % CI or min–max of 2–5 repetitions, the model expectation
+    where a model fits (a dash), and the key count written on the bars
+    of cells timed with fewer keys than the others at that N (a cap)."""
     (e,) = need(exps, "balance")
+    from report import balance as rbal
     s, ks = rc.restrict(e.summary, "keyset", "uniform")
     s, hs = rc.restrict(s, "hash", "xxh64")
     d = s[s["scenario"] == "measured"]
     ns = sorted(d["nodes"].dropna().unique())
     if not ns:
         raise Skip("no measured balance rows")
-    fig, axes = style.new_figure(ncols=len(ns), sharey=True,
-                                 figsize=(max(7.5, 5 * len(ns)), 4.6))
+    fig, axes = style.new_figure(ncols=len(ns), nrows=2, sharey="row",
+                                 figsize=(max(7.5, 5 * len(ns)), 7.5))
     vars_ = rc.variants(d)
-    for ax, n in zip(axes[0], ns):
+    x = np.arange(len(vars_))
+    lows = []
+    for j, n in enumerate(ns):
         dn = d[d["nodes"] == n]
-        x = np.arange(len(vars_))
-        for i, var in enumerate(vars_):
-            dv = rc.match_variant(dn, var)
-            kw = variant_style(var, vars_)
-            for m, off, hatch in (("load_max_over_mean", -0.2, None),
-                                  ("load_min_over_mean", 0.2, "///")):
-                r = dv[dv["metric"] == m]
-                if r.empty:
+        keys = dn[dn["metric"] == "load_max_over_mean"]["keys"].dropna()
+        most = keys.max() if not keys.empty else None
+        for row, m in enumerate(("load_max_over_mean",
+                                 "load_min_over_mean")):
+            ax = axes[row][j]
+            for i, var in enumerate(vars_):
+                r = rc.one(rc.match_variant(dn[dn["metric"] == m], var))
+                if r is None or pd.isna(r.get("median")):
                     continue
-                r = r.iloc[0]
-                err = None
-                if not pd.isna(r["median_ci_low"]):
-                    err = [[max(0, r["median"] - r["median_ci_low"])],
-                           [max(0, r["median_ci_high"] - r["median"])]]
-                ax.bar(x[i] + off, r["median"], 0.38, color=kw["color"],
-                       alpha=kw.get("alpha", 1), hatch=hatch,
-                       edgecolor="white", yerr=err, capsize=2)
-            a = s[(s["scenario"] == "analytic") & (s["nodes"] == n) &
-                  (s["metric"] == "load_max_over_mean")]
-            a = rc.match_variant(a, var)
-            mx = dv[dv["metric"] == "load_max_over_mean"]
-            if not a.empty and not mx.empty:
-                # like with like: the model's expectation vs the MEAN
-                ax.plot([x[i] - 0.2], [mx["mean"].iloc[0]], linestyle="none",
-                        marker="o", markersize=4, color="black",
-                        label="measured mean max/mean")
-            if not a.empty:
-                ax.plot([x[i] - 0.2], [a["median"].iloc[0]],
-                        label="model expectation of max/mean", **{
-                            **style.ANALYTIC_KW, "marker": "_",
-                            "markersize": 14, "linestyle": "none",
-                            "markeredgewidth": 2})
-        ax.axhline(1.0, color="#999999", linewidth=0.8)
-        ax.set_xticks(x)
-        ax.set_xticklabels([rc.variant_label(v) for v in vars_],
-                           rotation=30, ha="right")
-        ax.set_title(f"N = {n:g}")
-    axes[0][0].set_ylabel("load / mean (bars: median ± its 95 % CI)")
-    from matplotlib.patches import Patch
-    handles = [Patch(facecolor="#888888", label="max/mean"),
-               Patch(facecolor="#888888", hatch="///", edgecolor="white",
-                     label="min/mean")]
-    for lab in ("model expectation of max/mean", "measured mean max/mean"):
-        an = [ln for ln in axes[0][0].get_lines() if ln.get_label() == lab]
-        if an:
-            handles.append(an[0])
+                kw = variant_style(var, vars_)
+                v = float(r["median"])
+                shown = max(v, BALANCE_FLOOR) if row else v
+                ax.bar(x[i], shown - 1.0, 0.7, bottom=1.0,
+                       color=kw["color"], alpha=kw.get("alpha", 1),
+                       edgecolor="white",
+                       yerr=None if shown != v else _med_err(r, v),
+                       capsize=2)
+                if shown != v:
+                    lows.append(v)
+                    ax.text(x[i], BALANCE_FLOOR + 0.005, f"{v:.2g}\u2193",
+                            ha="center", va="bottom", fontsize=6.5,
+                            color="black", fontweight="bold")
+                a = rc.match_variant(s[(s["scenario"] == "analytic") &
+                                       (s["nodes"] == n) &
+                                       (s["metric"] == m)], var)
+                f = rc.var_filter(var)
+                if not a.empty and rbal.model_fits(s, nodes=n, **f):
+                    ax.plot([x[i]], [a["median"].iloc[0]],
+                            label="model expectation", **{
+                                **style.ANALYTIC_KW, "marker": "_",
+                                "markersize": 14, "linestyle": "none",
+                                "markeredgewidth": 2})
+                k = r.get("keys")
+                if row == 0 and most and k and not pd.isna(k) and k < most:
+                    # inside the bar, from its foot: the model's dash and
+                    # the error bar stay clear
+                    ax.text(x[i], 1.004, f"{k:,.0f} keys (capped)",
+                            rotation=90, ha="center", va="bottom",
+                            fontsize=6, color="white", fontweight="bold")
+            ax.axhline(1.0, color="#999999", linewidth=0.8)
+            ax.set_xticks(x)
+            if row == 1:
+                ax.set_xticklabels([rc.variant_label(v) for v in vars_],
+                                   rotation=30, ha="right")
+            else:
+                ax.set_xticklabels([])
+                ax.set_title(f"N = {n:g}" + (f", {most:,.0f} keys"
+                                             if most else ""))
+    if lows:
+        for ax in axes[1]:
+            ax.set_ylim(bottom=BALANCE_FLOOR - 0.02)
+    axes[0][0].set_ylabel("max/mean (median; bars from 1 = perfect)")
+    axes[1][0].set_ylabel("min/mean (median)"
+                          + (f"; below {BALANCE_FLOOR:g}: value written"
+                             if lows else ""))
+    from matplotlib.lines import Line2D
+    handles = [Line2D([], [], color="black", linewidth=1,
+                      label="error bar: 95 % CI of the median, or min–max "
+                            "of 2–5 repetitions")]
+    an = [ln for ax in axes.flat for ln in ax.get_lines()
+          if ln.get_label() == "model expectation"]
+    if an:
+        handles.append(an[0])
     leg = style.legend_outside(fig, axes, handles=handles,
                                labels=[h.get_label() for h in handles])
-    fig.suptitle("Load balance per algorithm (model expectation beside the "
-                 "measured mean)"
+    fig.suptitle("Load balance per algorithm: median max/mean and min/mean"
                  + (f", key set {ks}" if ks else "")
-                 + (f", hash {hs}" if hs else ""))
+                 + (f", hash {hs}" if hs else "")
+                 + " (model expectation where a model fits)")
     return style.save_figure(fig, out, "balance_by_algorithm", [e.meta], leg)
 
 
@@ -373,14 +590,16 @@ def _heat(ax, mat, fmt, cmap, title, vmin=None, vmax=None):
     ax.set_yticks(range(mat.shape[0]))
     ax.set_yticklabels(mat.index)
     ax.grid(False)
-    vals = mat.values[~np.isnan(mat.values)]
-    mid = (np.nanmin(vals) + np.nanmax(vals)) / 2 if vals.size else 0
     for i in range(mat.shape[0]):
         for j in range(mat.shape[1]):
             v = mat.values[i, j]
             if not np.isnan(v):
+                # black on light cells, white on dark ones (by the cell
+                # colour's luminance, whatever the colour map's direction)
+                r, g, b, _ = im.cmap(im.norm(v))
+                light = 0.2126 * r + 0.7152 * g + 0.0722 * b > 0.5
                 ax.text(j, i, fmt(v), ha="center", va="center", fontsize=7,
-                        color="white" if v > mid else "black")
+                        color="black" if light else "white")
     ax.set_title(title)
     return im
 

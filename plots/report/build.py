@@ -4,7 +4,7 @@ add/remove include the replay of every placed key."""
 
 import re
 
-from report.common import (filt, keys_per_node, mcell, na_note,
+from report.common import (WITHIN_RUN, cell_note, filt, keys_per_node, mcell,
                            nearest_nodes, one, peers_in, ref_note, render,
                            summary_of, var_filter, variant_label, variants)
 from report.questions import q
@@ -24,7 +24,7 @@ def section(ctx):
           ~s["algorithm"].isin(peers_in(ctx, "build"))]
     ns = nearest_nodes(s["nodes"], [100, 1000, 10000])
     out += ["ns per operation on an instance of N nodes (remove: jump "
-            "removes the last node only). Lower is better."]
+            "removes the last node only). Lower is better. " + WITHIN_RUN]
     b = one(s[(s["algorithm"] == "bounded_load") & s["placed_keys"].notna()])
     if b is not None:
         out[-1] += (" bounded_load is measured with placed_keys placed "
@@ -42,12 +42,10 @@ def section(ctx):
             r = [variant_label(var), lab]
             for n in ns:
                 sv = filt(s, metric=m, nodes=n, **f)
-                if (sv.empty or sv["median"].isna().all()) and \
-                        na_note(e, algorithm=var["algorithm"], metric=m):
-                    r.append(na_note(e, algorithm=var["algorithm"],
-                                     metric=m))
-                else:
-                    r.append(mcell(ctx, "build", metric=m, nodes=n, **f))
+                note = cell_note(e, var, n, metric=m) \
+                    if sv.empty or sv["median"].isna().all() else None
+                r.append(note if note else
+                         mcell(ctx, "build", metric=m, nodes=n, **f))
             r.append(ctx.data_links("build"))
             rows.append(r)
     out += [render(ctx, ["algorithm", "operation"] +
@@ -89,7 +87,8 @@ def peers_table(ctx):
                      for p in peers if p in ctx.reg.peers)
     return ["### Build vs the reference implementation", "",
             "Ratio = our build time / the peer's in the same round, median "
-            "over rounds [95 % CI]; < 1 means ours is faster." +
+            "over rounds [95 % CI of the median, within one run]; < 1 means "
+            "ours is faster." +
             (f" Peers: {desc}." if desc else ""), "",
             render(ctx, ["ours", "peer", "N", "ours ns", "peer ns", "ratio",
                          "data"], rows), ""]

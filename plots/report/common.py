@@ -10,7 +10,9 @@ Statistics labels (results/README.md, "Rule everywhere"):
     and for n_eff = 1), 2 <= n < 6 cells show "(n=k)" (no distribution-free
     95 % interval exists); noisy cells end with "~".
   * fmt_mean: a mean with the Student-t interval of the mean.
-  Never a median beside a mean's interval.
+  Never a median beside a mean's interval. Printed bounds are clipped to
+  the metric's range (metric_range: no negative count, no max/mean below
+  1), since a Student-t interval of 3 repetitions can leave it.
 """
 
 import math
@@ -32,6 +34,11 @@ STAT_LEGEND = (
     f"that are not independent (n_eff = 1): no interval; a trailing "
     f"\"{NOISY_MARK}\" = noisy cell (CV > 5 % or throughput > 1.1 × latency "
     f"after its re-measurement).")
+
+WITHIN_RUN = ("Timing intervals are within one run: over the measurement "
+              "rounds of one process. They do not cover what changes "
+              "between runs or between separately timed groups, which "
+              "differ by more.")
 
 # ---------------------------------------------------------------------------
 # formatting
@@ -77,6 +84,56 @@ def is_noisy(row):
     return bool(_get(row, "noisy")) and float(row["noisy"]) >= 1
 
 
+# The range of each metric's values (results/README.md "Metrics"): an
+# interval printed or compared is clipped to it, so a Student-t interval
+# of a few repetitions never shows a negative count or a max/mean below 1.
+# By unit first, then the metrics whose range is narrower than their unit's.
+_UNIT_RANGE = {
+    "fraction": (0.0, 1.0), "probability": (0.0, 1.0),
+    "ns": (0.0, math.inf), "us": (0.0, math.inf), "s": (0.0, math.inf),
+    "1/s": (0.0, math.inf), "bytes": (0.0, math.inf),
+    "keys": (0.0, math.inf), "nodes": (0.0, math.inf),
+    "reads": (0.0, math.inf), "reads/s": (0.0, math.inf),
+    "requests": (0.0, math.inf), "servers": (0.0, math.inf),
+    "load": (0.0, math.inf), "ratio": (0.0, math.inf),
+}
+_METRIC_RANGE = {
+    "load_max_over_mean": (1.0, math.inf),
+    "exact_max_over_mean": (1.0, math.inf),
+    "request_max_over_mean": (1.0, math.inf),
+    "steady_request_max_over_mean": (1.0, math.inf),
+    "load_min_over_mean": (0.0, 1.0),
+    "exact_min_over_mean": (0.0, 1.0),
+}
+
+
+def metric_range(metric, unit=None):
+    """(low, high) a metric's values can take; (-inf, inf) when unknown."""
+    metric = metric if isinstance(metric, str) else ""
+    if metric in _METRIC_RANGE:
+        return _METRIC_RANGE[metric]
+    if metric.endswith("_ns") or "_ratio_to_" in metric:
+        return (0.0, math.inf)
+    if isinstance(unit, str) and unit in _UNIT_RANGE:
+        return _UNIT_RANGE[unit]
+    return (-math.inf, math.inf)
+
+
+def clip_bounds(row, lo, hi):
+    """(lo, hi) of an interval of `row` clipped to its metric's range. A
+    side of the range that the row's own values (min, max) cross is not
+    the metric's range after all: that side is left unclipped."""
+    if lo is None or hi is None:
+        return lo, hi
+    rlo, rhi = metric_range(_get(row, "metric"), _get(row, "unit"))
+    mn, mx = _get(row, "min"), _get(row, "max")
+    if mn is not None and float(mn) < rlo:
+        rlo = -math.inf
+    if mx is not None and float(mx) > rhi:
+        rhi = math.inf
+    return max(float(lo), rlo), min(float(hi), rhi)
+
+
 def fmt_med(row, kind="num", timing=True):
     """'median [lo–hi]' from a summary row; see the module comment."""
     if row is None or _get(row, "median") is None:
@@ -84,7 +141,8 @@ def fmt_med(row, kind="num", timing=True):
     out = fmt_value(row["median"], kind)
     n = int(_get(row, "n") or 0)
     n_eff = int(_get(row, "n_eff") or n)
-    lo, hi = _get(row, "median_ci_low"), _get(row, "median_ci_high")
+    lo, hi = clip_bounds(row, _get(row, "median_ci_low"),
+                         _get(row, "median_ci_high"))
     if n_eff <= 1 and n > 1:
         out += f" {SINGLE_MARK}"
     elif n <= 1:
@@ -92,8 +150,8 @@ def fmt_med(row, kind="num", timing=True):
             out += f" {SINGLE_MARK}"
     elif lo is not None and hi is not None:
         out += f" [{fmt_value(lo, kind)}–{fmt_value(hi, kind)}]"
-    else:
-        out += f" (n={n})"
+    elif _get(row, "min") is None or _get(row, "min") != _get(row, "max"):
+        out += f" (n={n})"   # (identical repetitions: the value is exact)
     if is_noisy(row):
         out += NOISY_MARK
     return out
@@ -106,7 +164,8 @@ def fmt_mean(row, kind="num"):
     out = fmt_value(row["mean"], kind)
     n = int(_get(row, "n") or 0)
     n_eff = int(_get(row, "n_eff") or n)
-    lo, hi = _get(row, "mean_ci_low"), _get(row, "mean_ci_high")
+    lo, hi = clip_bounds(row, _get(row, "mean_ci_low"),
+                         _get(row, "mean_ci_high"))
     if n_eff <= 1 and n > 1:
         out += f" {SINGLE_MARK}"
     elif lo is not None and hi is not None:
@@ -379,18 +438,44 @@ def summary_of(exps, exp):
     return None if e is None else e.summary
 
 
-def na_note(exp, **filters):
-    """'n/a: <reason>' if the data say not applicable for this cell."""
+NOT_MEASURED = "not measured"
+
+
+def na_note(exp, var=None, short=True, **filters):
+    """'n/a: <reason>' if the data say not applicable for this cell, else
+    None. var: a variant dict (algorithm and parameters): the note must
+    be that configuration's own (an empty parameter matches only an empty
+    one), never another capacity's. Filters with None are ignored. short:
+    the reason up to its first '; ' or ' (' (the rest explains the
+    parameter to set)."""
     if exp is None:
         return None
     na = exp.not_applicable()
+    if var is not None:
+        na = filt(na, **var_filter(var))
     for c, v in filters.items():
         if v is None:
             continue
         na = na[na[c] == v]
     if na.empty:
         return None
-    return "n/a: " + na.iloc[0]["note"][len("not applicable:"):].strip()
+    why = na.iloc[0]["note"][len("not applicable:"):].strip()
+    if short:
+        why = why.split("; ")[0].split(" (")[0]
+    return "n/a: " + why
+
+
+def cell_note(exp, var, nodes, **filters):
+    """What an empty cell of variant var at N = nodes says: its own
+    'n/a: <reason>', NOT_MEASURED when the configuration has no rows at
+    that N at all (another N's capacity variant), else None."""
+    na = na_note(exp, var=var, nodes=nodes, **filters)
+    if na:
+        return na
+    if exp is None:
+        return None
+    have = filt(exp.data, nodes=nodes, **var_filter(var))
+    return NOT_MEASURED if have.empty else None
 
 
 def nearest_nodes(available, wanted):
@@ -449,10 +534,10 @@ def replay_model(algorithm):
 
 def interval(row, timing=True):
     """(lo, hi) used to compare a summary row with another, or None when
-    the row cannot be ranked (no interval and a spread, or n = 1 timing, or
-    n_eff = 1).
+    the row has no interval (n = 1 timing, n_eff = 1, or no min/max).
 
-    Order: the median's 95 % CI; else (min, max) of 2..5 repetitions; else
+    Order: the median's 95 % CI; else (min, max) of 2..5 repetitions (no
+    95 % interval exists for them: interval_kind says "min–max"); else
     (value, value) for a non-timing metric with no spread (deterministic,
     e.g. memory bytes, or identical repetitions)."""
     if row is None or _get(row, "median") is None:
@@ -461,7 +546,7 @@ def interval(row, timing=True):
     n_eff = int(_get(row, "n_eff") or n)
     lo, hi = _get(row, "median_ci_low"), _get(row, "median_ci_high")
     if n_eff > 1 and lo is not None and hi is not None:
-        return float(lo), float(hi)
+        return clip_bounds(row, lo, hi)
     mn, mx = _get(row, "min"), _get(row, "max")
     if n_eff <= 1 and n > 1:
         return None
@@ -473,17 +558,70 @@ def interval(row, timing=True):
     return float(mn), float(mx)
 
 
+def interval_kind(row, timing=True):
+    """Which interval interval() uses for a row: "95 % CI" (the median's
+    order-statistic CI), "min–max" (2..5 repetitions: the range, which
+    covers the median with probability 1 − 2^(1−n), e.g. 75 % at n = 3),
+    "exact" (a deterministic value) or None (no interval)."""
+    iv = interval(row, timing)
+    if iv is None:
+        return None
+    if _get(row, "median_ci_low") is not None and \
+            int(_get(row, "n_eff") or _get(row, "n") or 0) > 1:
+        return "95 % CI"
+    if iv[0] == iv[1]:
+        return "exact"
+    return "min–max"
+
+
+def interval_words(rows, timing=True):
+    """What the intervals of `rows` are, for a sentence: '95 % CIs of the
+    median', 'min–max of n = 5 repetitions (too few for a 95 % CI)', or
+    both."""
+    kinds = {}
+    for r in rows:
+        k = interval_kind(r, timing)
+        if k:
+            kinds.setdefault(k, set()).add(int(_get(r, "n") or 0))
+    out = []
+    if "95 % CI" in kinds:
+        out.append("95 % CIs of the median")
+    if "min–max" in kinds:
+        ns = sorted(kinds["min–max"])
+        out.append("min–max of n = " + "/".join(str(n) for n in ns)
+                   + " repetitions (too few for a 95 % CI)")
+    if "exact" in kinds:
+        out.append("exact values")
+    return join_names(out) if out else "no intervals"
+
+
 def overlaps(a, b):
     if a is None or b is None:
         return True
     return a[0] <= b[1] and b[0] <= a[1]
 
 
+def comparable(a, b):
+    """Whether two intervals overlap, where a missing interval is its row's
+    value alone: (lo, hi) or (v, v)."""
+    return a[0] <= b[1] and b[0] <= a[1]
+
+
+def _iv_or_value(row, timing):
+    iv = interval(row, timing)
+    if iv is None:
+        v = float(row["median"])
+        return (v, v)
+    return iv
+
+
 def rank(rows, better="lower", timing=True):
     """(best, tied) among summary rows (dicts): best by median in the
     metric's direction; tied = the other rows whose interval overlaps the
-    best's (a row without an interval is tied with everything). Returns
-    (None, []) for no rows."""
+    best's. A row without an interval (n = 1, n_eff = 1) is compared by its
+    value: tied only when that value lies inside the other's interval (or
+    equals it), never tied with everything. Returns (None, []) for no
+    rows. rank_paired is the comparison to use where data rows pair up."""
     rows = [r for r in rows if r is not None and
             _get(r, "median") is not None]
     if not rows:
@@ -491,9 +629,238 @@ def rank(rows, better="lower", timing=True):
     sign = -1 if better == "higher" else 1
     rows.sort(key=lambda r: sign * float(r["median"]))
     best = rows[0]
-    bi = interval(best, timing)
-    tied = [r for r in rows[1:] if overlaps(bi, interval(r, timing))]
+    bi = _iv_or_value(best, timing)
+    tied = [r for r in rows[1:] if comparable(bi, _iv_or_value(r, timing))]
     return best, tied
+
+
+# ---------------------------------------------------------------------------
+# paired comparisons
+#
+# Two cells measured on the same seeds (placement: the same key set per
+# seed) or in the same rounds of one timing group (a round runs every cell
+# of the group in shuffled order) are compared pair by pair: the ratio
+# other / best of each seed's or round's values, and the interval of that
+# ratio. What is shared between the two cells (the key set, the machine's
+# state during a round) then cancels, which the overlap of two marginal
+# intervals ignores: two wide intervals overlap although every pair
+# differs by the same 35 %, and two narrow ones separate by a drift of
+# the whole group.
+
+PAIR_ON = ("seed", "repetition")
+# Columns that tell two variants apart (never required to match) and the
+# key counts, which may differ within one timing group (a capped O(N)
+# lookup times fewer keys).
+_VARIANT_COLS = ("algorithm", "vnodes", "table_size", "load_factor",
+                 "capacity", "probes", "keys", "placed_keys")
+
+
+def cell_values(data, row, on=PAIR_ON):
+    """The data rows of one summary row's cell: {pair key: value}, pair key
+    = the `on` columns (seed, repetition)."""
+    if data is None or row is None:
+        return {}
+    m = np.ones(len(data), dtype=bool)
+    for c in chdata.CONFIG_COLUMNS + ["metric"]:
+        if c not in data.columns:
+            continue
+        v = row.get(c)
+        col = data[c]
+        if c in chdata.STRING_COLUMNS or c == "metric":
+            v = "" if v is None or (not isinstance(v, str) and isnan(v)) \
+                else v
+            m &= (col.to_numpy() == v)
+        elif v is None or isnan(v):
+            m &= col.isna().to_numpy()
+        else:
+            m &= (col.to_numpy() == float(v))
+    d = data[m]
+    d = d[d["value"].notna()]
+    out = {}
+    for _, r in d.iterrows():
+        k = tuple(r.get(c) for c in on)
+        out[k] = float(r["value"])
+    return out
+
+
+def same_group(a, b, free=()):
+    """Whether two summary rows differ only in the variant (algorithm and
+    its parameters, key counts, and the columns in `free`): the rows a
+    paired comparison may pair."""
+    for c in chdata.CONFIG_COLUMNS + ["metric"]:
+        if c in _VARIANT_COLS or c in free:
+            continue
+        va, vb = _get(a, c), _get(b, c)
+        if va is None and vb is None:
+            continue
+        if va is None or vb is None or va != vb:
+            return False
+    return True
+
+
+def t_two_sided(level, df):
+    """The quantile t with P(|T| <= t) = level for Student's t with an
+    integer df >= 1 (Abramowitz & Stegun 26.7.3-4: the closed form of
+    P(|T| <= t) for integer df, inverted by bisection); chdata.t975 for
+    level 0.95."""
+    df = int(df)
+    if df < 1:
+        return float("nan")
+    if abs(level - 0.95) < 1e-12:
+        return chdata.t975(df)
+
+    def a(t):
+        th = math.atan(t / math.sqrt(df))
+        c, sn = math.cos(th), math.sin(th)
+        if df % 2:
+            if df == 1:
+                return 2 * th / math.pi
+            term, tot = c, c
+            for k in range(1, (df - 3) // 2 + 1):
+                term *= (2 * k) / (2 * k + 1) * c * c
+                tot += term
+            return 2 / math.pi * (th + sn * tot)
+        term, tot = 1.0, 1.0
+        for k in range(1, (df - 2) // 2 + 1):
+            term *= (2 * k - 1) / (2 * k) * c * c
+            tot += term
+        return sn * tot
+    lo, hi = 0.0, 1.0
+    while a(hi) < level:
+        hi *= 2
+    for _ in range(200):
+        mid = (lo + hi) / 2
+        if a(mid) < level:
+            lo = mid
+        else:
+            hi = mid
+    return (lo + hi) / 2
+
+
+def paired(data, best, other, on=PAIR_ON, level=0.95, free=()):
+    """The paired comparison of `other` against `best` (summary rows of
+    one data frame): None when they cannot be paired (another timing group
+    or seed set, no data rows, fewer than 2 pairs; `free`: columns the
+    two cells may differ in besides the variant, e.g. the hash of a
+    production preset placing the same key set); otherwise a dict:
+
+      kind   "ratio" (other / best per pair; both positive) or "diff"
+             (other − best per pair, where a value is <= 0);
+      est    the median of the per-pair ratios (differences);
+      lo, hi its interval at `level` (95 %): the order-statistic CI of
+             that median when n pairs allow one at that level (n >= 6 at
+             95 %); otherwise the Student-t interval of the mean log
+             ratio (mean difference), back-transformed; (est, est) when
+             every pair gives the same value;
+      n      pairs; method: "CI of the median" or "paired t, n = k";
+      tied   True when the interval holds 1 (ratio) or 0 (diff);
+      indep  False when a row has n_eff = 1 (repetitions not
+             independent: the interval is not shown and the pairs are
+             compared by est alone)."""
+    if best is None or other is None or not same_group(best, other, free):
+        return None
+    va, vb = cell_values(data, best, on), cell_values(data, other, on)
+    keys = sorted(set(va) & set(vb), key=str)
+    if len(keys) < 2:
+        return None
+    a = np.array([va[k] for k in keys])
+    b = np.array([vb[k] for k in keys])
+    if (a > 0).all() and (b > 0).all():
+        kind, x = "ratio", np.log(b / a)
+    else:
+        kind, x = "diff", b - a
+    back = np.exp if kind == "ratio" else (lambda t: t)
+    n = len(x)
+    est = float(back(float(np.median(x))))
+    indep = all(int(_get(r, "n_eff") or _get(r, "n") or 2) > 1
+                for r in (best, other))
+    xs = np.sort(x)
+    if xs[-1] - xs[0] <= 1e-12 * max(1.0, abs(xs[0])):
+        lo = hi = est
+        method = "identical pairs"
+    elif not indep:
+        lo = hi = None
+        method = "repetitions not independent (n_eff = 1)"
+    else:
+        j = chdata.median_ci_rank(n, level)
+        if j is not None:
+            lo, hi = float(back(xs[j - 1])), float(back(xs[n - j]))
+            method = "CI of the median"
+        else:
+            mean = float(np.mean(x))
+            half = t_two_sided(level, n - 1) * float(np.std(x, ddof=1)) / \
+                math.sqrt(n)
+            lo, hi = float(back(mean - half)), float(back(mean + half))
+            method = f"paired t, n = {n}"
+    null = 1.0 if kind == "ratio" else 0.0
+    tied = est == null if lo is None else lo <= null <= hi
+    return dict(kind=kind, est=est, lo=lo, hi=hi, n=n, method=method,
+                tied=bool(tied), indep=indep, level=level)
+
+
+def fmt_paired(p, kind="num"):
+    """'1.35× [1.30×–1.41×]' (ratio) or '+12 [3–20]' (difference) for a
+    paired() result."""
+    if p is None:
+        return "—"
+    if p["kind"] == "ratio":
+        f = lambda v: f"{v:.3g}×"  # noqa: E731
+    else:
+        f = lambda v: ("+" if v > 0 else "") + fmt_value(v, kind)  # noqa
+    out = f(p["est"])
+    if p["lo"] is not None and p["lo"] != p["hi"]:
+        out += f" [{f(p['lo'])}–{f(p['hi'])}]"
+    return out
+
+
+def rank_paired(rows, data, better="lower", timing=True, on=PAIR_ON,
+                margin=0.0, familywise=True):
+    """(best, tied, info) among summary rows, each row compared with the
+    best by a paired comparison (paired()) where its data pair up with
+    the best's, else by its interval (rank()'s rule). best: the best
+    median in the metric's direction; tied: the rows not separated from it
+    in that direction (paired: the ratio's interval reaches 1, or 1 +
+    margin: a ratio below it is not called a difference; otherwise the
+    intervals overlap). With familywise, each of the k paired comparisons
+    uses the level 1 − 0.05/k (Bonferroni), so the item's statement "tied
+    with the best" or "separate" holds at 95 % as a whole; the marginal
+    ones use the rows' own 95 % intervals. info: {"paired": {id(row):
+    paired result}, "marginal": [rows compared by intervals],
+    "comparisons": k, "level": the level of each paired comparison}."""
+    rows = [r for r in rows if r is not None and
+            _get(r, "median") is not None]
+    info = {"paired": {}, "marginal": [], "comparisons": 0, "level": 0.95}
+    if not rows:
+        return None, [], info
+    sign = -1 if better == "higher" else 1
+    rows.sort(key=lambda r: sign * float(r["median"]))
+    best = rows[0]
+    bi = _iv_or_value(best, timing)
+    tied = []
+    k = len(rows) - 1
+    level = 1 - 0.05 / k if familywise and k > 1 else 0.95
+    info["level"] = level
+    for r in rows[1:]:
+        info["comparisons"] += 1
+        p = paired(data, best, r, on, level) if data is not None else None
+        if p is not None:
+            info["paired"][id(r)] = p
+            ratio = p["kind"] == "ratio"
+            hi_null = (1.0 + margin) if ratio else 0.0
+            lo_null = 1.0 / (1.0 + margin) if ratio else 0.0
+            if p["lo"] is None:
+                sep = p["est"] > hi_null if sign > 0 else p["est"] < lo_null
+            else:
+                # separated only in the metric's direction
+                sep = (p["lo"] > hi_null) if sign > 0 else \
+                    (p["hi"] < lo_null)
+            if not sep:
+                tied.append(r)
+        else:
+            info["marginal"].append(r)
+            if comparable(bi, _iv_or_value(r, timing)):
+                tied.append(r)
+    return best, tied, info
 
 
 def var_filter(var):
@@ -503,6 +870,38 @@ def var_filter(var):
         v = var.get(c)
         f[c] = None if v is None or pd.isna(v) else v
     return f
+
+
+def var_key(r):
+    """(algorithm, parameters) of a row, hashable; a capacity equal to the
+    row's N is the default a = N (an empty capacity)."""
+    out = [r.get("algorithm")]
+    for c in PARAM_COLS:
+        v = r.get(c)
+        if v is not None and not pd.isna(v) and c == "capacity" and \
+                r.get("nodes") is not None and not pd.isna(r["nodes"]) and \
+                float(v) == float(r["nodes"]):
+            v = None
+        out.append(None if v is None or pd.isna(v) else float(v))
+    return tuple(out)
+
+
+def cannot_add(ctx, exps=None):
+    """{var_key: the data's note} for the configurations whose add is `not
+    applicable` in the disruption or build data (no free bucket: AnchorHash
+    at a = N)."""
+    exps = ctx.exps if exps is None else exps
+    out = {}
+    for exp, col, val in (("disruption", "scenario", "add"),
+                          ("build", "metric", "add_node_ns")):
+        e = exps.get(exp)
+        if e is None:
+            continue
+        na = e.not_applicable()
+        na = na[na[col] == val]
+        for _, r in na.iterrows():
+            out.setdefault(var_key(r.to_dict()), str(r["note"]))
+    return out
 
 
 def mcell(ctx, exp, kind="num", mean=False, **f):
@@ -549,7 +948,7 @@ def mean_interval(r):
     lo, hi = r.get("mean_ci_low"), r.get("mean_ci_high")
     if lo is not None and hi is not None and not (
             math.isnan(float(lo)) or math.isnan(float(hi))):
-        return float(lo), float(hi)
+        return clip_bounds(r, lo, hi)
     n = int(r.get("n") or 0)
     mn, mx = r.get("min"), r.get("max")
     if n >= 2 and mn is not None and mx is not None and mn == mx:

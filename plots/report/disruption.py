@@ -12,7 +12,8 @@ scenario (add, single removal)."""
 import math
 
 from report.common import (filt, fmt_num, fmt_pct, mcell,
-                           med, na_note, one, ref_note, render, replay_model,
+                           med, na_note, cell_note, one, ref_note, render,
+                           replay_model,
                            var_filter, variant_label, variants)
 from report.questions import q
 
@@ -69,8 +70,9 @@ def section(ctx):
         return "\n".join(out + ["_No `disruption` results yet._", ""])
     s = e.summary
     ns = sorted(int(n) for n in s["nodes"].dropna().unique())[:4]
-    out += ["Fraction of all keys that changed owner (median [95 % CI] over "
-            "repetitions); optimum = 1/(N+1) on add, 1/N on removing one "
+    out += ["Fraction of all keys that changed owner (median over "
+            "repetitions [95 % CI of the median]; \"(n=k)\": 2–5 "
+            "repetitions, too few for a 95 % interval); optimum = 1/(N+1) on add, 1/N on removing one "
             "node; excess/opt. = keys that moved but did not have to, over "
             "the optimum. \"minimal at N\": the excess count is within "
             f"{NOISE_SIGMAS:g}σ of 0 (σ = binomial noise of the moved count, "
@@ -90,8 +92,8 @@ def section(ctx):
         sv = filt(s, **f)
         for n in ns:
             if sv[sv["nodes"] == n].empty and \
-                    na_note(e, algorithm=var["algorithm"], nodes=n) is None:
-                continue
+                    na_note(e, var=var, nodes=n) is None:
+                continue   # this configuration was not run at this N
             k = one(filt(sv, nodes=n, scenario="add"))
             kk = k.get("keys") if k else None
             r = [variant_label(var), str(n),
@@ -103,9 +105,10 @@ def section(ctx):
                                                   nodes=n).empty and \
                         not filt(sv, scenario="remove_last", nodes=n).empty:
                     sc, mark = "remove_last", " (last node)"
-                if filt(sv, scenario=sc, nodes=n).empty:
-                    r += [na_note(e, algorithm=var["algorithm"],
-                                  scenario=sc, nodes=n) or "—", "", ""]
+                if filt(sv, scenario=sc, nodes=n,
+                        metric="moved_fraction")["median"].isna().all():
+                    r += [cell_note(e, var, n, scenario=sc) or "—", "",
+                          ""]
                     continue
                 r.append(mcell(ctx, "disruption", "pct", scenario=sc,
                                nodes=n, metric="moved_fraction", **f))
@@ -166,6 +169,28 @@ from report.draw import (Skip, log_axes, need,  # noqa: E402
                          plot_metric_vs_nodes, variant_style)
 
 
+
+
+
+def _mark_capped(ax, d):
+    """Rings and a note on the points of cells placed with fewer keys than
+    the others at the same N (a key cap: more sampling spread)."""
+    d = d[d["median"].notna() & d["keys"].notna()]
+    if d.empty:
+        return
+    most = d.groupby("nodes")["keys"].transform("max")
+    cap = d[d["keys"] < most]
+    for _, r in cap.iterrows():
+        kw = style.line_kw(r["algorithm"])
+        ax.plot([r["nodes"]], [r["median"]], linestyle="none", marker="o",
+                markersize=11, markerfacecolor="none",
+                markeredgecolor=kw["color"], zorder=7)
+        ax.annotate(f"{r['algorithm']}: {r['keys']:,.0f} keys (capped)",
+                    (r["nodes"], r["median"]), textcoords="offset points",
+                    xytext=(-6, 8), ha="right", fontsize=6,
+                    color=kw["color"])
+
+
 def fig_disruption(exps, out):
     (e,) = need(exps, "disruption")
     s = e.summary
@@ -174,6 +199,8 @@ def fig_disruption(exps, out):
                                        ("remove_random", "optimum 1/N"))):
         ax = axes[0][j]
         plot_metric_vs_nodes(ax, s, "moved_fraction", sc)
+        _mark_capped(ax, s[(s["metric"] == "moved_fraction") &
+                           (s["scenario"] == sc)])
         if sc == "remove_random":
             # Algorithms that can only remove the last node (jump) run
             # remove_last instead (results/README.md): draw it, labelled.

@@ -8,8 +8,6 @@ Student-t 95 % interval of the mean (t_err). A figure raises Skip when its
 data are missing (make_figures.py reports it and goes on).
 """
 
-import pandas as pd
-
 import style  # selects Agg before pyplot
 from report import common as rc
 
@@ -80,19 +78,31 @@ def drop_peers(exps, s, name="lookup"):
     return s[~s["algorithm"].isin(peers)]
 
 
-def plot_metric_vs_nodes(ax, s, metric, scenario=None, yerr=True):
+def plot_metric_vs_nodes(ax, s, metric, scenario=None, yerr=True,
+                         label_vars=None):
+    """One line per variant; label_vars: the variants of every panel of the
+    figure (labels then agree between panels: "ring (v=100)" everywhere,
+    not "ring" in the panel where it is the only ring variant)."""
     d = s[s["metric"] == metric]
     if scenario is not None:
         d = d[d["scenario"] == scenario]
     vars_ = rc.variants(d)
+    if label_vars is not None:
+        vars_ = [v for v in label_vars if not rc.match_variant(d, v).empty]
     counts = [rc.match_variant(d, v)["nodes"].nunique()
               for v in vars_]
+    if label_vars is not None:
+        allc = [rc.match_variant(s[s["metric"] == metric], v)["nodes"]
+                .nunique() for v in label_vars]
+        vars_all, counts_all = label_vars, allc
+    else:
+        vars_all, counts_all = vars_, counts
     for var in vars_:
         dv = rc.match_variant(d, var).sort_values("nodes")
         dv = dv[dv["median"].notna()]
         if dv.empty:
             continue
-        kw = variant_style(var, vars_, counts)
+        kw = variant_style(var, vars_all, counts_all)
         if yerr and dv["median_ci_low"].notna().any():
             ax.errorbar(dv["nodes"], dv["median"], yerr=ci_err(dv),
                         capsize=2, **kw)
@@ -131,16 +141,20 @@ def place_labels(ax, pts, fontsize=6, gap=7.5):
                                     linewidth=0.4) if dy > 6 else None)
 
 
-def mean_err(r, v):
-    lo, hi = r.get("mean_ci_low"), r.get("mean_ci_high")
-    if lo is None or hi is None or pd.isna(lo) or pd.isna(hi):
-        return None
-    return [[max(0, v - lo)], [max(0, hi - v)]]
-
-
 def t_err(d):
     """[lower, upper] error-bar lengths from the Student-t interval of the
     mean (0 where none: n = 1)."""
     lo = (d["mean"] - d["mean_ci_low"]).clip(lower=0).fillna(0)
     hi = (d["mean_ci_high"] - d["mean"]).clip(lower=0).fillna(0)
     return [lo, hi]
+
+
+def med_err(r, v=None):
+    """[[lower], [upper]] error-bar lengths from a summary row's interval
+    (common.interval: the median's 95 % CI, or min–max of 2–5
+    repetitions), or None."""
+    iv = rc.interval(r, False) if r is not None else None
+    if iv is None:
+        return None
+    v = float(r["median"]) if v is None else v
+    return [[max(0, v - iv[0])], [max(0, iv[1] - v)]]

@@ -180,8 +180,9 @@ def parts(ctx, args):
     lines = ["## Runs used", "",
              "One run per experiment and results directory: the newest by "
              "`meta.json` date (among runs of the `--tier` given, if "
-             "any); its run id and the commit it was measured at come from "
-             "its `meta.json`"
+             "any; a run marked `stale` in its `meta.json` is never "
+             "used); its run id and the commit it was measured at come "
+             "from its `meta.json`"
              + (f" (this report's runs: {len(commits)} commits)"
                 if len(commits) > 1 else "") + ".", "",
              md_table(["experiment"] + (["runs"] if ctx.has_ref else []) +

@@ -6,10 +6,10 @@ multi-thread lookups per second, the hash axis, and the timing context
 
 import re
 
-from report.common import (Cell, fmt_med, fmt_num, filt, keys_per_node,
-                           mcell, md_table, nearest_nodes, one, peers_in,
-                           ref_note, render, summary_of, var_filter,
-                           variant_label, variants)
+from report.common import (WITHIN_RUN, Cell, fmt_med, fmt_num, filt,
+                           keys_per_node, mcell, md_table, nearest_nodes, one,
+                           peers_in, ref_note, render, summary_of,
+                           var_filter, variant_label, variants)
 from report.questions import q
 
 LOOKUP_NS = [100, 1000, 10000]
@@ -41,7 +41,7 @@ def section(ctx):
     ns = nearest_nodes(s["nodes"], LOOKUP_NS)
     out += ["ns per lookup (throughput: independent lookups). `string` "
             "includes hashing the key, whose cost alone is the `hash` "
-            "column. Lower is better.", ""]
+            "column. Lower is better. " + WITHIN_RUN, ""]
     out += ref_note(ctx) + _bl_note(s)
     rows = []
     lk = s[(s["metric"] == "lookup_ns") &
@@ -70,7 +70,8 @@ def section(ctx):
                         [mcell(ctx, "lookup", scenario="prehashed", nodes=n,
                                metric="lookup_latency_ns", **f) for n in ns]
                         + [ctx.data_links("lookup")])
-        out += ["Dependent-chain latency (prehashed, ns):", "",
+        out += ["Dependent-chain latency (prehashed, ns; within-run "
+                "intervals):", "",
                 render(ctx, ["algorithm"] + [f"N={n}" for n in ns] +
                        ["data"], rows), ""]
     out += placed_table(ctx, s, ns)
@@ -98,20 +99,35 @@ def placed_table(ctx, s, ns):
         r.append(ctx.data_links("lookup"))
         rows.append(r)
     return ["Placed-key probe (scenario `placed`: Lookup of keys placed "
-            "before timing, a hash-map probe; not the routing above), ns:",
+            "before timing, a hash-map probe; not the routing above), ns; "
+            "within-run intervals:",
             "", render(ctx, ["algorithm"] + [f"N={n}" for n in ns] +
                        ["placed", "data"], rows), ""]
+
+
+def group_spread(ctx):
+    """The largest difference between the medians of one computation timed
+    in two groups of one run (removal: the nothing-removed cells of each
+    order's group), as a fraction; NaN without such pairs."""
+    from report import removal
+    e = ctx.exps.get("removal")
+    if e is None:
+        return float("nan")
+    pairs = removal.baseline_pairs(removal.lookup_rows(e.summary))
+    return max((p[3] - 1 for p in pairs), default=float("nan"))
 
 
 def weighted_table(ctx, s):
     """Scenario `weighted` (node weights 1 + (i mod 4)) beside the same
     variant with equal weights at the same N; the ratio is of the two
-    medians (two timing groups, so no per-round ratio)."""
+    medians (two timing groups, so no per-round ratio), and a ratio below
+    1 is flagged: separate groups differ by a few per cent."""
     w = s[(s["scenario"] == "weighted") & (s["metric"] == "lookup_ns")]
     if w.empty:
         return []
     eq = s[(s["scenario"] == "prehashed") & (s["metric"] == "lookup_ns")]
     rows = []
+    below = []
     for var in variants(w):
         f = var_filter(var)
         linear = ctx.reg.lookup_class(var["algorithm"]) == "linear"
@@ -123,20 +139,42 @@ def weighted_table(ctx, s):
                      else float("nan"))
             per_node = (fmt_num(a["median"] / n)
                         if linear and a is not None else "—")
-            rows.append([variant_label(var), f"{n:g}",
+            keys = "/".join(fmt_num(r.get("keys")) for r in (a, b)
+                            if r is not None)
+            rtxt = fmt_num(ratio)
+            if ratio < 1:
+                rtxt += " (below 1: see below)"
+                below.append(f"{variant_label(var)} at N = {n:g}")
+            rows.append([variant_label(var), f"{n:g}", keys,
                          mcell(ctx, "lookup", scenario="weighted", nodes=n,
                                metric="lookup_ns", **f),
                          mcell(ctx, "lookup", scenario="prehashed", nodes=n,
                                metric="lookup_ns", **f),
-                         fmt_num(ratio), per_node,
+                         rtxt, per_node,
                          ctx.data_links("lookup")])
+    note = []
+    if below:
+        sp = group_spread(ctx)
+        note = ["A weighted / equal below 1 (" + ", ".join(below) + ") "
+                "is not by itself evidence that weighted lookups are "
+                "faster: the two "
+                "medians come from separate timing groups, and separate "
+                "groups of one run differ in level"
+                + (f" (the same computation timed in two groups of the "
+                   f"removal run: up to {100 * sp:.2g} %)"
+                   if sp == sp else "")
+                + "; without a paired measurement in one group, ratios "
+                "near 1 are not a finding.", ""]
     return ["Weighted nodes (scenario `weighted`: prehashed keys, node i "
             "has weight 1 + (i mod 4)) beside equal weights, ns per lookup "
-            "(throughput). \"weighted / equal\" divides the two medians of "
-            "this run (separate timing groups, so no interval); \"per node\" "
-            "is the weighted time / N for O(N) lookups.", "",
-            render(ctx, ["algorithm", "N", "weighted", "equal weights",
-                         "weighted / equal", "per node", "data"], rows), ""]
+            "(throughput; within-run intervals). \"weighted / equal\" "
+            "divides the two medians of this run (separate timing groups, "
+            "so no interval); \"keys\": the keys timed in each (an O(N) "
+            "lookup times fewer); \"per node\" is the weighted time / N for "
+            "O(N) lookups.", "",
+            render(ctx, ["algorithm", "N", "keys (weighted/equal)",
+                         "weighted", "equal weights", "weighted / equal",
+                         "per node", "data"], rows), ""] + note
 
 
 def _ratio_metrics(*summaries):
@@ -191,7 +229,8 @@ def peers_table(ctx):
                      for p in sorted(peers) if p in ctx.reg.peers)
     return ["### Lookup vs the reference implementations", "",
             "Ratio = our time / the peer's time measured in the same "
-            "round, median over rounds [95 % CI]; < 1 means ours is faster. "
+            "round, median over rounds [95 % CI of the median, within one "
+            "run]; < 1 means ours is faster. "
             "Ratios are machine-independent to first order, so the "
             "reference column should agree; the ns columns are this "
             "machine's." + (f" Peers: {desc}." if desc else ""), "",
@@ -218,7 +257,7 @@ def threads_table(ctx, s):
                             [ctx.data_links("lookup")])
     return ["### Lookups per second with T threads sharing one instance", "",
             "Million lookups per second would read 1e6; higher is better. "
-            "Wall time over all threads.", "",
+            "Wall time over all threads. " + WITHIN_RUN, "",
             render(ctx, ["algorithm", "N", "scenario"] +
                    [f"T={th}" for th in threads] + ["data"], rows), ""]
 
@@ -246,7 +285,8 @@ def by_hash_table(ctx):
     if not rows:
         return []
     return [f"String-key lookup (hash + algorithm) by hash function at "
-            f"N={int(n)}, ns (this report's runs):", "",
+            f"N={int(n)}, ns (this report's runs; within-run intervals):",
+            "",
             md_table(["algorithm"] + [f"`{h}`" for h in hashes] + ["data"],
                      rows), ""]
 
@@ -268,9 +308,31 @@ def policy_text(meta):
                f"{fmt_num(budget)} s of them per process"))
 
 
+CONTEXT_EXPERIMENTS = ("lookup", "build", "removal", "overprovision",
+                       "presets", "hashes", "vnodes")
+
+
+def timing_counts(reg, s):
+    """(noisy rows, timing rows, noisy cells, cells) of a summary: rows =
+    (cell, metric) summary rows of a timing metric with data (ns, 1/s and
+    ratio metrics; the load average, CPU steal and sentinel, which only
+    describe the machine, left out); cells = distinct configurations with
+    such a row."""
+    t = s[s["metric"].map(lambda m: reg.timing(m) and
+                          reg.better(m) != "none") & (s["n"] > 0)]
+    if t.empty:
+        return 0, 0, 0, 0
+    import chdata
+    cfg = [c for c in chdata.CONFIG_COLUMNS if c in t.columns]
+    key = t[cfg].astype(str).agg("|".join, axis=1)
+    nz = t["noisy"].fillna(0) >= 1
+    return (int(nz.sum()), int(len(t)), int(key[nz].nunique()),
+            int(key.nunique()))
+
+
 def context_line(ctx):
     out = []
-    for name in ("lookup", "build", "removal", "presets", "hashes", "vnodes"):
+    for name in CONTEXT_EXPERIMENTS:
         # The whole run: lookup's hash axis included (ctx.exps["lookup"]
         # holds its default-hash rows only).
         e = ctx.exps.get("lookup_all_hashes" if name == "lookup" else name,
@@ -285,15 +347,19 @@ def context_line(ctx):
         d = e.data
         sd = d[d["metric"] == "sentinel_ns"]
         sn = sd["value"].dropna()
-        nz = s[s["noisy"] >= 1]
-        noisy = nz[nz["metric"].str.endswith("_ns")]
-        if la.empty and st.empty:
+        nrows, trows, ncells, tcells = timing_counts(ctx.reg, s)
+        if la.empty and st.empty and not trows:
             continue
-        line = (f"- `{name}`: 1-minute load average per cell "
-                f"{fmt_num(la.min())}–{fmt_num(la.max())}"
-                f" (median {fmt_num(la.median())}); CPU steal "
-                f"{100 * st.max():.2g} % at most; "
-                f"{len(noisy)} noisy timing cells")
+        line = f"- `{name}`: "
+        if not la.empty:
+            line += (f"1-minute load average per cell "
+                     f"{fmt_num(la.min())}–{fmt_num(la.max())}"
+                     f" (median {fmt_num(la.median())}); ")
+        if not st.empty:
+            line += f"CPU steal {100 * st.max():.2g} % at most; "
+        line += (f"{nrows} of {trows} timing rows noisy (cell × metric: "
+                 f"ns, 1/s and ratio metrics), in {ncells} of {tcells} "
+                 "cells")
         if sn.empty:
             line += "; no machine-state sentinel (run before it existed)."
         else:
@@ -303,11 +369,11 @@ def context_line(ctx):
             again = int(notes.str.extract(r"(\d+) whole-group")[0]
                         .fillna("0").astype(int).gt(0).sum())
             line += (f"; machine-state sentinel {fmt_num(ref)}–"
-                     f"{fmt_num(sn.max())} ns per cell (at most "
+                     f"{fmt_num(sn.max())} ns per sentinel cell (at most "
                      f"{sn.max() / ref:.2f}× the run's fastest); of "
-                     f"{len(sn)} cells, {again} were in groups measured "
-                     f"again whole and {slow} stayed in a slow state "
-                     f"(flagged noisy)")
+                     f"{len(sn)} sentinel cells, {again} were in groups "
+                     f"measured again whole and {slow} stayed in a slow "
+                     "state (flagged noisy)")
             line += f"; {policy_text(e.meta)}."
         out.append(line)
     if not out:
@@ -319,7 +385,8 @@ def context_line(ctx):
             "fastest the process had seen waits for the fast state and is "
             "measured again whole, and is flagged noisy if it stays there; "
             "each run's threshold, wait, re-measurement count and budget are "
-            "its `meta.json`'s `timing_policy` (results/README.md).")
+            "its `meta.json`'s `timing_policy` (results/README.md). "
+            + WITHIN_RUN)
     return ["Timing context (medians per cell):", ""] + out + ["", note, ""]
 
 
@@ -328,6 +395,7 @@ def context_line(ctx):
 # entry of FIGURES is (stem, caption, drawing function)
 
 import style  # noqa: E402
+from report import common as rc  # noqa: E402
 from report.draw import (Skip, drop_peers, log_axes, need,  # noqa: E402
                          noisy_handle, plot_metric_vs_nodes)
 
@@ -339,8 +407,11 @@ def fig_lookup(exps, out, metric="lookup_ns", stem="lookup_vs_nodes",
     if s[s["metric"] == metric].empty:
         raise Skip(f"no {metric} rows")
     fig, axes = style.new_figure(ncols=2, sharey=True)
+    both = s[(s["metric"] == metric) &
+             s["scenario"].isin(["prehashed", "string"])]
+    all_vars = rc.variants(both)
     for ax, sc in zip(axes[0], ("prehashed", "string")):
-        plot_metric_vs_nodes(ax, s, metric, sc)
+        plot_metric_vs_nodes(ax, s, metric, sc, label_vars=all_vars)
         if sc == "string":
             h = s[(s["metric"] == "hash_ns") & (s["scenario"] == "string")]
             if not h.empty:
@@ -348,8 +419,13 @@ def fig_lookup(exps, out, metric="lookup_ns", stem="lookup_vs_nodes",
                 ax.plot(hm.index, hm.values, color="black", linestyle="--",
                         marker="x", label="hash only (string key)")
         log_axes(ax)
+        sn = sorted(both[both["scenario"] == sc]["nodes"].dropna().unique())
         ax.set_title(f"{sc} keys" + (" (includes hashing the key)"
-                                     if sc == "string" else ""))
+                                     if sc == "string" else "")
+                     + (f"\ntimed at N = {sn[0]:,.0f} only"
+                        if len(sn) == 1 else ""))
+        if len(sn) == 1:
+            ax.set_xlim(axes[0][0].get_xlim())
         ax.set_xlabel("nodes N")
     axes[0][0].set_ylabel(f"{what}, ns per lookup (median, 95 % CI of "
                           "the median)")

@@ -37,6 +37,7 @@ def section(ctx):
     out += [render(ctx, ["algorithm"] + [f"bytes N={n}" for n in ns] +
                    [f"heap bytes N={ns[-1]}", f"bytes/node N={ns[-1]}",
                     "data"], rows), ""]
+    out += baseline_note(mem, ns[-1])
     pk = s[s["placed_keys"].notna()]
     if not pk.empty:
         rows = []
@@ -61,6 +62,25 @@ def section(ctx):
                              "state bytes", "bytes per placed key", "data"],
                        rows), ""]
     return "\n".join(out)
+
+
+def baseline_note(mem, n):
+    """The per-node bookkeeping every algorithm shares (the smallest
+    footprint at N) and how many algorithms stay within 1 % of it."""
+    d = mem[(mem["nodes"] == n) & mem["median"].notna()]
+    if d.empty:
+        return []
+    base = float(d["median"].min())
+    at = sorted({variant_label(r) for _, r in d[d["median"] == base]
+                 .iterrows()})
+    near = sorted({variant_label(r) for _, r in d.iterrows()
+                   if r["median"] - base <= 0.01 * base})
+    return [f"Every algorithm keeps the same per-node bookkeeping (node "
+            f"names and ids): at N = {n:g} the smallest footprint, "
+            f"{fmt_num(base)} bytes ({fmt_num(base / n)} per node), is "
+            f"{' and '.join(at)}, which hold nothing else; compare the "
+            "bytes above it. Within 1 % of it: " + ", ".join(near)
+            + ".", ""]
 
 
 def least_memory_rows(s, n):

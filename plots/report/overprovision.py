@@ -2,14 +2,20 @@
 `overprovision`, plus each algorithm's default variant from `balance` and
 `lookup` at the same N and keys when both exist).
 
-A point is one variant: x = max/mean load, the MEAN over repetitions (balance
-is reported as a mean everywhere, as in the balance section), y = prehashed
-lookup_ns, the MEDIAN over rounds. Lower is better in both. The Pareto front is
-computed from these point estimates: a point is on it when no other point is at
-least as good in both coordinates and better in one. A dominated point is
-"within noise of the front" when, for every point dominating it, both
-coordinates' 95 % intervals overlap (x: the CI of the mean; y: the CI of the
-median, common.interval), so no dominator is better beyond the noise. Default
+A point is one variant: x = max/mean load, the MEDIAN over repetitions
+(the statistic of every balance number in this report), y = prehashed
+lookup_ns, the MEDIAN over rounds. Lower is better in both. The Pareto
+front is computed from these point estimates: a point is on it when no
+other point is at least as good in both coordinates and better in one. A
+dominated point is "within noise of the front" when, for every point
+dominating it, both coordinates' intervals overlap (common.interval: the
+median's 95 % CI, or min–max for 2–5 repetitions), so no dominator is
+better beyond the noise. A variant with no free bucket (capacity a = N) is
+labelled: it cannot take a node without a rebuild (AnchorHash: add is
+`not applicable` in the data) or a remap. With K keys per node an ideal
+uniform placement already has an expected max/mean above 1 (the uniform
+model rows); where that floor is as large as the differences between
+points, their order in max/mean is sampling, which the text says. Default
 variants of algorithms the disruption data judge not consistent (worst
 excess/optimum > 1, as the decision guide) are left out, and named.
 """
@@ -17,10 +23,11 @@ excess/optimum > 1, as the decision guide) are left out, and named.
 import math
 
 from report import disruption
-from report.common import (Cell, filt, fmt_mean, fmt_med, fmt_value,
+from report.balance import model_fits, uniform_expectation
+from report.common import (Cell, cannot_add, filt, fmt_med, fmt_value,
                            interval, join_names, keys_per_node,
                            match_variant, med, one, overlaps, pick_n,
-                           ref_note, render, restrict, var_filter,
+                           ref_note, render, restrict, var_filter, var_key,
                            variant_label, variants)
 from report.questions import q
 
@@ -112,17 +119,58 @@ def points(exps):
             pts.append(dict(var=var, label=variant_label(var),
                             source="balance + lookup", x_row=xr, y_row=yr))
     for p in pts:
-        p["x"] = float(p["x_row"]["mean"])
+        p["x"] = float(p["x_row"]["median"])
         p["y"] = float(p["y_row"]["median"])
     pts = [p for p in pts if not (math.isnan(p["x"]) or math.isnan(p["y"]))]
     return pts, n, info
 
 
 def _x_interval(row):
-    lo, hi = row.get("mean_ci_low"), row.get("mean_ci_high")
-    if lo is None or hi is None or math.isnan(lo) or math.isnan(hi):
-        return None
-    return float(lo), float(hi)
+    return interval(row, False)
+
+
+def no_room(p, noadd=None):
+    """'' or the label of a point with no free bucket: a = N ('cannot add
+    a node' when the data say so for that configuration)."""
+    var = dict(p["var"], nodes=p["x_row"].get("nodes"))
+    cap, n = var.get("capacity"), var.get("nodes")
+    full = cap is not None and not math.isnan(cap) and n is not None and \
+        float(cap) == float(n)
+    if noadd and var_key(var) in noadd:
+        return "a = N: no free bucket, cannot add a node"
+    return "a = N: no free bucket" if full else ""
+
+
+def floor_of(exps, pts, n):
+    """The expected max/mean of an ideal uniform placement of the points'
+    keys at N (NaN when unknown or the points' key counts differ)."""
+    op = (exps or {}).get("overprovision")
+    keys = {p["x_row"].get("keys") for p in pts}
+    if op is None or len(keys) != 1:
+        return float("nan")
+    return uniform_expectation(op.summary, n, keys.pop())
+
+
+def floor_text(floor, pts, noadd=None):
+    """A sentence naming the points whose max/mean interval holds the
+    expectation of an ideal uniform placement of the same keys: among
+    them the order in max/mean (and so the front) is key sampling."""
+    if math.isnan(floor):
+        return ""
+    near = []
+    for p in pts:
+        iv = _x_interval(p["x_row"])
+        if iv is not None and iv[0] <= floor <= iv[1]:
+            near.append(p)
+    if len(near) < 2:
+        return ""
+    return (f"An ideal uniform placement of these keys averages "
+            f"{fmt_value(floor, 'x')} max/mean, and the interval of "
+            f"{len(near)} points holds that value ("
+            + join_names(_label(p, noadd) for p in
+                         sorted(near, key=lambda p: p["y"]))
+            + "): their differences in max/mean are key sampling, so "
+            "among them only the lookup time orders the front.")
 
 
 def dominates(q, p):
@@ -143,6 +191,14 @@ def pareto(pts):
     return sorted((p for p in pts if p["front"]), key=lambda p: p["x"])
 
 
+def _label(p, noadd=None):
+    nr = no_room(p, noadd)
+    lab = p["label"]
+    if not nr:
+        return lab
+    return lab[:-1] + f"; {nr})" if lab.endswith(")") else f"{lab} ({nr})"
+
+
 def _front_cell(p):
     if p["front"]:
         return "**yes**"
@@ -161,6 +217,7 @@ def section(ctx):
         return "\n".join(out + ["_No `overprovision` variant has both "
                                 "balance and lookup rows._", ""])
     front = pareto(pts)
+    noadd = cannot_add(ctx)
     kpn = keys_per_node(pts[0]["x_row"])
     out += [f"N = {n:g}" + (f", {kpn}" if kpn else "") + ". AnchorHash "
             "and DxHash with capacity a = overprovision × N (more spare "
@@ -170,14 +227,25 @@ def section(ctx):
             "same N (source \"balance + lookup\"; its lookups are a "
             "different timing group from the overprovision lookups).", "",
             "- lookup ns: prehashed, median [95 % CI of the median] over "
-            "measurement rounds.",
-            "- max/mean: MEAN over repetitions [95 % CI of the mean] beside "
-            "the model's expectation (model E).",
+            "the measurement rounds of one process (within-run intervals).",
+            "- max/mean: MEDIAN over repetitions [95 % CI of the median; "
+            "\"(n=k)\": 2–5 repetitions] beside the model's expectation "
+            "(model E; \"no model fits\" where the loads reject the "
+            "uniform model, chi-squared p < 0.001).",
             "- Pareto front: no other point has both a lower or equal "
             "lookup time and a lower or equal max/mean (one of them "
             "strictly), computed on the two point estimates above; "
             "\"within noise of\" = every point that dominates it overlaps "
-            "it in both 95 % intervals.", ""]
+            "it in both intervals (95 % CI, or min–max of 2–5 "
+            "repetitions; marginal intervals, since the points come from "
+            "different runs and timing groups, which do not pair; one "
+            "comparison per dominating point).",
+            "- \"a = N: no free bucket\": the variant cannot take another "
+            "node as measured (AnchorHash: add not applicable; DxHash: "
+            "grows its array and remaps).", ""]
+    fl = floor_text(floor_of(ctx.exps, pts, n), pts, cannot_add(ctx))
+    if fl:
+        out += [fl, ""]
     if info["excluded"]:
         out += ["Not consistent by the disruption data (excess/optimum "
                 "> 1), left out: " + ", ".join(
@@ -207,30 +275,29 @@ def section(ctx):
                 if isinstance(v, str) and v:
                     bx[c] = v
         rows.append([
-            p["label"], p["source"],
-            _cell(exl, "lookup_ns", "num", False, scenario="prehashed", **nx),
-            _cell(exb, "load_max_over_mean", "x", True, scenario="measured",
+            _label(p, noadd), p["source"],
+            _cell(exl, "lookup_ns", "num", True, scenario="prehashed", **nx),
+            _cell(exb, "load_max_over_mean", "x", False, scenario="measured",
                   **bx),
             _analytic(exb, bx),
             _front_cell(p), links])
-    out += [render(ctx, ["variant", "source", "lookup ns", "max/mean: mean",
+    out += [render(ctx, ["variant", "source", "lookup ns", "max/mean",
                          "model E", "Pareto front", "data"], rows), ""]
-    out += ["Pareto front (fastest first; lookup: median, max/mean: "
-            "mean): " + ", ".join(
-        f"**{p['label']}** ({fmt_med(p['y_row'])} ns, "
-        f"{fmt_mean(p['x_row'], 'x')})"
+    out += ["Pareto front (fastest first; medians): " + ", ".join(
+        f"**{_label(p, noadd)}** ({fmt_med(p['y_row'])} ns, "
+        f"{fmt_med(p['x_row'], 'x', False)})"
         for p in sorted(front, key=lambda p: p["y"])) + ". "
         + ctx.csv_link("overprovision"), ""]
     return "\n".join(out)
 
 
-def _cell(exp, metric, kind, mean, **f):
+def _cell(exp, metric, kind, timing, **f):
     def fn(exps):
         e = (exps or {}).get(exp)
         if e is None:
             return "—"
         row = one(filt(e.summary, metric=metric, **f))
-        return fmt_mean(row, kind) if mean else fmt_med(row, kind, True)
+        return fmt_med(row, kind, timing)
     return Cell(fn)
 
 
@@ -241,8 +308,11 @@ def _analytic(exp, f):
         e = (exps or {}).get(exp)
         if e is None:
             return "—"
-        return fmt_value(med(e.summary, metric="load_max_over_mean",
-                             scenario="analytic", **f), "x")
+        v = med(e.summary, metric="load_max_over_mean", scenario="analytic",
+                **f)
+        if not math.isnan(v) and not model_fits(e.summary, **f):
+            return "no model fits"
+        return fmt_value(v, "x")
     return Cell(fn)
 
 
@@ -252,16 +322,21 @@ def guide_items(ctx):
         return []
     front = pareto(pts)
     near = [p for p in pts if p["near"]]
+    noadd = cannot_add(ctx)
+    kpn = keys_per_node(pts[0]["x_row"])
+    fl = floor_text(floor_of(ctx.exps, pts, n), pts, noadd)
     return [("pareto_lookup_balance",
-             f"Lookup time against balance at N={n:g} (overprovision "
-             "variants and default variants; lookup: median, max/mean: "
-             "mean over repetitions): Pareto front "
-             + ", ".join(f"**{p['label']}** ({fmt_med(p['y_row'])} ns, "
-                         f"max/mean {fmt_mean(p['x_row'], 'x')})"
+             f"Lookup time against balance at N={n:g}"
+             + (f", {kpn}" if kpn else "") + " (overprovision "
+             "variants and default variants; medians): Pareto front "
+             + ", ".join(f"**{_label(p, noadd)}** ({fmt_med(p['y_row'])} "
+                         f"ns, max/mean {fmt_med(p['x_row'], 'x', False)})"
                          for p in sorted(front, key=lambda p: p["y"]))
              + (("; within noise of the front: "
-                 + join_names(p["label"] for p in near)) if near else "")
-             + ". " + ctx.csv_link("overprovision"))]
+                 + join_names(_label(p, noadd) for p in near))
+                if near else "")
+             + "." + (" " + fl if fl else "") + " "
+             + ctx.csv_link("overprovision"))]
 
 
 # ---------------------------------------------------------------------------
@@ -274,6 +349,7 @@ import style  # noqa: E402
 from report import common as rc  # noqa: E402
 from report import overprovision as rover  # noqa: E402
 from report.draw import Skip, need, noisy_handle  # noqa: E402
+from report.draw import med_err as _med_err  # noqa: E402
 from report.draw import place_labels as _place_labels  # noqa: E402
 
 
@@ -292,10 +368,7 @@ def fig_pareto(exps, out):
         kw["label"] = a if a not in seen else "_" + a
         seen.add(a)
         xr, yr = p["x_row"], p["y_row"]
-        xerr = None
-        if not pd.isna(xr.get("mean_ci_low")):
-            xerr = [[max(0, p["x"] - xr["mean_ci_low"])],
-                    [max(0, xr["mean_ci_high"] - p["x"])]]
+        xerr = _med_err(xr, p["x"])
         yerr = None
         if not pd.isna(yr.get("median_ci_low")):
             yerr = [[max(0, p["y"] - yr["median_ci_low"])],
@@ -313,9 +386,12 @@ def fig_pareto(exps, out):
             linewidth=1, label="Pareto front (point estimates)", zorder=1)
     ax.set_xscale("log")
     ax.set_yscale("log")
+    noadd = rc.cannot_add(None, exps)
+    for p in pts:   # "a = N: no free bucket" where it applies
+        p["label"] = rover._label(p, noadd)
     _place_labels(ax, pts)
-    ax.set_xlabel("max/mean load (mean over repetitions, 95 % CI of the "
-                  "mean); 1 = perfect")
+    ax.set_xlabel("max/mean load (median over repetitions; bars: 95 % CI "
+                  "of the median, or min–max of 2–5); 1 = perfect")
     ax.set_ylabel("lookup time, ns (prehashed; median, 95 % CI of the "
                   "median)")
     handles, labels = ax.get_legend_handles_labels()
@@ -323,10 +399,12 @@ def fig_pareto(exps, out):
     labels.append(handles[-1].get_label())
     leg = style.legend_outside(fig, axes, handles=handles, labels=labels)
     kpn = rc.keys_per_node(pts[0]["x_row"])
+    default = any(p["source"] != "overprovision" for p in pts)
     fig.suptitle(f"Lookup time against balance, N = {n:g}"
                  + (f", {kpn}" if kpn else "")
-                 + " (bold labels: on the front; \"(default)\": balance + "
-                 "lookup experiments)")
+                 + " (bold labels: on the front"
+                 + ("; \"(default)\": balance + lookup experiments"
+                    if default else "") + ")")
     metas = [e.meta] + [exps[x].meta for x in ("balance", "lookup")
                         if x in exps and any(p["source"] != "overprovision"
                                              for p in pts)]

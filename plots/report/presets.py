@@ -12,12 +12,18 @@ remove), and moved_excess_fraction: the keys that moved between servers that
 stayed (0 = minimal disruption; what "moves more than necessary" means here,
 since a ring's joining or leaving server can own more or less than 1/N). Repetitions are key-set seeds.
 
-Every number is a MEAN over the key-set seeds with the Student-t 95 %
-interval of the mean (common.fmt_mean), as balance everywhere in this
-report. Comparisons use that interval: "above beyond the intervals" = the
-two intervals do not overlap; otherwise a tie is declared. A cell with one
-repetition (n = 1, the smoke tier) has no interval and is compared on its
-value, as common.interval does for deterministic metrics.
+Every placement number is a MEDIAN over the key-set seeds (common.fmt_med:
+"(n=k)" for 2–5 seeds, which have no 95 % interval), the statistic every
+balance number of this report uses. A preset is compared with the best
+plain algorithm by the per-seed ratio of their max/mean (both on the same
+key set per seed: common.paired, at the Bonferroni level over the presets
+compared), else by overlap of their intervals (min–max for 2–5 seeds); a
+cell with one seed (n = 1, the smoke tier) is compared by its value.
+"add / optimum" below 1 is not better than optimal: with no excess, what
+moves on add is what the joining server receives, so the joiner's share
+of a fair share, (moved − excess) × (N + 1), is shown beside it.
+mean_of and mean_interval (the mean and its Student-t interval, clipped
+to the metric's range) remain for the cluster section.
 
 The registry's preset metadata gives the system and version, how each
 preset was verified (`make verify-presets` against the real system, or,
@@ -27,12 +33,17 @@ accepts (max_servers; 0 = no limit).
 
 import math
 
-from report.common import (filt, fmt_mean, fmt_num, join_names, mcell,
+from report.common import (Cell, filt, fmt_med,
+                           fmt_num, fmt_paired, interval, join_names, mcell,
                            mean_interval, mean_of, na_note, one, overlaps,
-                           pick_n, ref_note, render, summary_of)
+                           paired, pick_n, ref_note, render, summary_of)
 from report.questions import q
 
 PREFERRED_N = 10
+# add / optimum below this: the joining server gets clearly less than a
+# fair share (named in the prose).
+JOIN_LOW = 0.9
+STARVED = 0.5   # min/mean below it: a server gets under half its share
 EXCESS_EPS = 1e-12     # an excess above this is "keys that need not move"
 EXP = "presets"
 LIVE = "make verify-presets"   # `verified` prefix: checked on the real system
@@ -62,6 +73,29 @@ def row(s, name, n, scenario, metric):
                     metric=metric))
 
 
+def med_of(r):
+    """A summary row's median (NaN when missing)."""
+    if r is None:
+        return float("nan")
+    v = r.get("median")
+    return float("nan") if v is None or (isinstance(v, float) and
+                                         math.isnan(v)) else float(v)
+
+
+def joiner_share(data, name, n):
+    """Median over seeds of the joining server's share of a fair share on
+    add, (moved − excess) × (N + 1), from the data rows; NaN without
+    them."""
+    if data is None:
+        return float("nan")
+    d = data[(data["algorithm"] == name) & (data["nodes"] == n) &
+             (data["scenario"] == "add") & data["value"].notna()]
+    mv = d[d["metric"] == "moved_fraction"].set_index("seed")["value"]
+    ex = d[d["metric"] == "moved_excess_fraction"].set_index("seed")["value"]
+    j = ((mv - ex.reindex(mv.index).fillna(0.0)) * (n + 1)).dropna()
+    return float(j.median()) if not j.empty else float("nan")
+
+
 def cells(s, names, n):
     """{name: {(scenario, metric): summary row}} at N = n."""
     out = {}
@@ -78,42 +112,65 @@ def cells(s, names, n):
 
 def findings(ctx, exps=None):
     """Everything the prose says, computed from one experiments dict:
-    {n, presets, algorithms, over_add [(name, ratio)], over_remove,
+    {n, presets, algorithms, over_add [(name, excess)], over_remove,
     best_alg (name, row) or None, above_best [names], tied_best [names],
-    below_best [names], limits {max_servers: [names]}, nmax,
-    not_live {verified text: [names]}}; None without data."""
-    s = summary_of(exps if exps is not None else ctx.exps, EXP)
+    below_best [names], unranked, vs_best {name: paired result},
+    level (of each paired comparison), join_low [(name, add/opt., joiner
+    share)], starved [(name, min/mean)], limits {max_servers: [names]},
+    nmax, not_live {verified text: [names]}}; None without data."""
+    exps = exps if exps is not None else ctx.exps
+    s = summary_of(exps, EXP)
     if s is None or s.empty:
         return None
+    data = exps[EXP].data
     n = pick_n(s["nodes"], PREFERRED_N)
     pres, algs = split_names(ctx, s)
     c = cells(s, pres + algs, n)
     f = {"n": n, "presets": pres, "algorithms": algs, "cells": c}
     for sc in ("add", "remove"):
         f[f"over_{sc}"] = [
-            (p, mean_of(c[p][(sc, "moved_excess_fraction")])) for p in pres
-            if mean_of(c[p][(sc, "moved_excess_fraction")]) > EXCESS_EPS]
+            (p, med_of(c[p][(sc, "moved_excess_fraction")])) for p in pres
+            if med_of(c[p][(sc, "moved_excess_fraction")]) > EXCESS_EPS]
     bal = [(a, c[a][("static", "load_max_over_mean")]) for a in algs
-           if not math.isnan(mean_of(c[a][("static", "load_max_over_mean")]))]
-    f["best_alg"] = min(bal, key=lambda t: mean_of(t[1])) if bal else None
+           if not math.isnan(med_of(c[a][("static", "load_max_over_mean")]))]
+    f["best_alg"] = min(bal, key=lambda t: med_of(t[1])) if bal else None
     f["above_best"], f["tied_best"], f["below_best"] = [], [], []
-    f["unranked"] = []
+    f["unranked"], f["vs_best"] = [], {}
+    ranked_p = [p for p in pres if not math.isnan(
+        med_of(c[p][("static", "load_max_over_mean")]))]
+    f["level"] = 1 - 0.05 / len(ranked_p) if len(ranked_p) > 1 else 0.95
     if f["best_alg"]:
-        bi = mean_interval(f["best_alg"][1])
-        bm = mean_of(f["best_alg"][1])
-        for p in pres:
+        b = f["best_alg"][1]
+        bi = interval(b, False)
+        bm = med_of(b)
+        for p in ranked_p:
             r = c[p][("static", "load_max_over_mean")]
-            if math.isnan(mean_of(r)):
-                continue
-            pi = mean_interval(r)
-            if bi is None or pi is None:
-                f["unranked"].append(p)
-            elif overlaps(bi, pi):
-                f["tied_best"].append(p)
-            elif mean_of(r) > bm:
-                f["above_best"].append(p)
+            # the same key set per seed; each preset has its own hash
+            pr = paired(data, b, r, level=f["level"], free=("hash",))
+            if pr is not None and pr["lo"] is not None:
+                f["vs_best"][p] = pr
+                verdict = ("tied" if pr["lo"] <= 1 <= pr["hi"] else
+                           "above" if pr["lo"] > 1 else "below")
             else:
-                f["below_best"].append(p)
+                pi = interval(r, False)
+                if bi is None and pi is None:
+                    verdict = "unranked"
+                elif overlaps(bi or (bm, bm), pi or (med_of(r), med_of(r))):
+                    verdict = "tied"
+                else:
+                    verdict = "above" if med_of(r) > bm else "below"
+            f[{"tied": "tied_best", "above": "above_best",
+               "below": "below_best", "unranked": "unranked"}[verdict]] \
+                .append(p)
+    f["join_low"] = []
+    f["starved"] = []
+    for a in pres + algs:
+        ao = med_of(c[a][("add", "moved_over_optimum")])
+        if not math.isnan(ao) and ao < JOIN_LOW:
+            f["join_low"].append((a, ao, joiner_share(data, a, n)))
+        mn = med_of(c[a][("static", "load_min_over_mean")])
+        if not math.isnan(mn) and mn < STARVED:
+            f["starved"].append((a, mn))
     meta = preset_meta(ctx)
     f["limits"] = {}
     for p in pres:
@@ -144,9 +201,10 @@ def _systems(ctx, names):
 
 
 def _na_cell(ctx, name, n, scenario, metric, kind):
-    """mean [CI] cell, or the data's "n/a: reason" when not applicable."""
-    base = mcell(ctx, EXP, kind, mean=True, algorithm=name, nodes=n,
-                 scenario=scenario, metric=metric)
+    """median cell (see the module comment), or the data's "n/a: reason"
+    when not applicable; a min/mean under STARVED is flagged."""
+    base = mcell(ctx, EXP, kind, algorithm=name, nodes=n, scenario=scenario,
+                 metric=metric)
     inner = base.fn
 
     def fn(exps):
@@ -155,10 +213,24 @@ def _na_cell(ctx, name, n, scenario, metric, kind):
             na = na_note((exps or {}).get(EXP), algorithm=name,
                          nodes=n, scenario=scenario, metric=metric)
             if na:
-                return na.split(";")[0].split(" (")[0]
+                return na
+        if metric == "load_min_over_mean":
+            r = one(filt(summary_of(exps, EXP), algorithm=name, nodes=n,
+                         scenario=scenario, metric=metric))
+            if not math.isnan(med_of(r)) and med_of(r) < STARVED:
+                txt += " ⚠ starved"
         return txt
     base.fn = fn
     return base
+
+
+def _join_cell(name, n):
+    """The joining server's share of a fair share on add (data rows)."""
+    def fn(exps):
+        e = (exps or {}).get(EXP)
+        v = joiner_share(e.data if e is not None else None, name, n)
+        return "—" if math.isnan(v) else f"{v:.3g}×"
+    return Cell(fn)
 
 
 def _lookup_cell(ctx, name, n):
@@ -189,6 +261,7 @@ def _metric_cells(ctx, name, n):
         _na_cell(ctx, name, n, "static", "load_min_over_mean", "x"),
         _na_cell(ctx, name, n, "add", "moved_fraction", "pct"),
         _na_cell(ctx, name, n, "add", "moved_over_optimum", "x"),
+        _join_cell(name, n),
         _na_cell(ctx, name, n, "add", "moved_excess_fraction", "pct"),
         _na_cell(ctx, name, n, "remove", "moved_fraction", "pct"),
         _na_cell(ctx, name, n, "remove", "moved_over_optimum", "x"),
@@ -196,13 +269,14 @@ def _metric_cells(ctx, name, n):
         _na_cell(ctx, name, n, "static", "memory_bytes", "num")]
 
 
-METRIC_HEAD = ["lookup ns (string key)", "max/mean", "min/mean", "moved on add", "add / optimum",
+METRIC_HEAD = ["lookup ns (string key)", "max/mean", "min/mean",
+               "moved on add", "add / optimum", "joiner's share / fair",
                "excess on add", "moved on remove", "remove / optimum",
                "excess on remove", "memory bytes"]
 
 
 def _show(r, kind):
-    return fmt_mean(r, kind)
+    return fmt_med(r, kind, timing=False)
 
 
 def section(ctx):
@@ -229,21 +303,29 @@ def section(ctx):
                if n != PREFERRED_N else "")
             + (f", {kpn}" if kpn else "") + f"; measured N: "
             + ", ".join(str(x) for x in ns) + ".", "",
-            "- Cells: MEAN over key-set seeds [95 % CI of the mean]; no "
-            "interval with a single seed"
+            "- Cells: MEDIAN over key-set seeds [95 % CI of the median]; "
+            "\"(n=k)\": 2–5 seeds, too few for a 95 % interval; none with "
+            "a single seed"
             + (f" (here: {join_names(str(r) for r in reps)} per cell)"
                if reps else "") + ".",
             f"- moved on add: fraction of the keys that move when an "
             f"{_nth(n + 1)} server joins; on remove: when one server "
             "leaves. \"/ optimum\": that fraction over the minimum "
-            "(1/(N+1) on add, 1/N on remove); 1 = optimal.",
+            "(1/(N+1) on add, 1/N on remove). Below 1 is not better than "
+            "optimal: the joining (leaving) server owns less than a fair "
+            "share. \"joiner's share / fair\": the keys the joining server "
+            "receives, (moved − excess) × (N + 1), per seed: 1 = a fair "
+            "share.",
+            "- min/mean \"⚠ starved\": the least loaded server holds less "
+            f"than {STARVED:g} of a fair share.",
             "- memory bytes: the preset's or algorithm's lookup state at "
             "N.",
             "- lookup ns: one string key through the system's own key hash "
             "(column `key hash`; the algorithms use xxh64) and its search, "
             "HashKey + Lookup on the preset's final class (no virtual "
             "call), MEDIAN over the interleaved rounds of one timing group "
-            f"[95 % CI of the median], at N = {_lookup_n(ctx, n)}; "
+            f"[95 % CI of the median, within one run], at N = "
+            f"{_lookup_n(ctx, n)}; "
             "throughput of independent lookups (experiment `presets`, "
             "kind lookup, key set url).", ""]
     out += ref_note(ctx)
@@ -314,20 +396,42 @@ def _prose(ctx, f):
         a, r = f["best_alg"]
         txt = (f"Balance: the best plain algorithm at N = {n} is **{a}** "
                f"(max/mean {_show(r, 'x')}).")
+        vs = f["vs_best"]
+
+        def ratio(p):
+            return (f", {fmt_paired(vs[p])} {a}'s per seed" if p in vs
+                    else "")
         if f["above_best"]:
-            txt += " Presets above it beyond the intervals: " + join_names(
-                f"{p} ({_show(c[p][('static', 'load_max_over_mean')], 'x')})"
-                for p in f["above_best"]) + "."
+            txt += " Presets above it (separate): " + join_names(
+                f"{p} ({_show(c[p][('static', 'load_max_over_mean')], 'x')}"
+                f"{ratio(p)})" for p in f["above_best"]) + "."
         if f["tied_best"]:
-            txt += (" Tied with it (intervals overlap): "
+            txt += (" Not separated from it: "
                     + join_names(f["tied_best"]) + ".")
         if f["unranked"]:
             txt += (" Not ranked against it (a single key-set seed: no "
                     "interval): " + join_names(f["unranked"]) + ".")
         if f["below_best"]:
-            txt += (" Below it beyond the intervals: "
+            txt += (" Below it (separate): "
                     + join_names(f["below_best"]) + ".")
+        k = len(f["above_best"] + f["tied_best"] + f["below_best"])
+        if k:
+            txt += (f" ({k} comparisons with {a}: per-seed ratios of "
+                    f"max/mean where the seeds pair up, each at "
+                    f"{100 * f['level']:.3g} % (Bonferroni: 95 % for the "
+                    "set), else by overlap of the seeds' min–max.)")
         out.append(txt)
+    if f["join_low"]:
+        out.append(
+            "add / optimum below 1 is no better than optimal: the joining "
+            "server receives less than a fair share, an imbalance after the "
+            "join: " + join_names(
+                f"{a} ({ao:.3g}×: the joiner gets {js:.3g} of a fair share)"
+                for a, ao, js in f["join_low"]) + ".")
+    if f["starved"]:
+        out.append("A server gets less than half its fair share "
+                   "(min/mean < 0.5) in " + join_names(
+                       f"{a} ({mn:.3g}×)" for a, mn in f["starved"]) + ".")
     meta = preset_meta(ctx)
     for ms, names in sorted(f["limits"].items()):
         vers = join_names(list(dict.fromkeys(
@@ -360,7 +464,7 @@ def _excess_elsewhere(ctx, f):
         return {}
     at_n = {p for sc in ("add", "remove") for p, _ in f[f"over_{sc}"]}
     ex = s[(s["metric"] == "moved_excess_fraction") &
-           (s["mean"] > EXCESS_EPS)]
+           (s["median"] > EXCESS_EPS)]
     out = {}
     for p in f["presets"]:
         if p in at_n:
@@ -399,16 +503,23 @@ def guide_items(ctx):
                          "key-set seed gives no interval")
         elif f["above_best"]:
             parts.append(f"max/mean above the best plain algorithm "
-                         f"**{a}** ({_show(r, 'x')}) beyond the intervals: "
+                         f"**{a}** ({_show(r, 'x')}; per-seed ratios, "
+                         f"{len(f['above_best'] + f['tied_best'])} "
+                         "comparisons, Bonferroni): "
                          + join_names(f["above_best"]))
         else:
             parts.append(f"no preset's max/mean is above the best plain "
                          f"algorithm **{a}** ({_show(r, 'x')}) beyond the "
-                         "intervals")
+                         "noise")
+    if f["join_low"]:
+        parts.append("the joining server gets less than a fair share (not "
+                     "better than optimal movement) in " + join_names(
+                         f"{a} ({js:.2g} of a fair share)"
+                         for a, _, js in f["join_low"]))
     return [("presets",
-             f"Production presets at N={n} ({q('presets')}; means over "
-             "key-set seeds): "
-             + "; ".join(parts) + ". " + ctx.csv_link(EXP))]
+             f"Production presets at N={n} ({q('presets')}; medians over "
+             "key-set seeds): " + "; ".join(parts) + ". "
+             + ctx.csv_link(EXP))]
 
 
 __all__ = ["section", "guide_items", "findings", "mean_interval",
@@ -428,14 +539,31 @@ import style  # noqa: E402
 from report import common as rc  # noqa: E402
 from report import presets as rpre  # noqa: E402
 from report.draw import Skip, need  # noqa: E402
-from report.draw import mean_err as _mean_err  # noqa: E402
+from report.draw import med_err as _med_err  # noqa: E402
 from report.draw import place_labels as _place_labels  # noqa: E402
+
+
+# Presets: style.py's colour-blind-safe spare palette (Paul Tol's "muted")
+# crossed with filled markers no algorithm uses; every preset gets its own
+# (colour, marker) pair, and the plain algorithms keep their own styles.
+PRESET_MARKERS = ["o", "s", "D", "h"]
+
+
+def preset_styles(names):
+    """{preset: {'color', 'marker'}}, a distinct pair for each, in order."""
+    cols = style.SPARE_COLORS
+    return {p: {"color": cols[i % len(cols)],
+                "marker": PRESET_MARKERS[(i // len(cols)) %
+                                         len(PRESET_MARKERS)]}
+            for i, p in enumerate(names)}
 
 
 def fig_presets(exps, out):
     """Left: each preset and plain algorithm at N = 10 (nearest N), x =
-    max/mean load, y = keys moved on add over the optimum (means over
-    key-set seeds, 95 % CI of the mean). Right: max/mean vs N."""
+    max/mean load, y = keys moved on add over the optimum (medians over
+    key-set seeds; bars: min–max of the seeds, or the 95 % CI of the
+    median). Right: max/mean vs N. Each preset has its own colour and
+    marker; plain algorithms are hollow, in their algorithm colour."""
     (e,) = need(exps, "presets")
     reg = chdata.load_registry(os.path.dirname(os.path.dirname(e.run_dir)))
     meta = {p["name"]: p for p in reg.get("presets", []) if p.get("name")}
@@ -444,24 +572,26 @@ def fig_presets(exps, out):
         raise Skip("no presets rows")
     n = rc.pick_n(s["nodes"], rpre.PREFERRED_N)
     names = list(dict.fromkeys(s["algorithm"]))
-    fig, axes = style.new_figure(ncols=2, figsize=(13, 6))
+    pstyle = preset_styles([a for a in meta if a in names])
+    fig, axes = style.new_figure(ncols=2, figsize=(13, 6.5))
     ax, ax2 = axes[0][0], axes[0][1]
     pts = []
-    for i, a in enumerate(names):
+    for a in names:
         is_pre = a in meta
         xr = rpre.row(s, a, n, "static", "load_max_over_mean")
         yr = rpre.row(s, a, n, "add", "moved_over_optimum")
-        x, y = rpre.mean_of(xr), rpre.mean_of(yr)
+        x, y = rpre.med_of(xr), rpre.med_of(yr)
         if is_pre:
-            kw = dict(color=f"C{i % 10}", marker="o", linestyle="none")
+            kw = dict(color=pstyle[a]["color"], marker=pstyle[a]["marker"],
+                      linestyle="none")
         else:
             kw = style.line_kw(a, linestyle="none")
-            kw["marker"] = "^"
-        kw["label"] = None
+            kw["markerfacecolor"] = "none"
+            kw["markeredgewidth"] = 1.4
+        kw["label"] = a + ("" if is_pre else " (algorithm)")
         if not (math.isnan(x) or math.isnan(y)):
-            ax.errorbar([x], [y], xerr=_mean_err(xr, x),
-                        yerr=_mean_err(yr, y), capsize=2, markersize=6,
-                        **kw)
+            ax.errorbar([x], [y], xerr=_med_err(xr, x), yerr=_med_err(yr, y),
+                        capsize=2, markersize=7, **kw)
             pts.append(dict(x=x, y=y, label=a, source="overprovision",
                             front=False))
         d = s[(s["algorithm"] == a) & (s["scenario"] == "static") &
@@ -469,32 +599,27 @@ def fig_presets(exps, out):
         if not d.empty:
             lkw = dict(kw)
             lkw["linestyle"] = "-" if is_pre else "--"
-            lkw["label"] = a + ("" if is_pre else " (algorithm)")
-            ax2.plot(d["nodes"], d["mean"], **lkw)
+            lkw["label"] = "_" + a   # one legend entry per name (left)
+            ax2.plot(d["nodes"], d["median"], markersize=5, **lkw)
     if not pts:
         raise Skip("no preset with both max/mean and moved on add")
     ax.axhline(1.0, color="black", linewidth=0.8, linestyle=":",
-               label="optimum (moved = 1/(N+1))")
+               label="1: the joiner gets a fair share (1/(N+1))")
     _place_labels(ax, pts)
-    ax.set_xlabel(f"max/mean load at N = {n} (mean over key-set seeds, "
-                  "95 % CI of the mean); 1 = perfect")
+    ax.set_xlabel(f"max/mean load at N = {n} (median over key-set seeds; "
+                  "bars: min–max or 95 % CI); 1 = perfect")
     ax.set_ylabel(f"keys moved on adding server {n + 1} / optimum "
-                  "(mean); 1 = optimal")
+                  "(median);\nbelow 1: the joining server gets less than a "
+                  "fair share")
     ax2.set_xscale("log")
     ax2.xaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:g}"))
     ax2.xaxis.set_minor_formatter(FuncFormatter(lambda v, _: f"{v:g}"))
     ax2.set_xlabel("N servers")
-    ax2.set_ylabel("max/mean load (mean over key-set seeds)")
-    from matplotlib.lines import Line2D
-    handles = [Line2D([], [], color="#555555", marker="o",
-                      linestyle="none", label="preset (o, solid)"),
-               Line2D([], [], color="#555555", marker="^",
-                      linestyle="none", label="plain algorithm (^, dashed)")]
-    h2, l2 = ax2.get_legend_handles_labels()
+    ax2.set_ylabel("max/mean load (median over key-set seeds)")
+    ax2.set_title("solid: presets; dashed, hollow: plain algorithms",
+                  fontsize=8)
     h1, l1 = ax.get_legend_handles_labels()
-    leg = style.legend_outside(fig, axes, handles=handles + h2 + h1,
-                               labels=[h.get_label() for h in handles]
-                               + l2 + l1)
+    leg = style.legend_outside(fig, axes, handles=h1, labels=l1, ncol=4)
     fig.suptitle(f"Production presets vs plain algorithms, N = {n}")
     return style.save_figure(fig, out, "presets_balance_moved", [e.meta],
                              leg)

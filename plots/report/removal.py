@@ -10,12 +10,14 @@ Per algorithm (each at the parameters the spec measured):
   * lookup time at 0 / 50 / 90 % removed (medians with their own CIs) in
     random order, or in LIFO order when the data have no random-order rows
     (range hashes: only the last node can leave), said in the order column;
-  * the slowdown at 50 % over 0 %: the ratio of the two medians, "within
-    noise" when their 95 % intervals overlap (common.interval/overlaps,
-    the rule of every other tie in the report);
+  * the slowdown at 50 % over 0 %: the median per-round ratio of the two
+    cells (the rounds of one order's timing group, common.paired), "within
+    noise" when its 95 % CI reaches 1 ± SLOW_MARGIN; without data rows,
+    the ratio of the two medians and the overlap of their intervals;
   * bytes per node built at 0 / 50 / 90 % (0 %: the memory experiment at the
     same N, when it has the variant; the removal kind starts at 10 %);
-  * max/mean over the live nodes at 50 % (mean [CI of the mean]);
+  * max/mean over the live nodes at 50 % (median, as every balance
+    number in this report);
   * monotonicity from the data rows: the largest moved_excess_fraction over
     every removal cell of the variant and the largest step_moved_excess of
     its incremental cells; "yes" only when every one of them is exactly 0.
@@ -32,11 +34,16 @@ import math
 import pandas as pd
 
 from report.common import (Cell, filt, fmt_med, fmt_num, fmt_pct, interval,
-                           join_names, mcell, one, overlaps, ref_note, render,
+                           join_names, mcell, one, overlaps, paired, pick_n,
+                           ref_note, render,
                            summary_of, var_filter, variant_label, variants)
 from report.questions import q
 
 FRACTIONS = (0.0, 0.5, 0.9)
+GUIDE_N = 1000
+# A per-round slowdown below 1 + SLOW_MARGIN is "within noise" (the
+# decision guide's timing margin).
+SLOW_MARGIN = 0.05
 REMOVAL_SCENARIOS = ("oneshot", "incremental")
 ORDER_PREFERENCE = ("random", "fifo", "lifo")
 
@@ -79,9 +86,12 @@ def order_of(df):
     return None, False
 
 
-def slowdown(r0, r1, timing=True):
-    """(ratio of medians r1 / r0, verdict) where verdict is "within noise"
-    when the two rows' 95 % intervals overlap, else "slower"/"faster";
+def slowdown(r0, r1, timing=True, data=None):
+    """(ratio r1 / r0, verdict). With the data rows of both cells (the
+    rounds of one order's timing group): the median per-round ratio and
+    "within noise" when its 95 % CI reaches [1/(1 + SLOW_MARGIN), 1 +
+    SLOW_MARGIN]; otherwise the ratio of the medians and "within noise"
+    when the two rows' own intervals overlap; else "slower"/"faster".
     (nan, None) when either row is missing."""
     if r0 is None or r1 is None:
         return float("nan"), None
@@ -89,14 +99,21 @@ def slowdown(r0, r1, timing=True):
         float(r1.get("median", float("nan")))
     if math.isnan(m0) or math.isnan(m1) or m0 == 0:
         return float("nan"), None
+    p = paired(data, r0, r1, free=("removed",)) if data is not None \
+        else None
+    if p is not None and p["kind"] == "ratio" and p["lo"] is not None:
+        ratio = p["est"]
+        if p["lo"] <= 1 + SLOW_MARGIN and p["hi"] >= 1 / (1 + SLOW_MARGIN):
+            return ratio, "within noise"
+        return ratio, "slower" if ratio > 1 else "faster"
     ratio = m1 / m0
     if overlaps(interval(r0, timing), interval(r1, timing)):
         return ratio, "within noise"
     return ratio, "slower" if ratio > 1 else "faster"
 
 
-def fmt_slowdown(r0, r1, timing=True):
-    ratio, verdict = slowdown(r0, r1, timing)
+def fmt_slowdown(r0, r1, timing=True, data=None):
+    ratio, verdict = slowdown(r0, r1, timing, data)
     if verdict is None:
         return "—"
     return f"{ratio:.3g}× ({verdict})"
@@ -176,10 +193,15 @@ def _state_n(s):
     return float(st["nodes"].max())
 
 
-def _lookup_n(s):
+def _lookup_n(s, preferred=None):
+    """The N of the lookup rows: the largest, or the one nearest
+    `preferred` (the guide asks the same question at N = GUIDE_N in every
+    tier)."""
     lk = lookup_rows(s)
     if lk is None or lk.empty:
         return None
+    if preferred is not None:
+        return float(pick_n(lk["nodes"], preferred))
     return float(lk["nodes"].max())
 
 
@@ -198,7 +220,7 @@ def _slow_cell(var, order, n, f0=0.0, f1=0.5):
                       removed=removed_at(n, f0), **f))
         r1 = one(filt(lk, nodes=n, removal=order,
                       removed=removed_at(n, f1), **f))
-        return fmt_slowdown(r0, r1)
+        return fmt_slowdown(r0, r1, data=exps["removal"].data)
     return Cell(fn)
 
 
@@ -252,16 +274,20 @@ def section(ctx):
             "in LIFO order and say so.", ""]
     if ln:
         out.append(f"- Lookup time: prehashed, ns, at N = {ln:g}; median "
-                   "[95 % CI of the median] over measurement rounds. "
-                   "50 % / 0 %: the ratio of the two medians, \"within "
-                   "noise\" when their 95 % intervals overlap.")
+                   "[95 % CI of the median] over measurement rounds of one "
+                   "process (within-run intervals). 50 % / 0 %: the median "
+                   "per-round ratio of the two cells, \"within noise\" "
+                   "when its 95 % CI reaches "
+                   f"{1 / (1 + SLOW_MARGIN):.3g}–{1 + SLOW_MARGIN:.3g} "
+                   "(one comparison per row, each at 95 %).")
     if sn:
         out.append(f"- State after the failures at N = {sn:g}: bytes per "
                    "node BUILT (self-reported; 0 %: the `memory` experiment "
                    "at the same N, the removal runs start at 10 %).")
         out.append(f"- max/mean over the live nodes at 50 % removed, N = "
-                   f"{sn:g}: MEAN over repetitions [95 % CI of the mean], as "
-                   "every balance number in this report.")
+                   f"{sn:g}: MEDIAN over repetitions (\"(n=k)\": 2–5 "
+                   "repetitions, no 95 % interval), as every balance number "
+                   "in this report.")
     out.append("- Monotone: every key that moved was on a failed node. "
                "Shown: the largest `moved_excess_fraction` over all removal "
                "cells of the algorithm (every order, fraction and N) and "
@@ -297,7 +323,7 @@ def section(ctx):
         r.append(_slow_cell(var, lo, ln) if lo and ln else "—")
         for fx in FRACTIONS:
             r.append(_mem_cell(ctx, var, so, sn, fx) if so and sn else "—")
-        r.append(mcell(ctx, "removal", "x", mean=True,
+        r.append(mcell(ctx, "removal", "x",
                        metric="load_max_over_mean", nodes=sn,
                        scenario="oneshot", removal=so,
                        removed=removed_at(sn, 0.5), **f)
@@ -337,14 +363,14 @@ def guide_items(ctx, exclude, ranked):
     if e is None:
         return []
     lk = lookup_rows(e.summary)
-    ln = _lookup_n(e.summary)
+    ln = _lookup_n(e.summary, GUIDE_N)
     if lk is None or lk.empty or ln is None:
         return []
     d = lk[(lk["nodes"] == ln) & (lk["removal"] == "random") &
            (lk["removed"] == removed_at(ln, 0.5)) &
            ~lk["algorithm"].isin(exclude)]
     rows = [r.to_dict() for _, r in d.iterrows()]
-    txt, who = ranked(ctx, rows, "lookup_ns", unit=" ns")
+    txt, who = ranked(ctx, rows, "lookup_ns", unit=" ns", data=e.data)
     if not txt:
         return []
     lifo = sorted(set(lk[lk["removal"] == "lifo"]["algorithm"]) -
@@ -453,8 +479,8 @@ def fig_removal_state(exps, out):
     vars_ = rc.variants(st)
     panels = (("memory_bytes_per_node", "median",
                "bytes per node built (self-reported)"),
-              ("load_max_over_mean", "mean",
-               "max/mean (mean, 95 % CI of the mean)"))
+              ("load_max_over_mean", "median",
+               "max/mean (median over repetitions)"))
     for ax, (metric, stat, ylab) in zip(axes[0], panels):
         d = st[st["metric"] == metric]
         for var in vars_:

@@ -519,6 +519,7 @@ def _fig_cascade(exps, out, scenario, stem):
                                  sharex=True, sharey=True)
     top = cf["n"] - 1
     draw_ob = cf["any_over"]
+    fig_handles, fig_names = [], []
     for k, a in enumerate(algs):
         ax = axes[k // ncols][k % ncols]
         per = [p for p in cf["per"] if p["var"]["algorithm"] == a]
@@ -548,7 +549,10 @@ def _fig_cascade(exps, out, scenario, stem):
         ax.set_xticks(cf["us"])
         ax.set_ylim(-0.4, top + 0.4)
         if len(per) > 1:
-            ax.legend(handles, names, fontsize=6.5, loc="upper left")
+            # the variants' names in the figure's legend, below the panels
+            # (a legend inside a panel covered its lines)
+            fig_handles += handles
+            fig_names += [f"{a} {nm}" for nm in names]
     for k in range(len(algs), nrows * ncols):
         axes[k // ncols][k % ncols].set_visible(False)
     for j in range(ncols):
@@ -567,7 +571,9 @@ def _fig_cascade(exps, out, scenario, stem):
                  + ("; crosses: servers already over capacity before the "
                     "death" if draw_ob else "") + ")")
     fig.tight_layout()
-    return style.save_figure(fig, out, stem, [e.meta])
+    leg = style.legend_outside(fig, axes, handles=fig_handles,
+                               labels=fig_names) if fig_handles else None
+    return style.save_figure(fig, out, stem, [e.meta], leg)
 
 
 def fig_cluster_cascade_mean(exps, out):

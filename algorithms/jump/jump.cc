@@ -1,0 +1,22 @@
+// Copyright 2026 The chbench Authors.
+//
+// MakeJump, the catalogue's factory for jump (declared in jump.h). It
+// lives here, not inline in the header, so that the concrete classes for
+// every hash policy are instantiated once, in this unit, rather than in
+// every unit that includes the header.
+
+#include "algorithms/jump/jump.h"
+
+#include <memory>
+
+#include "absl/status/statusor.h"
+#include "algorithms/make_with_hash.h"
+
+namespace chbench {
+
+absl::StatusOr<std::unique_ptr<ConsistentHash>> MakeJump(
+    const AlgorithmParams& params) {
+  return MakeWithHash<Jump>(params);
+}
+
+}  // namespace chbench

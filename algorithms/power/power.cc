@@ -1,0 +1,22 @@
+// Copyright 2026 The chbench Authors.
+//
+// MakePower, the catalogue's factory for power (declared in power.h). It
+// lives here, not inline in the header, so that the concrete classes for
+// every hash policy are instantiated once, in this unit, rather than in
+// every unit that includes the header.
+
+#include "algorithms/power/power.h"
+
+#include <memory>
+
+#include "absl/status/statusor.h"
+#include "algorithms/make_with_hash.h"
+
+namespace chbench {
+
+absl::StatusOr<std::unique_ptr<ConsistentHash>> MakePower(
+    const AlgorithmParams& params) {
+  return MakeRangeHash<PowerPolicy>(params);
+}
+
+}  // namespace chbench
