@@ -1393,10 +1393,10 @@ class ReportTest(unittest.TestCase):
                                         if ln.startswith("  - ")])
 
     def test_summary_follows_its_rules(self):
-        """Each use's choice meets its needs, is in the balance group, and
-        is the fastest (or tied) of that group at the N the summary says;
-        the group is the chain of overlapping intervals from the most even;
-        every cited run is the run of the named experiment."""
+        """Each use's choice meets its needs, is in the balance group (the
+        decision guide's ranking: the most even and those tied with it),
+        and is the fastest or tied at the most N; every cited run is the
+        run of the named experiment."""
         from report import summary
         ctx = report.make_context(_args(self.results, self.report,
                                         self.figures))
@@ -1414,25 +1414,36 @@ class ReportTest(unittest.TestCase):
             self.assertTrue(summary.meets(c, use["needs"]), use["key"])
             group = ch["group"]
             self.assertIn(c, group)
-            # the chain: sorted by mean, each interval reaches the highest
-            # upper bound so far; the first candidate left out does not
-            ok = sorted(f["cands"], key=lambda x: common.mean_of(x["bal"]))
-            hi = -math.inf
-            chain = []
-            for x in ok:
-                iv = common.mean_interval(x["bal"])
-                if chain and iv is not None and iv[0] > hi:
-                    break
-                chain.append(x["label"])
-                hi = max(hi, iv[1] if iv else common.mean_of(x["bal"]))
-            self.assertEqual([x["label"] for x in group], chain, use["key"])
+            # the group: the decision guide's ranking of the candidates'
+            # balance rows (the best and those tied with it); the most
+            # even is in it, and so is every candidate whose interval
+            # holds an ideal uniform placement's expectation
+            basis = summary.balance_basis(ctx)
+            rows = [x["bal"] for x in f["cands"]]
+            _, who = guide.ranked(ctx, rows, "load_max_over_mean", "x",
+                                  data=basis["data"], floor=basis["floor"],
+                                  notes=[])
+            self.assertEqual({common.var_key(x["bal"]) for x in group},
+                             {common.var_key(r) for r in who}, use["key"])
+            best = min(f["cands"], key=lambda x: x["bal"]["median"])
+            self.assertIn(best, group)
+            for x in f["cands"]:
+                iv = common.interval(x["bal"], False)
+                if iv and iv[0] <= basis["floor"] <= iv[1]:
+                    self.assertIn(x, group, (use["key"], x["label"]))
+            lk = ctx.exps["lookup"]
             for n in ch["ns"]:
                 rows = [x["lk"][n] for x in group]
-                best = min(rows, key=lambda r: r["median"])
-                win = [x for x in group if common.overlaps(
-                    common.interval(best), common.interval(x["lk"][n]))]
+                _, who = guide.ranked(ctx, rows, "lookup_ns",
+                                      data=lk.data, notes=[])
                 self.assertEqual({x["label"] for x in ch["per_n"][n][0]},
-                                 {x["label"] for x in win}, (use, n))
+                                 {common.variant_label(r) for r in who},
+                                 (use["key"], n))
+                fastest = min(group, key=lambda x: x["lk"][n]["median"])
+                self.assertIn(fastest, ch["per_n"][n][0])
+            wins = {x["label"]: sum(x in ch["per_n"][n][0] for n in ch["ns"])
+                    for x in group}
+            self.assertEqual(wins[c["label"]], max(wins.values()))
             line = self._use_line(self.text, use["title"])
             self.assertIn(f"**{c['label']}**", line.splitlines()[0])
             for exp, rid in re.findall(r"\b(\w+) `([\w-]+)`\)", line):

@@ -11,43 +11,52 @@ default hash, peers left out) that have a balance row. For each:
     (capabilities.measured), else the registry's declaration;
   * minimal disruption: measured (capabilities.measured: the excess within
     binomial noise of 0 or below 1 % of the optimum at every N);
-  * can add a node in its measured configuration: no `not applicable` add
-    row for the variant in the disruption or build data (AnchorHash at
-    a = N: "cannot add node"); growth room, where the data have it, from the
-    overprovision experiment (the same algorithm with capacity a > N);
+  * can add a node in its measured configuration: not in common.cannot_add
+    (an add row `not applicable` in the disruption or build data:
+    AnchorHash at a = N, "cannot add node"); growth room, where the data
+    have it, from the overprovision experiment (the same algorithm with
+    capacity a > N);
   * replicas: declared in registry.json.
 A use keeps the candidates that meet its needs.
 
-Balance: max/mean at N = 100 (the nearest measured N), key set uniform,
-hash xxh64: the MEAN over repetitions with its 95 % interval, as the
-balance section. The balance group is the most even candidate and every
-candidate connected to it by overlapping intervals (in order of the mean,
-each candidate's interval reaching the highest upper bound so far): no
-step from one to the next is a difference beyond the noise, so the group
-is not ranked by balance.
+Every comparison is the decision guide's (guide.ranked: the best median,
+and tied with it every candidate not separated from it, pairwise by the
+per-round or per-seed ratio where both were measured on the same rounds
+or seeds, else by the intervals; timing ratios under 1 + TIMING_MARGIN are
+no difference; a balance row whose interval holds an ideal uniform
+placement's expectation is tied too).
 
-Lookup: prehashed lookup_ns, the MEDIAN over rounds with its 95 % CI, as
-the lookup section, at every N at which every member of the balance group
-was measured. At each N the fastest are the best median and the members
-whose intervals overlap it (common.rank). The choice is the member fastest
-(or tied) at the most of these N (then: the lowest median at N = 1000, or
-the nearest N); the N where another member is faster are said.
+Balance: max/mean at N = 100 (the nearest measured N), key set uniform,
+hash xxh64, the MEDIAN over repetitions (as the balance section), from the
+key counts, or from the exact hash-space shares when every candidate has
+them. The balance group: the most even candidate and those tied with it.
+
+Lookup: prehashed lookup_ns, the MEDIAN over rounds, at every N at which
+every member of the balance group was measured; at each N the fastest
+member and those tied with it. The choice is the member fastest (or tied)
+at the most of these N (then: the lowest median at N = 1000, or the
+nearest N); the N where another member is faster are said, and so is a
+choice whose lookup tracks how full the next power of two is
+(guide.pow2_sensitive).
 
 When the answer changes (each computed, each said only for the uses it
 concerns): at other N; without a need (adding nodes, minimal disruption)
 the choice again under the other needs; with half the nodes failed
-(removal experiment, random order, the largest N); with hot keys and on a
-stampede (cluster experiment); with string keys (the cheapest hash among
-those tied with the best balance, as the decision guide's hash item); a
+(removal experiment, random order, the N of the decision guide's item);
+with hot keys and on a stampede (cluster experiment, means over seeds as
+its section); with string keys (the cheapest hash among those whose worst
+balance is tied with the best, as the decision guide's hash item); a
 faster candidate outside the balance group.
 """
 
 import math
 
-from report import capabilities
-from report.common import (filt, fmt_mean, fmt_med, join_names,
-                           mean_interval, mean_of, one, peers_in, pick_n,
-                           rank, restrict, var_filter, variant_label)
+from report import capabilities, guide
+from report.balance import (HASH_COST_KEYSET, exact_rows,
+                            uniform_expectation)
+from report.common import (cannot_add, filt, fmt_mean, fmt_med, join_names,
+                           one, peers_in, pick_n, rank, restrict, var_filter,
+                           var_key, variant_label, variants)
 
 BALANCE_N = 100
 HEADLINE_N = 1000
@@ -102,64 +111,69 @@ def _isnan(x):
 # candidates
 
 
-def _cannot_add(ctx, var):
-    """The `not applicable` note of an add row of the variant (disruption
-    or build data), or None when every add row has a value."""
-    for exp, col, val in (("disruption", "scenario", "add"),
-                          ("build", "metric", "add_node_ns")):
-        e = ctx.exps.get(exp)
-        if e is None:
-            continue
-        d = filt(e.not_applicable(), **var_filter(var))
-        d = d[d[col] == val]
-        if not d.empty:
-            return str(d.iloc[0]["note"])
-    return None
+def balance_basis(ctx):
+    """{rows: {var_key: balance row}, data, floor, src, n}: max/mean at
+    N = 100 (nearest) from the key counts (uniform keys, xxh64), or from
+    the exact hash-space shares where the run has them (exact: their rows
+    by var_key); None without balance results."""
+    bal = ctx.exps.get("balance")
+    if bal is None:
+        return None
+    bs, _ = restrict(bal.summary, "keyset", "uniform")
+    bs, _ = restrict(bs, "hash", "xxh64")
+    d = bs[(bs["metric"] == "load_max_over_mean") &
+           (bs["scenario"] == "measured")]
+    n = pick_n(d["nodes"], BALANCE_N)
+    if n is None:
+        return None
+    d = d[(d["nodes"] == n) & d["median"].notna()]
+    rows = [r.to_dict() for _, r in d.iterrows()]
+    keys = rows[0].get("keys") if rows else None
+    hs, ks = sorted(set(d["hash"])), sorted(set(d["keyset"]))
+    ex = exact_rows(bal.summary, "exact_max_over_mean", n,
+                    hs[0] if len(hs) == 1 else None,
+                    ks[0] if len(ks) == 1 else None)
+    return dict(rows={var_key(r): r for r in rows}, data=bal.data, n=n,
+                floor=uniform_expectation(bal.summary, n, keys),
+                exact={var_key(r.to_dict()): r.to_dict()
+                       for _, r in ex.iterrows()} if ex is not None else {})
 
 
 def candidates(ctx):
     """[candidate dict]: var, label, algorithm, removal, consistent,
     can_add (and the note when not), replicas, bal (balance row), lk
     ({N: lookup row}); [] without lookup or balance results."""
-    lk, bal = ctx.exps.get("lookup"), ctx.exps.get("balance")
-    if lk is None or bal is None:
+    lk, basis = ctx.exps.get("lookup"), balance_basis(ctx)
+    if lk is None or basis is None:
         return []
     s = lk.summary
     s = s[~s["algorithm"].isin(peers_in(ctx)) &
           (s["metric"] == "lookup_ns") & (s["scenario"] == "prehashed")]
-    b, _ = restrict(bal.summary, "keyset", "uniform")
-    b, _ = restrict(b, "hash", "xxh64")
-    b = b[(b["metric"] == "load_max_over_mean") &
-          (b["scenario"] == "measured")]
-    bn = pick_n(b["nodes"], BALANCE_N)
-    b = b[b["nodes"] == bn]
     meas = capabilities.measured(ctx)
+    noadd = cannot_add(ctx)
     out = []
-    for var in _variants(s):
+    for var in variants(s):
         a = var["algorithm"]
-        br = one(filt(b, **var_filter(var)))
-        if br is None or _isnan(mean_of(br)):
+        k = var_key(var)
+        br = basis["rows"].get(k)
+        if br is None:
             continue
         rows = filt(s, **var_filter(var))
         m = meas.get(a, {})
         removal = m.get("arbitrary_removal")
         if removal is None:
             removal = ctx.reg.capability(a, "arbitrary_removal")
-        note = _cannot_add(ctx, var)
+        note = noadd.get(k)
         out.append(dict(
-            var=var, label=variant_label(var), algorithm=a,
+            var=var, key=k, label=variant_label(var), algorithm=a,
             removal=bool(removal), consistent=bool(
                 m.get("minimal_disruption")), ratio=m.get("ratio"),
             can_add=note is None, add_note=note,
             replicas=bool(ctx.reg.capability(a, "replicas")), bal=br,
+            exact=basis["exact"].get(k),
             lk={float(r["nodes"]): r.to_dict() for _, r in rows.iterrows()
-                if not _isnan(r["median"])}))
+                if r["median"] == r["median"]}))
     return out
-
-
-def _variants(s):
-    from report.common import variants
-    return variants(s)
 
 
 def meets(c, needs):
@@ -168,23 +182,31 @@ def meets(c, needs):
                 "replicas": c["replicas"]}[n] for n in needs)
 
 
-def balance_group(cands):
-    """The most even candidates: the lowest mean max/mean and every
-    candidate connected to it by overlapping intervals (see the module
-    comment), in order of the mean."""
-    cs = sorted(cands, key=lambda c: mean_of(c["bal"]))
-    if not cs:
+def tied_best(ctx, cands, rows, metric, data, floor=None):
+    """The candidates of the rows (in rows' order) the decision guide's
+    ranking puts first: the best and those tied with it."""
+    _, who = guide.ranked(ctx, rows, metric, "x", data=data, floor=floor,
+                          notes=[])
+    by = {var_key(r): r for r in who or []}
+    return sorted((c for c in cands if c["_row"] is not None and
+                   var_key(c["_row"]) in by),
+                  key=lambda c: float(c["_row"]["median"]))
+
+
+def balance_group(ctx, cands):
+    """The most even candidates: the best max/mean and those tied with it
+    (exact shares when every candidate has them, else key counts)."""
+    if not cands:
         return []
-    group = [cs[0]]
-    iv = mean_interval(cs[0]["bal"])
-    hi = iv[1] if iv else mean_of(cs[0]["bal"])
-    for c in cs[1:]:
-        iv = mean_interval(c["bal"])
-        if iv is not None and iv[0] > hi:
-            break
-        group.append(c)
-        hi = max(hi, iv[1] if iv else mean_of(c["bal"]))
-    return group
+    basis = balance_basis(ctx)
+    exact = all(c["exact"] is not None for c in cands)
+    for c in cands:
+        c["_row"] = c["balrow"] = c["exact"] if exact else c["bal"]
+        c["floor"] = None if exact else basis["floor"]
+    return tied_best(ctx, cands, [c["_row"] for c in cands],
+                     "exact_max_over_mean" if exact else
+                     "load_max_over_mean", basis["data"],
+                     None if exact else basis["floor"])
 
 
 def lookup_ns_values(group):
@@ -195,30 +217,27 @@ def lookup_ns_values(group):
     return sorted(common_n)
 
 
-def fastest(group, n):
+def fastest(ctx, group, n):
     """(fastest candidates: the best and those tied with it, the others by
     median) at N = n."""
-    rows = []
-    for i, c in enumerate(group):
-        r = c["lk"].get(n)
-        if r is not None:
-            rows.append(dict(r, _i=i))
-    best, tied = rank(rows, "lower", True)
-    if best is None:
-        return [], []
-    win = [group[best["_i"]]] + [group[r["_i"]] for r in tied]
-    rest = sorted((group[r["_i"]] for r in rows
-                   if group[r["_i"]] not in win),
-                  key=lambda c: float(c["lk"][n]["median"]))
+    lk = ctx.exps.get("lookup")
+    for c in group:
+        c["_row"] = c["lk"].get(n)
+    win = tied_best(ctx, group, [c["_row"] for c in group
+                                 if c["_row"] is not None],
+                    "lookup_ns", lk.data if lk is not None else None)
+    rest = sorted((c for c in group if c["_row"] is not None and
+                   c not in win),
+                  key=lambda c: float(c["_row"]["median"]))
     return win, rest
 
 
-def choose(cands, needs):
+def choose(ctx, cands, needs):
     """{group, ns, per_n: {N: (winners, rest)}, pick} for the candidates
     meeting the needs; pick None when none qualifies."""
-    group = balance_group([c for c in cands if meets(c, needs)])
+    group = balance_group(ctx, [c for c in cands if meets(c, needs)])
     ns = lookup_ns_values(group)
-    per_n = {n: fastest(group, n) for n in ns}
+    per_n = {n: fastest(ctx, group, n) for n in ns}
     pick = None
     if group and ns:
         head = pick_n(ns, HEADLINE_N)
@@ -241,20 +260,29 @@ def _lk(c, n):
     return f"{fmt_med(c['lk'][n])} ns"
 
 
+def _bal(c):
+    return fmt_med(c["balrow"], "x", False)
+
+
 def because(ctx, ch):
     """What decides the choice: its balance against the group's best, then
     its lookup time at each N against the next one."""
     c, group = ch["pick"], ch["group"]
     out = []
     b0 = group[0]
-    bn = _n(c["bal"]["nodes"])
+    row = c["balrow"]
+    bn = _n(row["nodes"])
+    what = "max/mean" if row["metric"] == "load_max_over_mean" else \
+        "max/mean of the exact hash-space shares"
     if c is b0:
-        out.append(f"max/mean {fmt_mean(c['bal'], 'x')} at N = {bn}, the "
-                   "most even")
+        out.append(f"{what} {_bal(c)} at N = {bn}, the most even")
     else:
-        out.append(f"max/mean {fmt_mean(c['bal'], 'x')} at N = {bn}, within "
-                   f"the noise of the most even ({b0['label']} "
-                   f"{fmt_mean(b0['bal'], 'x')})")
+        out.append(f"{what} {_bal(c)} at N = {bn}, not separated from the "
+                   f"most even ({b0['label']} {_bal(b0)})")
+    fl = c.get("floor")
+    if fl is not None and fl == fl and len(group) > 1:
+        out[-1] += (f"; an ideal uniform placement of these keys averages "
+                    f"{fl:.3g}×")
     out[-1] += f" ({_run(ctx, 'balance')})"
     parts = []
     for n in ch["ns"]:
@@ -340,7 +368,7 @@ def no_add_change(ctx, cands, use, ch):
     """Without the need to add nodes: the choice again; said when it is
     another algorithm (with its growth room when it cannot add)."""
     needs = tuple(x for x in use["needs"] if x != "add")
-    alt = choose(cands, needs)
+    alt = choose(ctx, cands, needs)
     if alt["pick"] is None or ch["pick"] is None or \
             alt["pick"]["label"] == ch["pick"]["label"]:
         return None
@@ -371,7 +399,7 @@ def no_consistent_change(ctx, cands, use, ch):
     """Without minimal disruption: the choice again, with how far it is
     from the optimum."""
     needs = tuple(x for x in use["needs"] if x != "consistent")
-    alt = choose(cands, needs)
+    alt = choose(ctx, cands, needs)
     if alt["pick"] is None or ch["pick"] is None or \
             alt["pick"]["label"] == ch["pick"]["label"]:
         return None
@@ -394,7 +422,7 @@ def growth_change(ctx, cands, ch):
     c = ch["pick"]
     if c is None:
         return out
-    alt = choose(cands, ("add", "consistent"))
+    alt = choose(ctx, cands, ("add", "consistent"))
     if alt["pick"] is not None and alt["pick"]["label"] != c["label"]:
         out.append("if partitions are added (new ids at the end), the "
                    "fastest of the most even that add a node with minimal "
@@ -419,48 +447,47 @@ def growth_change(ctx, cands, ch):
 
 
 def failures_change(ctx, ch):
-    """Half the nodes failed in random order (removal experiment, largest
-    N): the fastest member of the group there."""
+    """Half the nodes failed in random order (removal experiment, at the N
+    of the decision guide's failure item): the fastest members of the
+    group there."""
     rem = ctx.exps.get("removal")
     if rem is None or ch["pick"] is None:
         return None
     from report import removal
     lk = removal.lookup_rows(rem.summary)
+    if lk is None:
+        return None
     lk = lk[(lk["removal"] == "random") & lk["median"].notna()]
-    if lk.empty:
+    n = removal._lookup_n(rem.summary, removal.GUIDE_N)
+    if lk.empty or n is None:
         return None
-    n = float(lk["nodes"].max())
     k = removal.removed_at(n, FAIL_FRACTION)
-    rows = []
-    for i, c in enumerate(ch["group"]):
-        r0 = one(filt(lk, nodes=n, removed=0.0, **var_filter(c["var"])))
-        r = one(filt(lk, nodes=n, removed=k, **var_filter(c["var"])))
-        if r is not None:
-            rows.append(dict(r, _i=i, _r0=r0))
-    best, tied = rank(rows, "lower", True)
-    if best is None:
-        return None
-    win = [best] + tied
+    for c in ch["group"]:
+        c["_row"] = one(filt(lk, nodes=n, removed=k, **var_filter(c["var"])))
+        c["_r0"] = one(filt(lk, nodes=n, removed=0.0,
+                            **var_filter(c["var"])))
+    have = [c for c in ch["group"] if c["_row"] is not None]
+    win = tied_best(ctx, have, [c["_row"] for c in have], "lookup_ns",
+                    rem.data)
     c = ch["pick"]
-    mine = [r for r in rows if ch["group"][r["_i"]] is c]
-    where = (f"with {FAIL_FRACTION:.0%} of N = {_n(n)} nodes failed in "
-             f"random order").replace("%", " %")
-    if not mine:
+    if not win or c not in have:
         return None
-    m = mine[0]
-    before = (f", {fmt_med(m['_r0'])} ns with none failed"
-              if m["_r0"] is not None else "")
-    if any(r is m for r in win):
+    where = (f"with {FAIL_FRACTION * 100:.0f} % of N = {_n(n)} nodes "
+             "failed in random order")
+    before = (f", {fmt_med(c['_r0'])} ns with none failed"
+              if c["_r0"] is not None else "")
+    if c in win:
         return (f"{where}: {c['label']} still the fastest of these, "
-                f"{fmt_med(m)} ns{before} ({_run(ctx, 'removal')})")
-    w = ch["group"][best["_i"]]
-    return (f"{where}: **{w['label']}** {fmt_med(best)} ns against "
-            f"{c['label']} {fmt_med(m)} ns{before} ({_run(ctx, 'removal')})")
+                f"{fmt_med(c['_row'])} ns{before} ({_run(ctx, 'removal')})")
+    w = win[0]
+    return (f"{where}: **{w['label']}** {fmt_med(w['_row'])} ns against "
+            f"{c['label']} {fmt_med(c['_row'])} ns{before} "
+            f"({_run(ctx, 'removal')})")
 
 
 def faster_change(ctx, cands, use, ch):
     """A candidate meeting the needs but outside the balance group that is
-    faster at N = 1000 beyond the noise."""
+    faster at N = 1000 (nearest) than the choice, beyond the noise."""
     c = ch["pick"]
     n = _headline(ch)
     if c is None or n is None:
@@ -470,13 +497,39 @@ def faster_change(ctx, cands, use, ch):
     if not others:
         return None
     f = min(others, key=lambda x: float(x["lk"][n]["median"]))
-    best, tied = rank([dict(f["lk"][n], _f=True), dict(c["lk"][n])],
-                      "lower", True)
-    if best is None or tied or not best.get("_f"):
+    for x in (f, c):
+        x["_row"] = x["lk"][n]
+    lk = ctx.exps.get("lookup")
+    win = tied_best(ctx, [f, c], [f["_row"], c["_row"]], "lookup_ns",
+                    lk.data if lk is not None else None)
+    if win != [f]:
         return None
     return (f"if lookup time matters more than balance: **{f['label']}** "
             f"{_lk(f, n)} at N = {_n(n)} ({_run(ctx, 'lookup')}) with "
-            f"max/mean {fmt_mean(f['bal'], 'x')} ({_run(ctx, 'balance')})")
+            f"max/mean {fmt_med(f['bal'], 'x', False)} "
+            f"({_run(ctx, 'balance')})")
+
+
+def pow2_change(ctx, ch):
+    """A choice fastest at the N with the fullest next power of two and
+    slower on both sides (guide.pow2_sensitive)."""
+    c = ch["pick"]
+    lk = ctx.exps.get("lookup")
+    if c is None or lk is None or len(ch["ns"]) < 3:
+        return None
+    d = lk.summary
+    d = filt(d[(d["metric"] == "lookup_ns") &
+               (d["scenario"] == "prehashed") & d["nodes"].isin(ch["ns"])],
+             **var_filter(c["var"]))
+    hit = [x for lab, x in guide.pow2_sensitive(d) if lab == c["label"]]
+    if not hit:
+        return None
+    return (f"{c['label']}'s lookup tracks how full the next power of two "
+            f"is (N / 2^⌈log2 N⌉ = " + ", ".join(
+                f"{guide.fill(x):.2f} at N = {_n(x)}" for x in ch["ns"])
+            + f"): fastest at N = {_n(hit[0])}, slower on both sides, so "
+            f"other N between those measured may rank it otherwise "
+            f"({_run(ctx, 'lookup')})")
 
 
 def hot_keys_change(ctx):
@@ -539,11 +592,11 @@ def stampede_change(ctx, ch):
 
 def string_change(ctx):
     """String keys: one key hash more for every algorithm; the cheapest of
-    the hashes tied with the best balance (the decision guide's rule)."""
+    the hashes whose worst balance is tied with the best hash's worst (the
+    decision guide's hash item)."""
     hs = ctx.exps.get("hashes")
     if hs is None:
         return None
-    from report.balance import HASH_COST_KEYSET
     s = hs.summary
     bal = s[(s["metric"] == "load_max_over_mean") &
             (s["scenario"].isin(["measured", ""]))]
@@ -553,18 +606,18 @@ def string_change(ctx):
     bal = bal[bal["nodes"] == bal["nodes"].max()]
     ks = HASH_COST_KEYSET if HASH_COST_KEYSET in set(spd["keyset"]) else \
         sorted(spd["keyset"].unique())[0]
-    worst = [g.loc[g["median"].idxmax()].to_dict()
-             for _, g in bal.groupby("hash")]
-    best, tied = rank(worst, "lower", False)
+    worst = guide.hash_worst(bal)
+    best, tied = rank(list(worst.values()), "lower", False)
     if best is None:
         return None
-    ok = [best["hash"]] + [r["hash"] for r in tied]
-    rows = [one(filt(spd, hash=h, keyset=ks)) for h in ok]
-    rows = [r for r in rows if r is not None]
-    b, t = rank(rows, "lower", True)
-    if b is None:
+    rows = [one(filt(spd, hash=h, keyset=ks))
+            for h in [best["hash"]] + [r["hash"] for r in tied]]
+    rows = [dict(r, algorithm=f"`{r['hash']}`") for r in rows
+            if r is not None]
+    _, who = guide.ranked(ctx, rows, "hash_ns", data=hs.data, notes=[])
+    if not who:
         return None
-    name = join_names(f"`{r['hash']}` {fmt_med(r)} ns" for r in [b] + t)
+    name = join_names(f"{r['algorithm']} {fmt_med(r)} ns" for r in who)
     return (f"with string keys: add one key hash, the same for every "
             f"algorithm; the cheapest of the evenly spreading hashes on "
             f"`{ks}` keys: {name} ({_run(ctx, 'hashes')})")
@@ -587,7 +640,7 @@ def findings(ctx):
     cands = candidates(ctx)
     out = []
     for use in USES:
-        ch = choose(cands, use["needs"])
+        ch = choose(ctx, cands, use["needs"])
         f = dict(use=use, choice=ch, because=[], changes=[],
                  cands=[c for c in cands if meets(c, use["needs"])])
         if ch["pick"] is not None:
@@ -596,6 +649,7 @@ def findings(ctx):
             txt = []
             if "n" in ch_:
                 txt += n_changes(ch)
+                txt.append(pow2_change(ctx, ch))
             if "no_add" in ch_:
                 txt.append(no_add_change(ctx, cands, use, ch))
             if "no_consistent" in ch_:
@@ -654,10 +708,11 @@ def section(ctx):
         return "\n".join(out)
     out += ["Which algorithm to use, computed from this report's runs "
             "(rules: `plots/report/summary.py`): among the algorithms that "
-            "meet a use's needs, the most even (max/mean within the noise "
-            "of the best), then the fastest lookup at each measured N. "
-            "Cells: median [95 % CI] for times, mean [95 % CI] for "
-            "max/mean; each number names its run.", ""]
+            "meet a use's needs, the most even (max/mean not separated "
+            "from the best by the decision guide's comparisons), then the "
+            "fastest lookup at each measured N. Cells: medians [95 % CI], "
+            "\"(n=k)\" for 2–5 repetitions; the cluster's cells are means "
+            "over seeds [95 % CI]; each number names its run.", ""]
     for f in fs:
         use = f["use"]
         needs = ("; needs " + join_names(NEED_TEXT[n] for n in use["needs"])
