@@ -1619,6 +1619,34 @@ class ReportTest(unittest.TestCase):
             self.assertEqual(layout.empty_columns(text), [], name)
 
 
+    def test_committed_report_fits_and_has_pages(self):
+        """The committed REPORT.md stays within 500 lines and links a page
+        for every question; in it and on its pages every link resolves
+        and no table has an all-empty column."""
+        from report import layout
+        root = os.path.dirname(HERE)
+        for rep, pages in (("REPORT.md", "report"),
+                           ("REPORT-full.md", "report-full")):
+            path = os.path.join(root, "results", rep)
+            if not os.path.isfile(path):
+                continue
+            t = _read(path)
+            self.assertLessEqual(len(t.splitlines()), 500, rep)
+            files = [(path, t)]
+            for a in questions.QUESTIONS + ("seeds",):
+                self.assertIn(f"]({pages}/{a}.md)", t, rep)
+                p = os.path.join(root, "results", pages, a + ".md")
+                self.assertTrue(os.path.isfile(p), (pages, a))
+                files.append((p, _read(p)))
+            for p, text in files:
+                self.assertEqual(layout.empty_columns(text), [], p)
+                for link in re.findall(r"\]\(([^)#\s]+)(?:#[^)]*)?\)",
+                                       text):
+                    if not link.startswith("http"):
+                        self.assertTrue(os.path.exists(os.path.join(
+                            os.path.dirname(p), link)), (p, link))
+
+
 class LayoutTest(unittest.TestCase):
     """report.layout on small texts: what REPORT.md keeps, the figures'
     places, empty columns, links from a page."""
