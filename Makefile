@@ -3,14 +3,16 @@
 #
 #   make experiments [TIER=smoke|default|full] [FLAVOR=portable|native]
 #                        sweeps into results/local (git-ignored), then figures
-#                        and results/local/REPORT.md with the committed
+#                        and results/local/REPORT.md (its per-question pages
+#                        in results/local/report/) with the committed
 #                        reference machine's numbers beside yours
 #   make test            build and run every test (ctest)
 #   make test-sanitize   the same under AddressSanitizer + UBSan
 #   make plots / make report   figures and report from the CSVs already there
 #   make reference [TIER=...]  regenerate the committed reference run of this
 #                        machine: results/reference/<machine>/, plots/figures*/,
-#                        results/REPORT*.md and the README headline
+#                        results/REPORT*.md with their pages (results/report*/)
+#                        and the README headline
 #   make verify-presets  install the real systems (libmemcached, nutcracker,
 #                        uhashring, nginx, HAProxy, groupcache, Guava, the
 #                        pinned npm packages), run them on 6,300 keys and
@@ -144,10 +146,13 @@ experiments: build
 plots: deps
 	$(PYTHON) plots/make_figures.py --results $(LOCAL) --out $(LOCAL)/figures$(TIER_SUFFIX) --tier $(TIER)
 
+# The pages (one per question) go beside the report, named like the figures:
+# report/ for REPORT.md, report-full/ for REPORT-full.md.
 report: deps
 	$(PYTHON) plots/make_report.py --results $(LOCAL) $(if $(REFERENCE),--reference $(REFERENCE)) \
-	  --figures $(LOCAL)/figures$(TIER_SUFFIX) --out $(LOCAL)/REPORT$(TIER_SUFFIX).md --tier $(TIER)
-	@echo "chbench: report in $(LOCAL)/REPORT$(TIER_SUFFIX).md"
+	  --figures $(LOCAL)/figures$(TIER_SUFFIX) --out $(LOCAL)/REPORT$(TIER_SUFFIX).md \
+	  --pages $(LOCAL)/report$(TIER_SUFFIX) --tier $(TIER)
+	@echo "chbench: report in $(LOCAL)/REPORT$(TIER_SUFFIX).md, pages in $(LOCAL)/report$(TIER_SUFFIX)/"
 
 # The committed reference of this machine (portable flavor only). The default
 # tier also rewrites the README headline.
@@ -157,7 +162,8 @@ reference: build
 	$(PYTHON) plots/make_figures.py --results results/reference/$(MACHINE) \
 	  --out plots/figures$(TIER_SUFFIX) --tier $(TIER)
 	$(PYTHON) plots/make_report.py --results results/reference/$(MACHINE) \
-	  --figures plots/figures$(TIER_SUFFIX) --out results/REPORT$(TIER_SUFFIX).md --tier $(TIER) \
+	  --figures plots/figures$(TIER_SUFFIX) --out results/REPORT$(TIER_SUFFIX).md \
+	  --pages results/report$(TIER_SUFFIX) --tier $(TIER) \
 	  $(if $(TIER_SUFFIX),,--readme README.md)
 
 # Runs the real systems (servers on 127.0.0.1 only, stopped by PID) and

@@ -3,20 +3,26 @@
 
 Usage:
   /usr/bin/python3 plots/make_report.py --results DIR [--reference DIR]
-      [--figures DIR] [--out REPORT.md] [--tier TIER] [--readme README.md]
+      [--figures DIR] [--out REPORT.md] [--pages DIR] [--tier TIER]
+      [--readme README.md]
 
 --results DIR: the runs to report (DIR/<experiment>/<run_id>/ and
   DIR/registry.json; e.g. results/reference/<machine> or results/local).
 --reference DIR: optional committed reference runs; tables then show the
   reference machine's value beside each of ours (column "· ref").
+--pages DIR: where the per-question pages go (<name>.md for every question
+  and the seed articles); default: beside --out, named after it in lower
+  case (REPORT.md -> report/, REPORT-full.md -> report-full/). Pages this
+  script wrote before and no longer writes are removed.
 --readme PATH: rewrite only PATH's blocks between the headline markers and
   between the cluster markers (<!-- cluster:begin --> ... <!-- cluster:end
-  -->: a summary of Q10); a block without its markers is skipped. Use it
-  only when reporting the reference runs themselves.
+  -->: a summary of the cluster section); a block without its markers is
+  skipped. Use it only when reporting the reference runs themselves.
 
-The sections live in plots/report/ (one module per section); numbers come
-from summary.csv (medians with their order-statistic 95 % CI, or means with
-the mean's CI) or data.csv. Missing experiments leave a one-line note.
+The sections live in plots/report/ (one module per section; layout.py
+decides what REPORT.md shows and what only the pages); numbers come from
+summary.csv (medians with their order-statistic 95 % CI, or means with the
+mean's CI) or data.csv. Missing experiments leave a one-line note.
 """
 
 import sys as _sys
@@ -27,9 +33,7 @@ import sys  # noqa: E402
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import report  # noqa: E402
-from report import cluster, headline  # noqa: E402
-from report.figures import FIGURES  # noqa: E402,F401  (re-export)
-from report.seeds import SEED_CLAIMS  # noqa: E402,F401  (re-export)
+from report import cluster, headline, layout  # noqa: E402
 
 
 def write_atomic(path, text):
@@ -39,6 +43,24 @@ def write_atomic(path, text):
     with open(tmp, "w", encoding="utf-8") as f:
         f.write(text)
     os.replace(tmp, path)
+
+
+def write_pages(pages_dir, pages):
+    """Writes the pages ({file name: text}) and removes the generated pages
+    of an earlier run that this one did not write (a file without the
+    generated-file banner is never removed)."""
+    os.makedirs(pages_dir, exist_ok=True)
+    for name, text in pages.items():
+        write_atomic(os.path.join(pages_dir, name), text)
+    for name in sorted(os.listdir(pages_dir)):
+        p = os.path.join(pages_dir, name)
+        if name in pages or not name.endswith(".md") or not os.path.isfile(p):
+            continue
+        with open(p, encoding="utf-8") as f:
+            head = f.read(2000)
+        if layout.GENERATED in head:
+            os.remove(p)
+            print(f"chbench report: removed the stale page {p}")
 
 
 def _has_block(text, begin, end):
@@ -54,9 +76,9 @@ def _replace_block(text, begin, end, block):
 
 
 def update_readme(ctx, readme_path, report_path):
-    """Rewrites README's headline block and its cluster block (Q10's
-    summary); each is skipped without its markers (the cluster block also
-    without cluster results)."""
+    """Rewrites README's headline block and its cluster block (the cluster
+    section's summary); each is skipped without its markers (the cluster
+    block also without cluster results)."""
     try:
         with open(readme_path, encoding="utf-8") as f:
             text = f.read()
@@ -98,6 +120,9 @@ def parse_args(argv=None):
     ap.add_argument("--figures", default="plots/figures", metavar="DIR",
                     help="figures directory to link (make_figures.py --out)")
     ap.add_argument("--out", default="results/REPORT.md", metavar="PATH")
+    ap.add_argument("--pages", default=None, metavar="DIR",
+                    help="directory of the per-question pages (default: "
+                    "beside --out, e.g. report/ for REPORT.md)")
     ap.add_argument("--tier", default=None,
                     help="use only runs of this tier (default: newest run)")
     ap.add_argument("--readme", default=None, metavar="PATH",
@@ -114,11 +139,13 @@ def main(argv=None):
         print(f"chbench report: no reference directory {args.reference}; "
               "reporting without it")
         args.reference = None
-    text, ctx = report.build_report(args)
-    write_atomic(args.out, text)
-    print(f"chbench report: wrote {args.out}")
-    if args.readme and ctx.exps:
-        update_readme(ctx, args.readme, args.out)
+    rep = report.build_report(args)
+    write_atomic(args.out, rep.text)
+    write_pages(rep.pages_dir, rep.pages)
+    print(f"chbench report: wrote {args.out} and {len(rep.pages)} pages in "
+          f"{rep.pages_dir}")
+    if args.readme and rep.ctx.exps:
+        update_readme(rep.ctx, args.readme, args.out)
     return 0
 
 

@@ -16,13 +16,13 @@ things that can fail:
   * the reference column appears only with --reference;
   * links resolve, the seed table has a row per claim with the z flag
     recomputed here, the newest run is used, the t quantiles;
-  * node failures (Q7): range hashes reported in LIFO order, the slowdown
+  * node failures: range hashes reported in LIFO order, the slowdown
     verdict ("within noise" when intervals overlap), monotonicity flips to
     "no" with one moved key on a live node or one step excess;
-  * capacity and probes (Q8): the Pareto front equals a brute-force front,
+  * capacity and probes: the Pareto front equals a brute-force front,
     and a variant made fastest joins it; the committed reference runs
     (made before these experiments) still render, with a one-line note;
-  * the cache cluster (Q10): the stampede's tie with the fewest extra reads
+  * the cache cluster: the stampede's tie with the fewest extra reads
     and modulo's ratio to ring, the cascade's highest utilization without
     failures (it drops when one seed fails), the bounded-load bound, and
     the memcached-vs-simulation tolerance verdict (it flips when a real
@@ -56,7 +56,7 @@ sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.join(HERE, "testdata"))
 import chdata  # noqa: E402
 import report  # noqa: E402
-from report import capabilities, common, guide  # noqa: E402
+from report import capabilities, common, guide, questions  # noqa: E402
 from report.figures import FIGURES  # noqa: E402
 from report.seeds import SEED_CLAIMS  # noqa: E402
 import style  # noqa: E402
@@ -71,6 +71,11 @@ def _run(args):
         raise AssertionError(f"{args} failed ({r.returncode}):\n"
                              f"{r.stdout}\n{r.stderr}")
     return r.stdout
+
+
+def _read(path):
+    with open(path, encoding="utf-8") as f:
+        return f.read()
 
 
 def _run_dir(results, exp):
@@ -105,6 +110,11 @@ def _median_ci(values):
         if cov >= 0.95:
             best = (v[j - 1], v[n - j])
     return best
+
+
+def _h(name):
+    """The heading prefix of a numbered question, by name."""
+    return f"## {questions.q(name)}."
 
 
 def _section(text, head):
@@ -174,6 +184,12 @@ class ReportTest(unittest.TestCase):
             cls.text = f.read()
         with open(cls.report_ref, encoding="utf-8") as f:
             cls.text_ref = f.read()
+        # The per-question pages beside each report (report/, report-ref/).
+        cls.pages, cls.pages_ref = ({
+            n[:-3]: _read(os.path.join(d, n))
+            for n in os.listdir(d)} for d in (
+                os.path.join(cls.tmp, "out", "report"),
+                os.path.join(cls.tmp, "out", "report-ref")))
 
     @classmethod
     def tearDownClass(cls):
@@ -182,6 +198,10 @@ class ReportTest(unittest.TestCase):
     def need_fake(self):
         if not self.fake:
             self.skipTest("fake-data expectations")
+
+    def _page(self, name, ref=False):
+        """The whole section of a question (its page)."""
+        return (self.pages_ref if ref else self.pages)[name]
 
     def _links(self, image):
         pat = r"!\[[^\]]*\]\(([^)]+)\)" if image else \
@@ -198,6 +218,38 @@ class ReportTest(unittest.TestCase):
 
     def test_header_says_generated(self):
         self.assertIn("Generated file — do not edit by hand", self.text)
+
+    def test_header_lists_each_run_and_its_commit(self):
+        """Runs used: every experiment's run id and commit from its
+        meta.json; the machine table names no single commit; a field that
+        differs between runs is said."""
+        from report import header
+        self.need_fake()
+        alt = os.path.join(self.tmp, "commits")
+        shutil.copytree(self.results, alt)
+        p = os.path.join(_run_dir(alt, "build"), "meta.json")
+        with open(p) as f:
+            m = json.load(f)
+        m["git_commit"] = "fedcba9876543210"
+        m["compiler"] = "g++ 99"
+        with open(p, "w") as f:
+            json.dump(m, f)
+        ctx = report.make_context(_args(alt, self.report, self.figures))
+        args = _args(alt, self.report, self.figures)
+        parts = {a: t for a, _, t in header.parts(ctx, args)}
+        runs = parts["runs"]
+        for name, e in ctx.exps.items():
+            if name == "lookup_all_hashes":
+                continue
+            row = _row(runs, name)
+            self.assertEqual(row[1], f"`{e.meta['run_id']}`", name)
+            self.assertTrue(row[2].startswith(
+                "`" + str(e.meta.get("git_commit"))[:12]), (name, row))
+        self.assertTrue(_row(runs, "build")[2].startswith("`fedcba987654"))
+        self.assertIn("2 commits", runs)
+        self.assertIsNone(_row(parts["machine"], "Commit"))
+        self.assertIn("Runs differ in Compiler: ", parts["machine"])
+        self.assertIn("g++ 99 (build)", parts["machine"])
 
     def test_sharded_runs_named_and_mixed_machines_warned(self):
         from report import header
@@ -251,7 +303,7 @@ class ReportTest(unittest.TestCase):
 
     def test_newest_run_used(self):
         self.need_fake()
-        row = _row(_section(self.text, "## Q1."), "ring (v=100)")
+        row = _row(self._page("lookup"), "ring (v=100)")
         # the older run is 10x slower (~600 ns); the newest is ~60 ns
         self.assertLess(float(row[2].split()[0].replace(",", "")), 200)
 
@@ -269,7 +321,7 @@ class ReportTest(unittest.TestCase):
         lo, hi = _median_ci(list(v))
         want = f"{common.fmt_num(v.median())} [{common.fmt_num(lo)}–" \
                f"{common.fmt_num(hi)}]"
-        row = _row(_section(self.text, "## Q1."), "ring (v=100)")
+        row = _row(self._page("lookup"), "ring (v=100)")
         self.assertIn(want, row)
         # and not the mean's interval
         t = chdata.t975(len(v) - 1) * v.std(ddof=1) / math.sqrt(len(v))
@@ -317,26 +369,26 @@ class ReportTest(unittest.TestCase):
 
     def test_noisy_cells_marked(self):
         self.need_fake()
-        q1 = _section(self.text, "## Q1.")
+        q1 = self._page("lookup")
         row = _row(q1, "rendezvous")
         self.assertTrue(row[2].endswith("~"), row[2])   # N=1000 prehashed
         self.assertFalse(row[1].endswith("~"), row[1])  # N=100 is clean
         self.assertIn("noisy cell", self.text)
         # figures: hollow markers
-        import make_figures
-        fig, ax = make_figures.plt.subplots()
-        s = make_figures.drop_peers({"lookup": None}, chdata.load_all(
+        from report import draw
+        fig, ax = draw.plt.subplots()
+        s = draw.drop_peers({"lookup": None}, chdata.load_all(
             self.results)["lookup"].summary)
-        make_figures.plot_metric_vs_nodes(ax, s, "lookup_ns", "prehashed")
+        draw.plot_metric_vs_nodes(ax, s, "lookup_ns", "prehashed")
         hollow = [ln for ln in ax.get_lines()
                   if ln.get_markerfacecolor() in ("white", (1, 1, 1, 1))]
         self.assertEqual(len(hollow), 1)
         self.assertEqual(list(hollow[0].get_xdata()), [1000])
-        make_figures.plt.close(fig)
+        draw.plt.close(fig)
 
     def test_timing_context_gives_the_machine_state_sentinel(self):
         self.need_fake()
-        lines = self.text.splitlines()
+        lines = self._page("lookup").splitlines()
         lk = [ln for ln in lines if ln.startswith("- `lookup`: 1-minute")]
         self.assertEqual(len(lk), 1)
         # The whole run, the hash axis included.
@@ -363,7 +415,7 @@ class ReportTest(unittest.TestCase):
         self.assertEqual(len([ln for ln in lines if ln.startswith(
             "- `overprovision`: ")]), 1)
         self.assertIn("Timing intervals are within one run",
-                      _section(self.text, "## Q1."))
+                      self._page("lookup"))
         # The policy is the run's meta.json's, not the report's own text.
         self.assertIn("policy: slow above 1.15× the fastest, a wait of up "
                       "to 10 s and at most 2 whole-group re-measurements, "
@@ -387,8 +439,8 @@ class ReportTest(unittest.TestCase):
 
     def test_build_peer_table(self):
         self.need_fake()
-        sec = _section(self.text, "## Q2.")
-        self.assertIn("### Build vs the reference implementation", sec)
+        sec = self._page("build")
+        self.assertIn("## Build vs the reference implementation", sec)
         row = [ln for ln in sec.splitlines()
                if "`maglev_katran_build`" in ln and ln.startswith("| maglev")]
         self.assertTrue(row)
@@ -400,7 +452,7 @@ class ReportTest(unittest.TestCase):
 
     def test_n1_and_n_eff_1_have_no_interval(self):
         self.need_fake()
-        row = _row(_section(self.text, "## Q2."), "modulo")  # build row
+        row = _row(self._page("build"), "modulo")  # build row
         self.assertIn(common.SINGLE_MARK, row[2])            # N=100: n=1
         self.assertNotIn("[", row[2])
         self.assertIn("[", row[3])                           # N=1000: n=10
@@ -501,18 +553,27 @@ class ReportTest(unittest.TestCase):
         if self.fake:
             # fake multinomial balance: jump, maglev and rendezvous overlap
             self.assertIn("tie between", self._guide("best_balance"))
-            # hot keys only where skewed requests were measured (Q10 and
-            # its guide items)
-            rest = self.text.replace(_section(self.text, "## Q10."), "")
+            # hot keys only where skewed requests were measured (the cluster
+            # section, its page, its guide items and its contents entry)
+            rest = self.text.replace(_section(self.text, _h("cluster")), "")
+            rest += "".join(t for n, t in self.pages.items()
+                            if n != "cluster")
+            # the summary's hot-key clause comes from the cluster run too
+            from report import summary
+            hot = summary.hot_keys_change(report.make_context(_args(
+                self.results, self.report, self.figures)))
+            self.assertIn("(cluster `", hot)
+            rest = rest.replace(hot, "")
             caps = [c for s, c in FIGURES if s.startswith("cluster_")]
             rest = "\n".join(ln for ln in rest.splitlines()
                              if 'id="g-cluster' not in ln and
+                             "](#cluster)" not in ln and
                              not any(c in ln for c in caps))
             self.assertNotIn("hot key", rest.lower())
 
     def test_jump_never_constant_time(self):
         self.need_fake()
-        q6 = _section(self.text, "## Q6.")
+        q6 = self._page("capabilities")
         self.assertEqual(_row(q6, "jump")[2], "logarithmic")
         line = self._guide("constant_removal")
         declared = re.findall(r"\w+", line.split(
@@ -542,7 +603,7 @@ class ReportTest(unittest.TestCase):
         self.assertIn("· ref", self.text_ref)
         self.assertIn("AMD EPYC REF", self.text_ref)
         self.assertIn("FAKE LOCAL CPU" if self.fake else "|", self.text_ref)
-        q1 = _section(self.text_ref, "## Q1.")
+        q1 = self._page("lookup", ref=True)
         hdr = [ln for ln in q1.splitlines() if ln.startswith("| ours |")]
         if self.fake:
             self.assertTrue(hdr and "throughput ratio · ref" in hdr[0])
@@ -551,9 +612,9 @@ class ReportTest(unittest.TestCase):
         self.need_fake()
         self.assertIn("1,000 keys per node", self._guide("bounded_load"))
         self.assertIn("from-scratch replays", self._guide("bounded_load"))
-        q1 = _section(self.text, "## Q1.")
+        q1 = self._page("lookup")
         self.assertIn("Placed-key probe", q1)
-        q3 = _section(self.text, "## Q3.")
+        q3 = self._page("memory")
         self.assertIn("bytes per placed key", q3)
 
     # -- node failures (removal) and capacity / probes (overprovision) ------
@@ -569,7 +630,7 @@ class ReportTest(unittest.TestCase):
 
     def test_removal_table(self):
         self.need_fake()
-        q7 = _section(self.text, "## Q7.")
+        q7 = self._page("removal")
         # range hashes: LIFO rows only, and the table says so
         for a in ("jump", "jumpback", "flip", "power", "binomial"):
             self.assertTrue(_row(q7, a)[1].startswith("lifo only"), a)
@@ -731,7 +792,7 @@ class ReportTest(unittest.TestCase):
         overprovision.pareto(pts)
         self.assertEqual({q["label"] + q["source"] for q in pts
                           if q["front"]}, want)
-        q8 = _section(self.text, "## Q8.")
+        q8 = self._page("overprovision")
         noadd = common.cannot_add(ctx)
         want = {overprovision._label(q, noadd) + q["source"] for q in pts
                 if q["front"]}
@@ -761,15 +822,20 @@ class ReportTest(unittest.TestCase):
             "pareto_lookup_balance"])
 
     def test_presets_section(self):
-        """Q9: the preset table and the computed statements (fake data:
+        """Presets: the preset table and the computed statements (fake data:
         envoy_ring_hash moves 1.68x the optimum on add, an excess; jump has the best
         max/mean, haproxy is above it beyond the intervals)."""
         self.need_fake()
-        q9 = _section(self.text, "## Q9.")
+        q9 = self._page("presets")
         row = _row(q9, "`envoy_ring_hash`")
         self.assertIsNotNone(row)
         self.assertEqual(row[1], "Envoy")
-        self.assertTrue(row[9].startswith("1.68×"), row)
+        head = [ln for ln in q9.splitlines() if ln.startswith("| preset |")]
+        col = [c.strip() for c in head[0].split("|")[1:-1]].index(
+            "add / optimum")
+        self.assertTrue(row[col].startswith("1.68×"), row)
+        # the fake presets have no lookup rows: the all-empty column is gone
+        self.assertNotIn("lookup ns (string key)", head[0])
         self.assertIsNotNone(_row(q9, "`jump`"))
         self.assertIn("When an 11th server joins, keys also move between "
                       "servers that stay (excess > 0: not minimal "
@@ -788,7 +854,8 @@ class ReportTest(unittest.TestCase):
         self.assertIn("not against a running Envoy", q9)
         self.assertIn("MEDIAN over key-set seeds", q9)
         # the joiner's share: what moves on add less the excess, x (N+1)
-        self.assertEqual(row[10], "1×")
+        self.assertEqual(row[[c.strip() for c in head[0].split("|")[1:-1]]
+                             .index("joiner's share / fair")], "1×")
         line = self._guide("presets")
         self.assertIn("envoy_ring_hash", line)
         self.assertNotIn("libmemcached_ketama** (", line.split(";")[0])
@@ -824,14 +891,15 @@ class ReportTest(unittest.TestCase):
 
 
     def test_cluster_section(self):
-        """Q10 on the fake cluster run (make_fake_results.gen_cluster):
-        crafted means, conclusions recomputed, and two perturbations."""
+        """The cluster section on the fake cluster run
+        (make_fake_results.gen_cluster): crafted means, conclusions
+        recomputed, and two perturbations."""
         self.need_fake()
         from report import cluster
-        q10 = _section(self.text, "## Q10.")
+        q10 = self._page("cluster")
         exps = {"cluster": chdata.load_experiment(self.results, "cluster")}
         f = cluster.findings(None, exps)
-        # Q10a: the main block (4 algorithms, 100,000 keys), not the small
+        # stampede: the main block (4 algorithms, 100,000 keys), not the small
         # twin of the memcached block (2 algorithms, 20,000 keys, more
         # requests; there ring 400 and modulo 4000 extra reads: 10x)
         self.assertEqual((f["stampede"]["keys"], f["stampede"]["cache"]),
@@ -1005,8 +1073,8 @@ class ReportTest(unittest.TestCase):
         for exp in ("removal", "overprovision"):
             if not os.path.isdir(os.path.join(refs[0], exp)):
                 self.assertIn(f"_No `{exp}` results yet._", t)
-        self.assertIn("## Q1.", t)
-        self.assertIn("## Q6.", t)
+        self.assertIn(_h("lookup"), t)
+        self.assertIn(_h("capabilities"), t)
 
     # -- decision guide: what a user applies ----------------------------------
 
@@ -1198,7 +1266,7 @@ class ReportTest(unittest.TestCase):
     def test_q5_is_median_with_model_only_where_it_fits_and_starved_flag(
             self):
         self.need_fake()
-        q5 = _section(self.text, "## Q5.")
+        q5 = self._page("balance")
         self.assertNotIn("MEAN over repetitions", q5)
         d = _data(self.results, "balance")
         v = d[(d["algorithm"] == "jump") & (d["nodes"] == 100) &
@@ -1239,14 +1307,14 @@ class ReportTest(unittest.TestCase):
 
     def test_weights_per_layout_worst_error(self):
         self.need_fake()
-        q5 = _section(self.text, "## Q5.")
+        q5 = self._page("balance")
         d = _data(self.results, "weights")
         d = d[(d["metric"] == "share") & (d["algorithm"] == "ring")]
         ideal = d[d["scenario"] == "analytic"].set_index("node")["value"]
         m = d[d["scenario"] == "measured"]
         err = ((m["value"] - m["node"].map(ideal)).abs() /
                m["node"].map(ideal)).groupby(m["repetition"]).max()
-        row = _row(q5.split("### Weights")[1], "ring")
+        row = _row(q5.split("## Weights")[1], "ring")
         self.assertEqual(row[1], str(len(err)))
         self.assertEqual(row[2], common.fmt_pct(err.median()))
         self.assertEqual(row[4], common.fmt_pct(err.max()))
@@ -1265,7 +1333,7 @@ class ReportTest(unittest.TestCase):
     # -- seeds ---------------------------------------------------------------
 
     def test_seed_table_row_per_claim_with_percentile_flag(self):
-        sec = _section(self.text, "## Seed articles")
+        sec = self._page("seeds")
         rows = [ln for ln in sec.splitlines() if ln.startswith("| C")]
         self.assertEqual(len(rows), len(SEED_CLAIMS))
         d = _data(self.results, "seeds")
@@ -1311,6 +1379,353 @@ class ReportTest(unittest.TestCase):
         with open(os.path.join(self.tmp, "r2.md"), encoding="utf-8") as f:
             t = f.read()
         self.assertIn("No results found", t)
+
+    # -- summary --------------------------------------------------------------
+
+    def _summary(self, text):
+        return _section(text, "## Summary")
+
+    def _use_line(self, text, title):
+        lines = self._summary(text).splitlines()
+        i = [k for k, ln in enumerate(lines)
+             if ln.startswith(f"- **{title}**")][0]
+        return "\n".join([lines[i]] + [ln for ln in lines[i + 1:i + 3]
+                                        if ln.startswith("  - ")])
+
+    def test_summary_follows_its_rules(self):
+        """Each use's choice meets its needs, is in the balance group (the
+        decision guide's ranking: the most even and those tied with it),
+        and is the fastest or tied at the most N; every cited run is the
+        run of the named experiment."""
+        from report import summary
+        ctx = report.make_context(_args(self.results, self.report,
+                                        self.figures))
+        fs = summary.findings(ctx)
+        self.assertEqual([f["use"]["key"] for f in fs],
+                         [u["key"] for u in summary.USES])
+        for f in fs:
+            ch, use = f["choice"], f["use"]
+            c = ch["pick"]
+            if c is None:       # said so; the fake runs have every use
+                self.assertFalse(self.fake, use["key"])
+                self.assertIn("no measured algorithm meets the needs",
+                              self._use_line(self.text, use["title"]))
+                continue
+            self.assertTrue(summary.meets(c, use["needs"]), use["key"])
+            group = ch["group"]
+            self.assertIn(c, group)
+            # the group: the decision guide's ranking of the candidates'
+            # balance rows (the best and those tied with it); the most
+            # even is in it, and so is every candidate whose interval
+            # holds an ideal uniform placement's expectation
+            basis = summary.balance_basis(ctx)
+            rows = [x["bal"] for x in f["cands"]]
+            _, who = guide.ranked(ctx, rows, "load_max_over_mean", "x",
+                                  data=basis["data"], floor=basis["floor"],
+                                  notes=[])
+            self.assertEqual({common.var_key(x["bal"]) for x in group},
+                             {common.var_key(r) for r in who}, use["key"])
+            best = min(f["cands"], key=lambda x: x["bal"]["median"])
+            self.assertIn(best, group)
+            for x in f["cands"]:
+                iv = common.interval(x["bal"], False)
+                if iv and iv[0] <= basis["floor"] <= iv[1]:
+                    self.assertIn(x, group, (use["key"], x["label"]))
+            lk = ctx.exps["lookup"]
+            for n in ch["ns"]:
+                rows = [x["lk"][n] for x in group]
+                _, who = guide.ranked(ctx, rows, "lookup_ns",
+                                      data=lk.data, notes=[])
+                self.assertEqual({x["label"] for x in ch["per_n"][n][0]},
+                                 {common.variant_label(r) for r in who},
+                                 (use["key"], n))
+                fastest = min(group, key=lambda x: x["lk"][n]["median"])
+                self.assertIn(fastest, ch["per_n"][n][0])
+            wins = {x["label"]: sum(x in ch["per_n"][n][0] for n in ch["ns"])
+                    for x in group}
+            self.assertEqual(wins[c["label"]], max(wins.values()))
+            line = self._use_line(self.text, use["title"])
+            self.assertIn(f"**{c['label']}**", line.splitlines()[0])
+            for exp, rid in re.findall(r"\b(\w+) `([\w-]+)`\)", line):
+                self.assertEqual(ctx.exps[exp].meta["run_id"], rid, exp)
+        if fs[2]["choice"]["pick"] is not None:
+            store = self._use_line(self.text, "Sharded store with replicas")
+            self.assertIn("replica placement not yet measured; "
+                          "primaries: **", store)
+
+    def test_summary_says_where_the_winner_changes_with_n(self):
+        """A fake run where another member of the cache tier's balance group
+        is much faster at the largest N only: the choice is not the
+        fastest there, or the summary names the N where the answer
+        changes."""
+        self.need_fake()
+        from report import summary
+        ctx = report.make_context(_args(self.results, self.report,
+                                        self.figures))
+        ch = summary.findings(ctx)[0]["choice"]
+        self.assertGreaterEqual(len(ch["ns"]), 2)
+        top = max(ch["ns"])
+        pick = ch["pick"]
+        other = [x for x in ch["group"] if x is not pick][0]
+        self.assertEqual(ch["per_n"][top][0], [pick])   # before the edit
+
+        def faster(d):
+            m = (d["algorithm"] == other["algorithm"]) & \
+                (d["scenario"] == "prehashed") & \
+                (d["metric"] == "lookup_ns") & \
+                (pd.to_numeric(d["nodes"]) == top)
+            self.assertGreater(int(m.sum()), 0)
+            d.loc[m, "value"] = (pd.to_numeric(d.loc[m, "value"]) / 100
+                                 ).astype(str)
+            return d
+        alt = _edit_tree(self.results, os.path.join(self.tmp, "sum-n"),
+                         "lookup", faster)
+        out = os.path.join(self.tmp, "sum-n-out", "REPORT.md")
+        _run([os.path.join(HERE, "make_report.py"), "--results", alt,
+              "--figures", self.figures, "--out", out])
+        ctx = report.make_context(_args(alt, out, self.figures))
+        ch = summary.findings(ctx)[0]["choice"]
+        self.assertEqual([x["label"] for x in ch["per_n"][top][0]],
+                         [other["label"]])
+        line = self._use_line(_read(out), "Cache tier")
+        if ch["pick"]["label"] == other["label"]:
+            lost = [n for n in ch["ns"] if ch["pick"] not in
+                    ch["per_n"][n][0]]
+            self.assertTrue(lost)
+            self.assertIn(f"at N = {int(lost[0]):,}: **", line)
+        else:
+            self.assertIn(f"at N = {int(top):,}: **{other['label']}**", line)
+
+    def test_summary_never_picks_what_cannot_add_for_a_use_that_adds(self):
+        """anchor made the fastest everywhere: the cache tier and the L4
+        balancer (nodes join) do not choose it and say it cannot add a node;
+        numbered partitions (nothing joins) choose it and say so too."""
+        self.need_fake()
+        from report import summary
+
+        def fastest(d):
+            m = (d["algorithm"] == "anchor") & \
+                (d["metric"] == "lookup_ns")
+            d.loc[m, "value"] = (pd.to_numeric(d.loc[m, "value"]) / 100
+                                 ).astype(str)
+            return d
+        alt = _edit_tree(self.results, os.path.join(self.tmp, "sum-a"),
+                         "lookup", fastest)
+        out = os.path.join(self.tmp, "sum-a-out", "REPORT.md")
+        _run([os.path.join(HERE, "make_report.py"), "--results", alt,
+              "--figures", self.figures, "--out", out])
+        ctx = report.make_context(_args(alt, out, self.figures))
+        fs = {f["use"]["key"]: f for f in summary.findings(ctx)}
+        text = _read(out)
+        for key, title in (("cache", "Cache tier"),
+                           ("l4", "L4 load balancer")):
+            self.assertNotEqual(fs[key]["choice"]["pick"]["algorithm"],
+                                "anchor")
+            line = self._use_line(text, title)
+            self.assertIn("**anchor**", line)
+            self.assertIn("anchor cannot add a node as measured", line)
+        part = fs["partitions"]["choice"]
+        self.assertIn("anchor", [x["label"] for x in part["group"]])
+        self.assertEqual(part["pick"]["algorithm"], "anchor")
+        self.assertIn("it cannot add a node as measured",
+                      self._use_line(text, "Numbered partitions"))
+
+    # -- shape: contents, pages, figures in their sections -------------------
+
+    def test_contents_numbers_and_anchors(self):
+        """The contents list every numbered question in QUESTIONS order
+        with its number from questions.q, an anchor that exists and a page
+        that exists; the headings carry the same numbers."""
+        from report.layout import anchor_line
+        toc = _section(self.text, "## Contents")
+        base = os.path.dirname(self.report)
+        got = re.findall(r"^- \[(Q\d+)\. [^\]]*\]\(#(\w+)\) · \[page\]"
+                         r"\(([^)]+)\)", toc, re.M)
+        self.assertEqual([(n, a) for n, a, _ in got],
+                         [(questions.q(a), a) for a in questions.QUESTIONS])
+        for _, a, page in got:
+            self.assertIn(anchor_line(a), self.text)
+            self.assertTrue(os.path.isfile(os.path.join(base, page)), page)
+            self.assertIn(f"{anchor_line(a)}\n\n{_h(a)} ", self.text)
+        for a in re.findall(r"\]\(#([\w-]+)\)", toc):
+            self.assertIn(anchor_line(a), self.text)
+        # cross-references by name: no section states another number
+        self.assertIn(f"({questions.q('presets')}; medians over key-set "
+                      "seeds)", self._guide("presets"))
+        self.assertRaises(ValueError, questions.q, "no_such_question")
+
+    def test_pages_hold_the_whole_section(self):
+        """Every question and the seed articles have a page; a page holds
+        its section whole (every table row of REPORT.md's part is there,
+        and more), links back to the report, and its links resolve."""
+        base = os.path.join(os.path.dirname(self.report), "report")
+        self.assertEqual(set(self.pages),
+                         set(questions.QUESTIONS) | {"seeds"})
+        for name, page in self.pages.items():
+            self.assertTrue(page.startswith("# "), name)
+            self.assertIn(f"(../REPORT.md#{name})", page)
+            head = "## Seed articles" if name == "seeds" else _h(name)
+            main = _section(self.text, head)
+
+            def unlinked(t):     # links differ: relative to the page
+                return re.sub(r"\]\([^)]*\)", "]()", t)
+            for ln in main.splitlines():
+                if ln.startswith("| ") and not ln.startswith("| ---"):
+                    self.assertIn(unlinked(ln), unlinked(page), name)
+            self.assertIn("](report/" + name + ".md)", main)
+            for p in re.findall(r"\]\(([^)#\s]+)(?:#[^)]*)?\)", page):
+                if not p.startswith("http"):
+                    self.assertTrue(os.path.isfile(os.path.join(base, p)),
+                                    (name, p))
+        # the timed peers are on the page only
+        self.assertNotIn("Lookup vs the reference implementations",
+                         _section(self.text, _h("lookup")).split(
+                             "Only on")[0])
+        if self.fake:
+            self.assertIn("## Lookup vs the reference implementations",
+                          self._page("lookup"))
+
+    def test_figures_inside_their_sections(self):
+        """Each figure is drawn inside the section that owns it (under the
+        subsection FIGURE_UNDER names), in REPORT.md and on the page; no
+        figures section at the end."""
+        import report as rep
+        self.assertNotIn("## Figures", self.text)
+        for name, mod in rep.section_modules():
+            head = "## Seed articles" if name == "seeds" else _h(name)
+            main = _section(self.text, head)
+            under = getattr(mod, "FIGURE_UNDER", {})
+            for stem, _, _ in getattr(mod, "FIGURES", ()):
+                if not os.path.isfile(os.path.join(self.figures,
+                                                   stem + ".png")):
+                    self.assertFalse(self.fake, stem)   # all drawn there
+                    continue
+                self.assertIn(f"{stem}.png)", main, stem)
+                self.assertIn(f"{stem}.png)", self.pages[name], stem)
+                if stem in under:
+                    sub = main.split("\n" + under[stem])
+                    self.assertEqual(len(sub), 2, (stem, under[stem]))
+                    self.assertIn(f"{stem}.png)", sub[1].split("\n### ")[0])
+            for pre in getattr(mod, "PAGE_ONLY", ()):
+                if self.fake:    # the fake runs have every subsection
+                    self.assertIn("\n" + pre[1:], self.pages[name], pre)
+                self.assertNotIn("\n" + pre, main, pre)
+
+    def test_no_empty_columns(self):
+        from report import layout
+        for name, text in [("REPORT.md", self.text),
+                           ("REPORT-ref.md", self.text_ref)] + \
+                list(self.pages.items()) + list(self.pages_ref.items()):
+            self.assertEqual(layout.empty_columns(text), [], name)
+
+
+    def test_committed_report_fits_and_has_pages(self):
+        """The committed REPORT.md stays within 500 lines and links a page
+        for every question; in it and on its pages every link resolves
+        and no table has an all-empty column."""
+        from report import layout
+        root = os.path.dirname(HERE)
+        for rep, pages in (("REPORT.md", "report"),
+                           ("REPORT-full.md", "report-full")):
+            path = os.path.join(root, "results", rep)
+            if not os.path.isfile(path):
+                continue
+            t = _read(path)
+            self.assertLessEqual(len(t.splitlines()), 500, rep)
+            files = [(path, t)]
+            for a in questions.QUESTIONS + ("seeds",):
+                self.assertIn(f"]({pages}/{a}.md)", t, rep)
+                p = os.path.join(root, "results", pages, a + ".md")
+                self.assertTrue(os.path.isfile(p), (pages, a))
+                files.append((p, _read(p)))
+            for p, text in files:
+                self.assertEqual(layout.empty_columns(text), [], p)
+                for link in re.findall(r"\]\(([^)#\s]+)(?:#[^)]*)?\)",
+                                       text):
+                    if not link.startswith("http"):
+                        self.assertTrue(os.path.exists(os.path.join(
+                            os.path.dirname(p), link)), (p, link))
+
+
+class LayoutTest(unittest.TestCase):
+    """report.layout on small texts: what REPORT.md keeps, the figures'
+    places, empty columns, links from a page."""
+
+    @staticmethod
+    def _table(rows, cols=("a", "b")):
+        return "\n".join(["| " + " | ".join(cols) + " |",
+                          "|" + "|".join("---" for _ in cols) + "|"] +
+                         ["| " + " | ".join(r) + " |" for r in rows])
+
+    def test_long_table_moves_with_its_caption(self):
+        from report import layout
+        long_t = self._table([(str(i), "x") for i in range(
+            layout.MAIN_TABLE_ROWS + 1)])
+        short_t = self._table([("1", "y")])
+        text = "\n\n".join(["## Q1. T", "Description.", "Caption:",
+                             long_t, "Conclusion.", "### Sub", "Its text.",
+                             short_t, "### Peers", "Ratio.", short_t])
+        main = layout.main_part(text, "report/t.md", ("### Peers",))
+        self.assertIn("Description.", main)
+        self.assertNotIn("Caption:", main)
+        self.assertNotIn("| 0 | x |", main)
+        self.assertIn("Conclusion.", main)
+        self.assertIn("| 1 | y |", main)       # short table stays
+        self.assertIn("### Sub", main)
+        self.assertNotIn("### Peers", main)
+        self.assertNotIn("Ratio.", main)
+        self.assertIn("Only on [the page](report/t.md): 1 longer table; "
+                      "Peers.", main)
+        # a long table right after the description: the description stays
+        text = "\n\n".join(["## Q1. T", "Description.", long_t])
+        main = layout.main_part(text, "p.md")
+        self.assertIn("Description.", main)
+        self.assertNotIn("| 0 | x |", main)
+        # nothing moved: the page is linked all the same
+        main = layout.main_part("## Q1. T\n\nText.\n", "p.md")
+        self.assertIn("[p.md](p.md)", main)
+
+    def test_figures_placed_under_their_subsection(self):
+        from report import layout
+        text = "\n\n".join(["## Q5. T", "Lead.", "More lead.", "### A",
+                             "A text.", "A more.", "### B", "B text."])
+        out = layout.place_figures(text, [("f1", "![1](1.png)"),
+                                          ("f2", "![2](2.png)"),
+                                          ("f3", "![3](3.png)")],
+                                   {"f2": "### B", "f3": "### Nowhere"})
+        bs = layout.blocks(out)
+        self.assertEqual(bs, ["## Q5. T", "Lead.", "![1](1.png)",
+                              "![3](3.png)", "More lead.", "### A",
+                              "A text.", "A more.", "### B", "B text.",
+                              "![2](2.png)"])
+
+    def test_drop_empty_columns(self):
+        from report import layout
+        t = self._table([("r1", "—", "n/a: no weights", "1 \\| 2", ""),
+                         ("r2", "", "n/a: no weights", "3", "x")],
+                        ("name", "empty", "na", "pipe", "one"))
+        out = layout.drop_empty_columns("Text.\n\n" + t + "\n\nMore.")
+        self.assertEqual(out.split("\n\n")[1].splitlines(), [
+            "| name | pipe | one |", "|---|---|---|",
+            "| r1 | 1 \\| 2 |  |", "| r2 | 3 | x |"])
+        self.assertEqual(layout.empty_columns(out), [])
+        self.assertEqual(len(layout.empty_columns(t)), 2)
+
+    def test_rebase_links_and_pages_dir(self):
+        from report import layout
+        d = os.path.join(os.sep, "r")
+        text = ("[a](x/y.csv) ![f](../plots/f.png) [u](https://e.org/a) "
+                "[s](#sec) [r](REPORT.md#lookup)")
+        self.assertEqual(
+            layout.rebase_links(text, d, os.path.join(d, "report")),
+            "[a](../x/y.csv) ![f](../../plots/f.png) [u](https://e.org/a) "
+            "[s](#sec) [r](../REPORT.md#lookup)")
+        self.assertEqual(layout.default_pages_dir("/x/REPORT-full.md"),
+                         os.path.join(os.sep, "x", "report-full"))
+        self.assertEqual(layout.default_pages_dir("/x/REPORT.md"),
+                         os.path.join(os.sep, "x", "report"))
+        self.assertEqual(layout.default_pages_dir("/x/r2.md"),
+                         os.path.join(os.sep, "x", "r2-pages"))
 
 
 def _cells(metric, unit, values_by_algorithm, seeds=None):
@@ -1513,9 +1928,9 @@ class FigureStyleTest(unittest.TestCase):
     """Drawing details that a reader relies on."""
 
     def test_every_preset_has_its_own_colour_and_marker(self):
-        import make_figures
+        from report import presets
         names = [f"preset{i}" for i in range(15)]
-        st = make_figures.preset_styles(names)
+        st = presets.preset_styles(names)
         pairs = {(v["color"], v["marker"]) for v in st.values()}
         self.assertEqual(len(pairs), 15)
         algo = {(v["color"], v["marker"])
@@ -1525,35 +1940,35 @@ class FigureStyleTest(unittest.TestCase):
                             for v in st.values()))
 
     def test_heat_map_text_contrasts_with_its_cell(self):
-        import make_figures
+        from report import balance, draw
         import numpy as np
-        fig, ax = make_figures.plt.subplots()
+        fig, ax = draw.plt.subplots()
         mat = pd.DataFrame([[1.0, 3.5]], index=["h"], columns=["a", "b"])
-        make_figures._heat(ax, mat, lambda v: f"{v:.2f}", "viridis", "t",
-                           1.0, 3.5)
+        balance._heat(ax, mat, lambda v: f"{v:.2f}", "viridis", "t",
+                      1.0, 3.5)
         col = {t.get_text(): t.get_color() for t in ax.texts}
         # viridis: dark at the low end, light at the high end
         self.assertEqual((col["1.00"], col["3.50"]), ("white", "black"))
         ax.clear()
-        make_figures._heat(ax, mat, lambda v: f"{v:.2f}", "magma_r", "t")
+        balance._heat(ax, mat, lambda v: f"{v:.2f}", "magma_r", "t")
         col = {t.get_text(): t.get_color() for t in ax.texts}
         self.assertEqual((col["1.00"], col["3.50"]), ("black", "white"))
-        make_figures.plt.close(fig)
+        draw.plt.close(fig)
         del np
 
     def test_capped_key_counts_are_marked(self):
-        import make_figures
-        fig, ax = make_figures.plt.subplots()
+        from report import disruption, draw
+        fig, ax = draw.plt.subplots()
         d = pd.DataFrame([dict(algorithm="ring", nodes=1000.0, keys=1e6,
                                median=0.001),
                           dict(algorithm="rendezvous", nodes=1000.0,
                                keys=2e5, median=0.00098),
                           dict(algorithm="ring", nodes=100.0, keys=1e6,
                                median=0.01)])
-        make_figures._mark_capped(ax, d)
+        disruption._mark_capped(ax, d)
         self.assertEqual([t.get_text() for t in ax.texts],
                          ["rendezvous: 200,000 keys (capped)"])
-        make_figures.plt.close(fig)
+        draw.plt.close(fig)
 
 
 class StackLabelsTest(unittest.TestCase):

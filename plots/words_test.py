@@ -14,10 +14,11 @@ as path:line:
 Say the current fact instead, and cite the public source (paper, upstream
 repository@commit, package version) or a file in this repository.
 
-Not scanned: generated files (results/REPORT*.md, results/reference/,
-plots/figures*/) and data (fuzz/corpus/, and the non-code files under
-testdata/): their text comes from code, from the real systems or from
-fuzzing, and the code that writes them is scanned.
+Not scanned: generated files (results/REPORT*.md and their pages
+results/report*/, results/reference/, plots/figures*/) and data
+(fuzz/corpus/, and the non-code files under testdata/): their text comes
+from code, from the real systems or from fuzzing, and the code that writes
+them is scanned.
 
 Run: /usr/bin/python3 plots/words_test.py
 """
@@ -43,8 +44,8 @@ PATTERNS = [
     ("path outside the repository", re.compile(r"\.\./shared\b")),
 ]
 
-GENERATED = re.compile(r"^(results/REPORT[^/]*\.md|results/reference/|"
-                       r"plots/figures[^/]*/)")
+GENERATED = re.compile(r"^(results/REPORT[^/]*\.md|results/report[^/]*/|"
+                       r"results/reference/|plots/figures[^/]*/)")
 CORPORA = re.compile(r"(^|/)corpus/")
 TESTDATA = re.compile(r"(^|/)testdata/")
 CODE = re.compile(r"\.(py|cc|h|sh)$")

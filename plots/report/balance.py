@@ -1,4 +1,4 @@
-"""Q5: load balance. Every balance cell is the MEDIAN over repetitions
+"""Load balance. Every balance cell is the MEDIAN over repetitions
 (the statistic of the headline and the decision guide): [95 % CI of the
 median], or "(n=k)" for 2–5 repetitions. Beside it the model's
 expectation for the same key count ("model E"; for the ring with v = 1 the
@@ -24,6 +24,7 @@ from report.common import (Cell, filt, fmt_med, fmt_num, join_names,
                            med, na_note, one, pick_n, ref_note, render,
                            replay_model, restrict, summary_of, var_filter,
                            variant_label, variants)
+from report.questions import q
 
 # Key set for the per-hash cost column: URL-like strings are the typical
 # string key; chosen explicitly (not the alphabetically first key set).
@@ -138,7 +139,7 @@ def _exact_cell(exp, metric, **f):
 
 
 def section(ctx):
-    out = ["## Q5. How even is the load?", ""]
+    out = [f"## {q('balance')}. How even is the load?", ""]
     out += ref_note(ctx)
     e = ctx.exps.get("balance")
     if e is None:
@@ -408,3 +409,374 @@ def weights_table(ctx):
                + ", ".join(f"{x:g}" for x in wts) + "." if ns else ""), "",
             md_table(["algorithm", "layouts", "worst error: median",
                       "p95", "max", "data"], rows), ""]
+
+
+# ---------------------------------------------------------------------------
+# figures: drawn by plots/make_figures.py and shown in this section; each
+# entry of FIGURES is (stem, caption, drawing function)
+
+import pandas as pd  # noqa: E402
+from matplotlib.ticker import (FuncFormatter,  # noqa: E402
+                               PercentFormatter)
+
+from report import common as rc  # noqa: E402
+from report import seeds as rseeds  # noqa: E402
+from report.draw import Skip, ci_err, need, variant_style  # noqa: E402
+from report.draw import med_err as _med_err  # noqa: E402
+
+
+def fig_vnodes(exps, out):
+    (e,) = need(exps, "vnodes")
+    d = e.data[(e.data["scenario"] == "measured") & e.data["value"].notna()]
+    if d.empty:
+        raise Skip("no measured vnodes rows")
+    ns = sorted(d["nodes"].dropna().unique())
+    fig, axes = style.new_figure(ncols=len(ns), sharey=True,
+                                 figsize=(max(7.5, 5.5 * len(ns)), 4.6))
+    col = style.algorithm_style("ring")["color"]
+    for ax, n in zip(axes[0], ns):
+        dn = d[d["nodes"] == n]
+        an = e.summary[(e.summary["scenario"] == "analytic") &
+                       (e.summary["nodes"] == n)]
+        for m, mk, lab in (("load_max_over_mean", "o", "max/mean"),
+                           ("load_min_over_mean", "v", "min/mean")):
+            g = dn[dn["metric"] == m].groupby("vnodes")["value"]
+            if g.ngroups == 0:
+                continue
+            mid = g.median()
+            ax.fill_between(mid.index, g.quantile(0.025).values,
+                            g.quantile(0.975).values, color=col,
+                            alpha=0.15 if "max" in m else 0.25, linewidth=0)
+            ax.plot(mid.index, mid.values, color=col, marker=mk,
+                    label=f"ring {lab}: median (band: 95 % of repetitions)")
+            a_ = an[an["metric"] == m].sort_values("vnodes")
+            if not a_.empty:
+                ax.plot(a_["vnodes"], a_["median"],
+                        label=f"model expectation {lab}",
+                        **{**style.ANALYTIC_KW,
+                           "linestyle": ":" if "max" in m else "-."})
+        for cl in rseeds.SEED_CLAIMS:
+            st = cl["setting"]
+            if cl["metric"] in ("load_max_over_mean",
+                                "load_min_over_mean") and \
+                    st.get("nodes") == n:
+                # the article's own key count: a run with fewer keys per
+                # node has more sampling spread than the article had
+                ax.plot([st["vnodes"]], [cl["article"]],
+                        label=f"article ({cl['source']}), {n:g} nodes, "
+                        f"{st['keys']:,} keys", **style.ARTICLE_KW)
+        ax.axhline(1.0, color="#999999", linewidth=0.8)
+        ax.set_xscale("log")
+        # log: max/mean 1.0–1.3 (the range that decides a vnode count)
+        # and min/mean down to 0.01 both stay readable
+        ax.set_yscale("log")
+        ax.yaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:g}"))
+        ax.yaxis.set_minor_formatter(FuncFormatter(
+            lambda v, _: f"{v:g}" if f"{v:.2g}"[-1] in "1235" and
+            0.5 <= v <= 2 else ""))
+        ax.set_xlabel("virtual nodes per node")
+        keys = dn["keys"].dropna().unique()
+        ax.set_title(f"N = {n:g}" + (f", {keys[0]:,.0f} keys"
+                                     if len(keys) == 1 else ""))
+    axes[0][0].set_ylabel("keys on node / mean keys per node (log)")
+    leg = style.legend_outside(fig, axes, ncol=3)
+    fig.suptitle("Ring balance vs virtual nodes (median over repetitions)")
+    return style.save_figure(fig, out, "vnodes_balance", [e.meta], leg)
+
+
+# min/mean below this is drawn as a stub at the axis floor with its value
+# written on it: the balance differences of 0.9–1.1 stay readable.
+BALANCE_FLOOR = 0.6
+
+
+def fig_balance(exps, out):
+    """Per N, max/mean (top row) and min/mean (bottom row) per algorithm:
+    bars from 1.0 (perfect) up or down to the median, error bars the
+    median's 95 % CI or min–max of 2–5 repetitions, the model expectation
+    where a model fits (a dash), and the key count written on the bars
+    of cells timed with fewer keys than the others at that N (a cap)."""
+    (e,) = need(exps, "balance")
+    from report import balance as rbal
+    s, ks = rc.restrict(e.summary, "keyset", "uniform")
+    s, hs = rc.restrict(s, "hash", "xxh64")
+    d = s[s["scenario"] == "measured"]
+    ns = sorted(d["nodes"].dropna().unique())
+    if not ns:
+        raise Skip("no measured balance rows")
+    fig, axes = style.new_figure(ncols=len(ns), nrows=2, sharey="row",
+                                 figsize=(max(7.5, 5 * len(ns)), 7.5))
+    vars_ = rc.variants(d)
+    x = np.arange(len(vars_))
+    lows = []
+    for j, n in enumerate(ns):
+        dn = d[d["nodes"] == n]
+        keys = dn[dn["metric"] == "load_max_over_mean"]["keys"].dropna()
+        most = keys.max() if not keys.empty else None
+        for row, m in enumerate(("load_max_over_mean",
+                                 "load_min_over_mean")):
+            ax = axes[row][j]
+            for i, var in enumerate(vars_):
+                r = rc.one(rc.match_variant(dn[dn["metric"] == m], var))
+                if r is None or pd.isna(r.get("median")):
+                    continue
+                kw = variant_style(var, vars_)
+                v = float(r["median"])
+                shown = max(v, BALANCE_FLOOR) if row else v
+                ax.bar(x[i], shown - 1.0, 0.7, bottom=1.0,
+                       color=kw["color"], alpha=kw.get("alpha", 1),
+                       edgecolor="white",
+                       yerr=None if shown != v else _med_err(r, v),
+                       capsize=2)
+                if shown != v:
+                    lows.append(v)
+                    ax.text(x[i], BALANCE_FLOOR + 0.005, f"{v:.2g}\u2193",
+                            ha="center", va="bottom", fontsize=6.5,
+                            color="black", fontweight="bold")
+                a = rc.match_variant(s[(s["scenario"] == "analytic") &
+                                       (s["nodes"] == n) &
+                                       (s["metric"] == m)], var)
+                f = rc.var_filter(var)
+                if not a.empty and rbal.model_fits(s, nodes=n, **f):
+                    ax.plot([x[i]], [a["median"].iloc[0]],
+                            label="model expectation", **{
+                                **style.ANALYTIC_KW, "marker": "_",
+                                "markersize": 14, "linestyle": "none",
+                                "markeredgewidth": 2})
+                k = r.get("keys")
+                if row == 0 and most and k and not pd.isna(k) and k < most:
+                    # inside the bar, from its foot: the model's dash and
+                    # the error bar stay clear
+                    ax.text(x[i], 1.004, f"{k:,.0f} keys (capped)",
+                            rotation=90, ha="center", va="bottom",
+                            fontsize=6, color="white", fontweight="bold")
+            ax.axhline(1.0, color="#999999", linewidth=0.8)
+            ax.set_xticks(x)
+            if row == 1:
+                ax.set_xticklabels([rc.variant_label(v) for v in vars_],
+                                   rotation=30, ha="right")
+            else:
+                ax.set_xticklabels([])
+                ax.set_title(f"N = {n:g}" + (f", {most:,.0f} keys"
+                                             if most else ""))
+    if lows:
+        for ax in axes[1]:
+            ax.set_ylim(bottom=BALANCE_FLOOR - 0.02)
+    axes[0][0].set_ylabel("max/mean (median; bars from 1 = perfect)")
+    axes[1][0].set_ylabel("min/mean (median)"
+                          + (f"; below {BALANCE_FLOOR:g}: value written"
+                             if lows else ""))
+    from matplotlib.lines import Line2D
+    handles = [Line2D([], [], color="black", linewidth=1,
+                      label="error bar: 95 % CI of the median, or min–max "
+                            "of 2–5 repetitions")]
+    an = [ln for ax in axes.flat for ln in ax.get_lines()
+          if ln.get_label() == "model expectation"]
+    if an:
+        handles.append(an[0])
+    leg = style.legend_outside(fig, axes, handles=handles,
+                               labels=[h.get_label() for h in handles])
+    fig.suptitle("Load balance per algorithm: median max/mean and min/mean"
+                 + (f", key set {ks}" if ks else "")
+                 + (f", hash {hs}" if hs else "")
+                 + " (model expectation where a model fits)")
+    return style.save_figure(fig, out, "balance_by_algorithm", [e.meta], leg)
+
+
+def _heat(ax, mat, fmt, cmap, title, vmin=None, vmax=None):
+    im = ax.imshow(mat.values, cmap=cmap, aspect="auto", vmin=vmin,
+                   vmax=vmax)
+    ax.set_xticks(range(mat.shape[1]))
+    ax.set_xticklabels(mat.columns, rotation=30, ha="right")
+    ax.set_yticks(range(mat.shape[0]))
+    ax.set_yticklabels(mat.index)
+    ax.grid(False)
+    for i in range(mat.shape[0]):
+        for j in range(mat.shape[1]):
+            v = mat.values[i, j]
+            if not np.isnan(v):
+                # black on light cells, white on dark ones (by the cell
+                # colour's luminance, whatever the colour map's direction)
+                r, g, b, _ = im.cmap(im.norm(v))
+                light = 0.2126 * r + 0.7152 * g + 0.0722 * b > 0.5
+                ax.text(j, i, fmt(v), ha="center", va="center", fontsize=7,
+                        color="black" if light else "white")
+    ax.set_title(title)
+    return im
+
+
+def fig_hashes(exps, out):
+    (e,) = need(exps, "hashes")
+    s = e.summary
+    d = s[(s["metric"] == "load_max_over_mean") &
+          (s["scenario"].isin(["measured", ""]))]
+    if d.empty:
+        raise Skip("no hash balance rows")
+    d = d[d["nodes"] == d["nodes"].max()]
+    algos = style.order_algorithms(d["algorithm"].unique())
+    fig, axes = style.new_figure(ncols=len(algos),
+                                 figsize=(max(6, 4.2 * len(algos)), 4.6),
+                                 sharey=True)
+    vmin, vmax = 1.0, float(d["median"].max())
+    im = None
+    for ax, a in zip(axes[0], algos):
+        mat = d[d["algorithm"] == a].pivot_table(
+            index="hash", columns="keyset", values="median")
+        im = _heat(ax, mat, lambda v: f"{v:.2f}", "viridis",
+                   f"{a}: max/mean", vmin, vmax)
+        ax.set_xlabel("key set")
+    axes[0][0].set_ylabel("hash function")
+    if im is not None:
+        cb = fig.colorbar(im, ax=list(axes[0]), shrink=0.85, pad=0.02)
+        cb.set_label("max/mean load (median; 1 = perfect)")
+    n = d["nodes"].dropna().unique()
+    fig.suptitle("Balance per hash × key set" +
+                 (f" (N = {n[0]:g})" if len(n) == 1 else ""))
+    return style.save_figure(fig, out, "hashes_balance", [e.meta])
+
+
+def fig_hashes_speed(exps, out):
+    (e,) = need(exps, "hashes")
+    s = e.summary
+    d = s[s["metric"] == "hash_ns"]
+    if d.empty:
+        raise Skip("no hash_ns rows")
+    mat = d.pivot_table(index="hash", columns="keyset", values="median",
+                        aggfunc="median")
+    fig, axes = style.new_figure(figsize=(6.5, 4.6))
+    im = _heat(axes[0][0], mat, lambda v: f"{v:.3g}", "magma_r",
+               "hash cost, ns per key (median)")
+    cb = fig.colorbar(im, ax=axes[0][0])
+    cb.set_label("ns per key")
+    axes[0][0].set_xlabel("key set")
+    axes[0][0].set_ylabel("hash function")
+    return style.save_figure(fig, out, "hashes_speed", [e.meta])
+
+
+def fig_bounded_load(exps, out):
+    (e,) = need(exps, "bounded_load")
+    s, n = bounded_rows(e)
+    ring = e.summary[(e.summary["algorithm"] == "ring") &
+                     (e.summary["nodes"] == n)]
+    col = style.algorithm_style("bounded_load")
+    rcol = style.algorithm_style("ring")
+    fig, axes = style.new_figure(ncols=2)
+    ax = axes[0][0]
+    m = s[(s["metric"] == "load_max_over_mean") &
+          (s["scenario"] == "measured")].sort_values("load_factor")
+    if not m.empty:
+        ax.errorbar(m["load_factor"], m["median"], yerr=ci_err(m),
+                    color=col["color"], marker=col["marker"], capsize=2,
+                    label="bounded_load max/mean (median, 95 % CI)")
+    a = s[(s["metric"] == "load_max_over_mean") &
+          (s["scenario"] == "analytic")].sort_values("load_factor")
+    if not a.empty:
+        ax.plot(a["load_factor"], a["median"],
+                label="bound ⌈c·m/n⌉ / (m/n)", **style.IDEAL_KW)
+    r = ring[(ring["metric"] == "load_max_over_mean") &
+             (ring["scenario"] == "measured")]
+    if not r.empty:
+        rm = r.groupby("load_factor")["median"].median() \
+            if r["load_factor"].notna().any() else None
+        if rm is not None:
+            ax.plot(rm.index, rm.values, color=rcol["color"],
+                    marker=rcol["marker"], label="ring max/mean (no cap)")
+        else:
+            ax.axhline(r["median"].median(), color=rcol["color"],
+                       label="ring max/mean (no cap)")
+    ax.set_xlabel("load factor c = 1 + ε")
+    ax.set_ylabel("keys on busiest node / mean")
+    ax.set_title("balance vs c")
+    ax2 = axes[0][1]
+    for sc, ls in (("add", "-"), ("remove_random", "--")):
+        d = s[(s["metric"] == "moved_fraction") & (s["scenario"] == sc)
+              ].sort_values("load_factor")
+        if d.empty:
+            continue
+        ax2.plot(d["load_factor"], d["median"], color=col["color"],
+                 marker=col["marker"], linestyle=ls,
+                 label=f"moved on {sc.replace('_', ' ')}")
+        o = s[(s["metric"] == "moved_optimal_fraction") &
+              (s["scenario"] == sc)].sort_values("load_factor")
+        if not o.empty:
+            ax2.plot(o["load_factor"], o["median"],
+                     label=f"optimum ({sc.replace('_', ' ')})",
+                     **{**style.IDEAL_KW, "linestyle": ls, "color":
+                        "black" if sc == "add" else "#666666"})
+    ax2.set_yscale("log")
+    ax2.yaxis.set_major_formatter(PercentFormatter(1.0))
+    ax2.set_xlabel("load factor c = 1 + ε")
+    ax2.set_ylabel("keys moved, fraction of all keys (log)")
+    ax2.set_title("disruption vs c")
+    leg = style.legend_outside(fig, axes, ncol=3)
+    k = s["keys"].dropna()
+    kpn = f", {k.iloc[0] / n:,.0f} keys per node" if n and not k.empty \
+        else ""
+    fig.suptitle("Bounded load" + (f" (N = {n:g}{kpn}; disruption = "
+                                   "from-scratch replays on N and N±1)"
+                                   if n else ""))
+    return style.save_figure(fig, out, "bounded_load", [e.meta], leg)
+
+
+def fig_weights(exps, out):
+    (e,) = need(exps, "weights")
+    d = e.data[(e.data["metric"] == "share") & e.data["value"].notna()]
+    meas = d[d["scenario"] == "measured"]
+    if meas.empty:
+        raise Skip("no measured share rows")
+    fig, axes = style.new_figure()
+    ax = axes[0][0]
+    algos = style.order_algorithms(meas["algorithm"].unique())
+    span = meas["weight"].max() - meas["weight"].min()
+    step = 0.04 * (span if span > 0 else 1)
+    for i, a in enumerate(algos):
+        ma = meas[meas["algorithm"] == a]
+        g = ma.groupby(["node", "weight"])["value"]
+        med = g.median().reset_index()
+        lo = g.min().values
+        hi = g.max().values
+        off = (i - (len(algos) - 1) / 2) * step
+        kw = style.line_kw(a, linestyle="none")
+        ax.errorbar(med["weight"] + off, med["value"],
+                    yerr=[med["value"] - lo, hi - med["value"]], capsize=2,
+                    **kw)
+    an = d[d["scenario"] == "analytic"]
+    if not an.empty:
+        ideal = an.groupby("weight")["value"].median()
+        ax.plot(ideal.index, ideal.values, label="ideal w / Σw",
+                **style.IDEAL_KW)
+    na = e.not_applicable()
+    if not na.empty:
+        ax.text(0.02, 0.98, "no weights (n/a): " + ", ".join(
+            style.order_algorithms(na["algorithm"].unique())),
+            transform=ax.transAxes, va="top", fontsize=7, color="#444444")
+    ax.set_xlabel("node weight")
+    ax.set_ylabel("share of keys (median; bars: min–max of repetitions)")
+    ax.yaxis.set_major_formatter(PercentFormatter(1.0))
+    leg = style.legend_outside(fig, axes)
+    fig.suptitle("Weighted shares vs weight")
+    return style.save_figure(fig, out, "weights_shares", [e.meta], leg)
+
+
+FIGURES = [
+    ("vnodes_balance", "Ring max/mean and min/mean vs vnodes (mean, 95 % "
+     "band of repetitions, model expectation)",
+     fig_vnodes),
+    ("balance_by_algorithm", "Load balance per algorithm",
+     fig_balance),
+    ("hashes_balance", "Balance per hash × key set (max/mean)",
+     fig_hashes),
+    ("hashes_speed", "Hash cost per hash × key set",
+     fig_hashes_speed),
+    ("bounded_load", "Bounded load: max/mean and disruption vs c",
+     fig_bounded_load),
+    ("weights_shares", "Weighted shares vs weight (ideal line)",
+     fig_weights),
+]
+
+# Where each figure sits: under the subsection whose heading starts so
+# (the others after the section's first paragraph).
+FIGURE_UNDER = {"vnodes_balance": "### Ring: balance vs virtual nodes",
+                "hashes_balance": "### Balance per hash",
+                "hashes_speed": "### Balance per hash",
+                "bounded_load": "### Bounded load",
+                "weights_shares": "### Weights"}

@@ -7,6 +7,7 @@ import re
 from report.common import (WITHIN_RUN, cell_note, filt, keys_per_node, mcell,
                            nearest_nodes, one, peers_in, ref_note, render,
                            summary_of, var_filter, variant_label, variants)
+from report.questions import q
 
 METRICS = [("build_ns", "build"), ("add_node_ns", "add node"),
            ("remove_node_ns", "remove node"),
@@ -14,7 +15,7 @@ METRICS = [("build_ns", "build"), ("add_node_ns", "add node"),
 
 
 def section(ctx):
-    out = ["## Q2. How long do build and updates take?", ""]
+    out = [f"## {q('build')}. How long do build and updates take?", ""]
     e = ctx.exps.get("build")
     if e is None:
         return "\n".join(out + ["_No `build` results yet._", ""])
@@ -91,3 +92,49 @@ def peers_table(ctx):
             (f" Peers: {desc}." if desc else ""), "",
             render(ctx, ["ours", "peer", "N", "ours ns", "peer ns", "ratio",
                          "data"], rows), ""]
+
+
+# ---------------------------------------------------------------------------
+# figures: drawn by plots/make_figures.py and shown in this section; each
+# entry of FIGURES is (stem, caption, drawing function)
+
+import style  # noqa: E402
+from report.draw import log_axes, need, plot_metric_vs_nodes  # noqa: E402
+
+
+def fig_build(exps, out):
+    (e,) = need(exps, "build")
+    s = e.summary
+    metrics = [("build_ns", "build from scratch"),
+               ("add_node_ns", "add one node"),
+               ("remove_node_ns", "remove one node")]
+    fig, axes = style.new_figure(ncols=3, figsize=(13, 4.4))
+    for ax, (m, title) in zip(axes[0], metrics):
+        if s[s["metric"] == m].empty:
+            ax.text(0.5, 0.5, f"no {m} rows", transform=ax.transAxes,
+                    ha="center")
+        else:
+            plot_metric_vs_nodes(ax, s, m)
+            log_axes(ax)
+        na = e.not_applicable()
+        na = na[na["metric"] == m]
+        if not na.empty:
+            ax.text(0.02, 0.98, "n/a: " + ", ".join(
+                style.order_algorithms(na["algorithm"].unique())),
+                transform=ax.transAxes, va="top", fontsize=7,
+                color="#444444")
+        ax.set_title(title)
+        ax.set_xlabel("nodes N")
+        ax.set_ylabel("time, ns (median, 95 % CI of the median)")
+    leg = style.legend_outside(fig, axes)
+    fig.suptitle("Build / add / remove time vs number of nodes")
+    return style.save_figure(fig, out, "build_vs_nodes", [e.meta], leg)
+
+
+FIGURES = [
+    ("build_vs_nodes", "Build, add-node and remove-node time vs N",
+     fig_build),
+]
+
+# Subsections (heading prefixes) shown on the question's page only.
+PAGE_ONLY = ("### Build vs the reference implementation",)

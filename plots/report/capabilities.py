@@ -1,4 +1,4 @@
-"""Q6: what each algorithm can do. Declared capabilities and lookup
+"""What each algorithm can do. Declared capabilities and lookup
 complexity come from registry.json (`chbench list --json`); beside them,
 what the data show: removal from the middle and weights (a value vs a
 "not applicable" row) and minimal disruption (the measured worst
@@ -7,6 +7,7 @@ excess/optimum ratio and the per-N judgement of report.disruption)."""
 import style
 from report import disruption
 from report.common import md_table, peers_in
+from report.questions import q
 
 CAPS = [("arbitrary_removal", "removal from the middle"),
         ("weights", "weights"), ("replicas", "replicas"),
@@ -115,12 +116,13 @@ def section(ctx):
         rows.append(r)
     src = ("`registry.json` of this report's runs" if ctx.reg else
            "**no registry.json found: declared columns are empty**")
-    out = ["## Q6. What can each algorithm do?", "",
+    out = [f"## {q('capabilities')}. What can each algorithm do?", "",
            f"Declared capabilities and lookup complexity from {src}; "
            "\"data:\" is what the measurements show: removal and weights "
            "from values vs `not applicable` rows; minimal disruption from "
            "the excess moves judged against the optimum at every N "
-           "(Q4: within binomial noise of 0 or below 1 % of the optimum), "
+           f"({q('disruption')}: within binomial noise of 0 or below 1 % of "
+           "the optimum), "
            "with the worst measured excess/optimum ratio. ⚠ marks a "
            "declaration the data contradict: a declared capability the "
            "data show missing, or one declared missing that the data "
@@ -128,8 +130,9 @@ def section(ctx):
            "change moves extra keys; when every measured change was "
            "minimal, that change was not among them (\"declared case not "
            "measured\"), which is no contradiction." +
-           (" \"monotone on removal\" is measured only (Q7): no key on a "
-            "live node moved in any removal cell." if rem is not None
+           (" \"monotone on removal\" is measured only "
+            f"({q('removal')}): no key on a live node moved in any "
+            "removal cell." if rem is not None
             else "") +
            (" Disagreements: " + ", ".join(disagree) + "."
             if disagree else "") +

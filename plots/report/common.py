@@ -1,6 +1,8 @@
 """Shared helpers of the report sections: formatting, statistics labels,
 the report context (local and reference runs, registry metadata), variant
-helpers, interval comparisons and the markdown table renderer.
+helpers, interval comparisons, means over repetitions with their intervals
+(mean_of, mean_interval: the presets and cluster sections compare means)
+and the markdown table renderer.
 
 Statistics labels (results/README.md, "Rule everywhere"):
   * fmt_med: a median with ITS OWN interval [median_ci_low–median_ci_high];
@@ -923,3 +925,32 @@ def peers_in(ctx, exp_name="lookup"):
             names |= set(d.loc[d["note"].str.startswith("peer of"),
                                "algorithm"])
     return names
+
+
+# ---------------------------------------------------------------------------
+# means over repetitions (the presets and cluster sections compare means)
+
+def mean_of(r):
+    if r is None:
+        return float("nan")
+    v = r.get("mean")
+    return float("nan") if v is None or (isinstance(v, float) and
+                                         math.isnan(v)) else float(v)
+
+
+def mean_interval(r):
+    """(lo, hi) of the mean: its 95 % interval; (mean, mean) for a single
+    repetition or repetitions without spread; None (tied with everything)
+    when the interval is missing otherwise."""
+    m = mean_of(r)
+    if math.isnan(m):
+        return None
+    lo, hi = r.get("mean_ci_low"), r.get("mean_ci_high")
+    if lo is not None and hi is not None and not (
+            math.isnan(float(lo)) or math.isnan(float(hi))):
+        return clip_bounds(r, lo, hi)
+    n = int(r.get("n") or 0)
+    mn, mx = r.get("min"), r.get("max")
+    if n >= 2 and mn is not None and mx is not None and mn == mx:
+        return m, m     # repetitions without spread
+    return None         # one key-set seed: no interval, not ranked

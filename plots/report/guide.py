@@ -27,7 +27,7 @@ ideal uniform placement of the same keys (the balance analytic rows). No
 item assumes a workload that was not measured: the key sets of the
 placement experiments have unit popularity per key; skewed (Zipf) request
 popularity, stampedes and cascades come only from the cluster experiment's
-items (report.cluster.guide_items, Q10)."""
+items (report.cluster.guide_items)."""
 
 import math
 
@@ -44,6 +44,7 @@ from report.common import (PARAM_COLS, cannot_add, filt, fmt_med, fmt_num,
                            variant_label)
 from report.balance import (HASH_COST_KEYSET, bounded_rows, exact_rows,
                             uniform_expectation)
+from report.questions import q
 
 VNODES_TARGET = 1.10  # "within 10 % of fair"
 # Bytes above the smallest footprint that count as "the same": 1 % of it
@@ -55,8 +56,8 @@ POW2_DIP = 0.8
 LOW_KEYS_PER_NODE = 10
 # A timing ratio below 1 + TIMING_MARGIN is not called a difference: the
 # intervals are within one run, and the same computation timed in two
-# groups of one run differs by a few per cent (Q7's note on the
-# nothing-removed cells).
+# groups of one run differs by a few per cent (the node-failure
+# section's note on the nothing-removed cells).
 TIMING_MARGIN = 0.05
 
 
@@ -191,7 +192,8 @@ def _rows(df):
 
 
 def _no_room_text(ctx, excl, n):
-    """'anchor (a = N: no free bucket, cannot add a node; with room, Q8 …)'."""
+    """'anchor (a = N: no free bucket, cannot add a node; with room, <the
+    overprovision question> …)'."""
     out = []
     op = ctx.exps.get("overprovision")
     for r in excl:
@@ -205,7 +207,8 @@ def _no_room_text(ctx, excl, n):
             room = room[room["nodes"] == pick_n(room["nodes"], n)] \
                 if not room.empty else room
             if not room.empty:
-                txt += "; with room, Q8, another timing group: " + ", ".join(
+                txt += (f"; with room, {q('overprovision')}, another timing "
+                        "group: ") + ", ".join(
                     f"{_label(x)} {fmt_med(x)} ns at N={fmt_n(x['nodes'])}, "
                     f"room for {fmt_num(x['capacity'] - x['nodes'])} more "
                     "nodes" for x in _rows(room.sort_values("capacity")))
@@ -588,7 +591,7 @@ def least_memory_item(ctx, bad):
         txt += ("; then " if same else ": ") + ", ".join(
             extra(r) for r in above[:3])
         if len(above) > 3:
-            txt += f" and {len(above) - 3} more (Q3)"
+            txt += f" and {len(above) - 3} more ({q('memory')})"
     return ("least_memory", txt + ". " + ctx.csv_link("memory"))
 
 

@@ -1,10 +1,13 @@
-"""Report header: generated-file banner, machines and builds (local and
-reference), the runs used, and the statistics legend."""
+"""Report header: the title with the generated-file banner (title), then
+(parts) the machine and build of the newest run (local and reference) with
+the fields other runs differ in, the runs used (each experiment's run id
+and commit, from its meta.json) and the statistics legend."""
 
 import datetime
 
 import chdata
 from report.common import STAT_LEGEND, md_table
+from report.layout import GENERATED
 
 
 def _g(m, *keys):
@@ -63,6 +66,26 @@ def machine_rows(meta):
     ]
 
 
+def differences(exps):
+    """Lines naming the machine and build fields (but the commit and the
+    CPU, warned about apart) whose value differs between the runs, with the
+    experiments of each value."""
+    vals = {}
+    for name, e in sorted(exps.items()):
+        if name == "lookup_all_hashes":  # same run as lookup
+            continue
+        for k, v in machine_rows(e.meta):
+            if k not in ("Commit", "CPU"):
+                vals.setdefault(k, {}).setdefault(v, []).append(name)
+    out = []
+    for k, by in vals.items():
+        if len(by) > 1:
+            out.append(f"Runs differ in {k}: " + "; ".join(
+                f"{v} ({', '.join(names)})" for v, names in by.items())
+                + ".\n")
+    return out
+
+
 def shard_lines(exps):
     """Sharded runs (`chbench run --shard`, then `chbench merge`): which
     experiments, on which hosts; a warning where timing groups of one
@@ -95,10 +118,9 @@ def shard_lines(exps):
     return out
 
 
-def section(ctx, args):
-    lines = ["# chbench results report", "",
-             "> **Generated file — do not edit by hand.** Produced by "
-             "`plots/make_report.py`; rerun `make report` to refresh.", ""]
+def title(ctx, args):
+    """The report's title, the generated-file banner and what it reads."""
+    lines = ["# chbench results report", "", GENERATED, ""]
     now = datetime.datetime.now(datetime.timezone.utc).strftime(
         "%Y-%m-%dT%H:%M:%SZ")
     lines.append(f"Report generated {now} from `{args.results}`" +
@@ -110,21 +132,38 @@ def section(ctx, args):
     if not ctx.exps:
         lines.append(f"No results found under `{args.results}`.")
         lines.append("")
-        return "\n".join(lines)
+    return "\n".join(lines)
+
+
+def parts(ctx, args):
+    """[(anchor, title, Markdown)]: machine and build, the runs used, how to
+    read the tables; none without results."""
+    if not ctx.exps:
+        return []
+    out = []
+    lines = []
     local = _newest(ctx.exps)
     ref = _newest(ctx.ref) if ctx.has_ref else None
-    header = ["", "this report's runs"] + (["reference runs"] if ref else [])
+    header = ["", "this report's runs (newest)"] + (
+        ["reference runs (newest)"] if ref else [])
     rows = []
-    lr = machine_rows(local)
-    rr = machine_rows(ref) if ref else None
+    # The commit is per run (Runs used), not one for the report.
+    lr = [r for r in machine_rows(local) if r[0] != "Commit"]
+    rr = [r for r in machine_rows(ref) if r[0] != "Commit"] if ref else None
     for i, (k, v) in enumerate(lr):
         rows.append([k, v] + ([rr[i][1]] if rr else []))
-    lines += ["## Machine and build", "", md_table(header, rows), ""]
+    lines += ["## Machine and build", "",
+              "The machine and build of the newest run; where other runs "
+              "differ, the lines below the table say how. Each run's "
+              "commit: [Runs used](#runs).", "",
+              md_table(header, rows), ""]
     cpus = {_g(e.meta, "cpu_model", "cpu") for e in ctx.exps.values()}
     if len(cpus) > 1:
         lines.append("**Warning:** this report's runs come from different "
                      "CPUs: " + "; ".join(sorted(cpus)) + ".\n")
+    lines += differences(ctx.exps)
     lines += shard_lines(ctx.exps)
+    out.append(("machine", "Machine and build", "\n".join(lines)))
     runs = []
     for which, exps in (("this report", ctx.exps),
                         ("reference", ctx.ref if ctx.has_ref else {})):
@@ -132,23 +171,31 @@ def section(ctx, args):
             if name == "lookup_all_hashes":  # same run as lookup
                 continue
             m = e.meta
-            runs.append([name, which, f"`{m.get('run_id')}`",
+            runs.append([name] + ([which] if ctx.has_ref else []) +
+                        [f"`{m.get('run_id')}`", f"`{_commit(m)}`",
                          _g(m, "date_utc", "date"), _g(m, "tier"),
-                         f"`{_commit(m)}`",
                          ctx.csv_link(name, ref=which == "reference")])
-    lines += ["## Runs used", "",
-              "One run per experiment and results directory: the newest by "
-              "`meta.json` date (among runs of the `--tier` given, if "
-              "any; a run marked `stale` in its `meta.json` is never "
-              "used).", "",
-              md_table(["experiment", "runs", "run id", "date (UTC)", "tier",
-                        "commit", "data"], runs), ""]
+    commits = sorted({_commit(e.meta) for n, e in ctx.exps.items()
+                      if n != "lookup_all_hashes"})
+    lines = ["## Runs used", "",
+             "One run per experiment and results directory: the newest by "
+             "`meta.json` date (among runs of the `--tier` given, if "
+             "any; a run marked `stale` in its `meta.json` is never "
+             "used); its run id and the commit it was measured at come "
+             "from its `meta.json`"
+             + (f" (this report's runs: {len(commits)} commits)"
+                if len(commits) > 1 else "") + ".", "",
+             md_table(["experiment"] + (["runs"] if ctx.has_ref else []) +
+                      ["run id", "commit", "date (UTC)", "tier", "data"],
+                      runs), ""]
+    out.append(("runs", "Runs used", "\n".join(lines)))
     reg = "read from `registry.json`" if ctx.reg else \
         "**missing** (`registry.json` not found: capability and " \
         "complexity columns are empty)"
-    lines += ["## How to read the tables", "", STAT_LEGEND, "",
-              "Timing cells are medians over interleaved measurement rounds "
-              "(results/README.md \"Timing method\"). Algorithm and metric "
-              f"metadata (units, better direction, capabilities) are {reg}.",
-              ""]
-    return "\n".join(lines)
+    lines = ["## How to read the tables", "", STAT_LEGEND, "",
+             "Timing cells are medians over interleaved measurement rounds "
+             "(results/README.md \"Timing method\"). Algorithm and metric "
+             f"metadata (units, better direction, capabilities) are {reg}.",
+             ""]
+    out.append(("reading", "How to read the tables", "\n".join(lines)))
+    return out

@@ -1,4 +1,4 @@
-"""Q1: lookup cost. Throughput and dependent-chain latency per variant
+"""Lookup cost. Throughput and dependent-chain latency per variant
 and N, bounded_load's placed-key probe apart from its routing, the timed
 peers ("vs the reference implementations": ours / peer in the same round),
 multi-thread lookups per second, the hash axis, and the timing context
@@ -10,6 +10,7 @@ from report.common import (WITHIN_RUN, Cell, fmt_med, fmt_num, filt,
                            keys_per_node, mcell, md_table, nearest_nodes, one,
                            peers_in, ref_note, render, summary_of,
                            var_filter, variant_label, variants)
+from report.questions import q
 
 LOOKUP_NS = [100, 1000, 10000]
 RATIO_RE = re.compile(r"^(lookup_ns|lookup_latency_ns)_ratio_to_(.+)$")
@@ -32,7 +33,7 @@ def _bl_note(s):
 
 
 def section(ctx):
-    out = ["## Q1. How fast is a lookup?", ""]
+    out = [f"## {q('lookup')}. How fast is a lookup?", ""]
     e = ctx.exps.get("lookup")
     if e is None:
         return "\n".join(out + ["_No `lookup` results yet._", ""])
@@ -387,3 +388,75 @@ def context_line(ctx):
             "its `meta.json`'s `timing_policy` (results/README.md). "
             + WITHIN_RUN)
     return ["Timing context (medians per cell):", ""] + out + ["", note, ""]
+
+
+# ---------------------------------------------------------------------------
+# figures: drawn by plots/make_figures.py and shown in this section; each
+# entry of FIGURES is (stem, caption, drawing function)
+
+import style  # noqa: E402
+from report import common as rc  # noqa: E402
+from report.draw import (Skip, drop_peers, log_axes, need,  # noqa: E402
+                         noisy_handle, plot_metric_vs_nodes)
+
+
+def fig_lookup(exps, out, metric="lookup_ns", stem="lookup_vs_nodes",
+               what="Lookup time (throughput)"):
+    (e,) = need(exps, "lookup")
+    s = drop_peers(exps, e.summary)
+    if s[s["metric"] == metric].empty:
+        raise Skip(f"no {metric} rows")
+    fig, axes = style.new_figure(ncols=2, sharey=True)
+    both = s[(s["metric"] == metric) &
+             s["scenario"].isin(["prehashed", "string"])]
+    all_vars = rc.variants(both)
+    for ax, sc in zip(axes[0], ("prehashed", "string")):
+        plot_metric_vs_nodes(ax, s, metric, sc, label_vars=all_vars)
+        if sc == "string":
+            h = s[(s["metric"] == "hash_ns") & (s["scenario"] == "string")]
+            if not h.empty:
+                hm = h.groupby("nodes")["median"].median()
+                ax.plot(hm.index, hm.values, color="black", linestyle="--",
+                        marker="x", label="hash only (string key)")
+        log_axes(ax)
+        sn = sorted(both[both["scenario"] == sc]["nodes"].dropna().unique())
+        ax.set_title(f"{sc} keys" + (" (includes hashing the key)"
+                                     if sc == "string" else "")
+                     + (f"\ntimed at N = {sn[0]:,.0f} only"
+                        if len(sn) == 1 else ""))
+        if len(sn) == 1:
+            ax.set_xlim(axes[0][0].get_xlim())
+        ax.set_xlabel("nodes N")
+    axes[0][0].set_ylabel(f"{what}, ns per lookup (median, 95 % CI of "
+                          "the median)")
+    handles, labels = [], []
+    for ax in axes[0]:
+        for h, lab in zip(*ax.get_legend_handles_labels()):
+            if lab not in labels:
+                handles.append(h)
+                labels.append(lab)
+    handles.append(noisy_handle())
+    labels.append(handles[-1].get_label())
+    leg = style.legend_outside(fig, axes, handles=handles, labels=labels)
+    fig.suptitle(f"{what} vs number of nodes")
+    return style.save_figure(fig, out, stem, [e.meta], leg)
+
+
+def fig_lookup_latency(exps, out):
+    return fig_lookup(exps, out, "lookup_latency_ns",
+                      "lookup_latency_vs_nodes",
+                      "Lookup latency (dependent chain)")
+
+
+FIGURES = [
+    ("lookup_vs_nodes", "Lookup time vs N (median, 95 % CI of the median; "
+     "hollow = noisy)",
+     fig_lookup),
+    ("lookup_latency_vs_nodes", "Dependent-chain lookup latency vs N",
+     fig_lookup_latency),
+]
+
+# Subsections (heading prefixes) shown on the question's page only: a
+# chooser reads the lookup times; the peers and threads are for checking.
+PAGE_ONLY = ("### Lookup vs the reference implementations",
+             "### Lookups per second")

@@ -1,14 +1,15 @@
-"""Q3: memory. Self-reported bytes per variant and N (deterministic: one
+"""Memory. Self-reported bytes per variant and N (deterministic: one
 measurement, exact), heap bytes, bytes per node, and bounded_load's state
 with placed keys (bytes per placed key)."""
 
 from report.common import (filt, fmt_num, keys_per_node, mcell, med,
                            nearest_nodes, one, ref_note, render, var_filter,
                            variant_label, variants)
+from report.questions import q
 
 
 def section(ctx):
-    out = ["## Q3. How much memory?", ""]
+    out = [f"## {q('memory')}. How much memory?", ""]
     e = ctx.exps.get("memory")
     if e is None:
         return "\n".join(out + ["_No `memory` results yet._", ""])
@@ -90,3 +91,40 @@ def least_memory_rows(s, n):
 
 
 __all__ = ["section", "least_memory_rows", "med"]
+
+
+# ---------------------------------------------------------------------------
+# figures: drawn by plots/make_figures.py and shown in this section; each
+# entry of FIGURES is (stem, caption, drawing function)
+
+import style  # noqa: E402
+from report.draw import log_axes, need, plot_metric_vs_nodes  # noqa: E402
+
+
+def fig_memory(exps, out):
+    (e,) = need(exps, "memory")
+    s = e.summary[e.summary["placed_keys"].isna()]
+    fig, axes = style.new_figure(ncols=2)
+    for ax, metric, lab in zip(axes[0], ("memory_bytes",
+                                         "memory_bytes_per_node"),
+                               ("memory, bytes", "memory per node, bytes")):
+        if s[s["metric"] == metric].empty:
+            ax.text(0.5, 0.5, f"no {metric} rows", transform=ax.transAxes,
+                    ha="center")
+            continue
+        plot_metric_vs_nodes(ax, s, metric, yerr=False)
+        log_axes(ax)
+        ax.set_xlabel("nodes N")
+        ax.set_ylabel(lab + " (self-reported)")
+    axes[0][0].set_title("total")
+    axes[0][1].set_title("per node")
+    leg = style.legend_outside(fig, axes)
+    fig.suptitle("Memory vs number of nodes (ring at several vnode counts)")
+    return style.save_figure(fig, out, "memory_vs_nodes", [e.meta], leg)
+
+
+FIGURES = [
+    ("memory_vs_nodes", "Memory vs N (log-log; ring at several vnode "
+     "counts)",
+     fig_memory),
+]

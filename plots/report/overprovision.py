@@ -1,4 +1,4 @@
-"""Q8: capacity and probes, lookup time against balance (experiment
+"""Capacity and probes, lookup time against balance (experiment
 `overprovision`, plus each algorithm's default variant from `balance` and
 `lookup` at the same N and keys when both exist).
 
@@ -29,6 +29,7 @@ from report.common import (Cell, cannot_add, filt, fmt_med, fmt_value,
                            match_variant, med, one, overlaps, pick_n,
                            ref_note, render, restrict, var_filter, var_key,
                            variant_label, variants)
+from report.questions import q
 
 PREFERRED_N = 1000
 
@@ -207,7 +208,8 @@ def _front_cell(p):
 
 
 def section(ctx):
-    out = ["## Q8. Capacity and probes: lookup time against balance", ""]
+    out = [f"## {q('overprovision')}. Capacity and probes: lookup time "
+           "against balance", ""]
     if ctx.exps.get("overprovision") is None:
         return "\n".join(out + ["_No `overprovision` results yet._", ""])
     pts, n, info = points(ctx.exps)
@@ -335,3 +337,82 @@ def guide_items(ctx):
                 if near else "")
              + "." + (" " + fl if fl else "") + " "
              + ctx.csv_link("overprovision"))]
+
+
+# ---------------------------------------------------------------------------
+# figures: drawn by plots/make_figures.py and shown in this section; each
+# entry of FIGURES is (stem, caption, drawing function)
+
+import pandas as pd  # noqa: E402
+
+import style  # noqa: E402
+from report import common as rc  # noqa: E402
+from report import overprovision as rover  # noqa: E402
+from report.draw import Skip, need, noisy_handle  # noqa: E402
+from report.draw import med_err as _med_err  # noqa: E402
+from report.draw import place_labels as _place_labels  # noqa: E402
+
+
+def fig_pareto(exps, out):
+    (e,) = need(exps, "overprovision")
+    pts, n, _ = rover.points(exps)
+    if not pts:
+        raise Skip("no overprovision variant with balance and lookup rows")
+    front = rover.pareto(pts)
+    fig, axes = style.new_figure(figsize=(9, 6))
+    ax = axes[0][0]
+    seen = set()
+    for p in pts:
+        a = p["var"]["algorithm"]
+        kw = style.line_kw(a, linestyle="none")
+        kw["label"] = a if a not in seen else "_" + a
+        seen.add(a)
+        xr, yr = p["x_row"], p["y_row"]
+        xerr = _med_err(xr, p["x"])
+        yerr = None
+        if not pd.isna(yr.get("median_ci_low")):
+            yerr = [[max(0, p["y"] - yr["median_ci_low"])],
+                    [max(0, yr["median_ci_high"] - p["y"])]]
+        ax.errorbar([p["x"]], [p["y"]], xerr=xerr, yerr=yerr, capsize=2,
+                    markersize=7 if p["front"] else 5, **kw)
+        if rc.is_noisy(yr):
+            ax.plot([p["x"]], [p["y"]], linestyle="none",
+                    marker=kw["marker"], markersize=9,
+                    markerfacecolor="white", markeredgecolor=kw["color"],
+                    zorder=6)
+    fx = [p["x"] for p in front]
+    fy = [p["y"] for p in front]
+    ax.plot(fx, fy, drawstyle="steps-post", color="black", linestyle="--",
+            linewidth=1, label="Pareto front (point estimates)", zorder=1)
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    noadd = rc.cannot_add(None, exps)
+    for p in pts:   # "a = N: no free bucket" where it applies
+        p["label"] = rover._label(p, noadd)
+    _place_labels(ax, pts)
+    ax.set_xlabel("max/mean load (median over repetitions; bars: 95 % CI "
+                  "of the median, or min–max of 2–5); 1 = perfect")
+    ax.set_ylabel("lookup time, ns (prehashed; median, 95 % CI of the "
+                  "median)")
+    handles, labels = ax.get_legend_handles_labels()
+    handles.append(noisy_handle())
+    labels.append(handles[-1].get_label())
+    leg = style.legend_outside(fig, axes, handles=handles, labels=labels)
+    kpn = rc.keys_per_node(pts[0]["x_row"])
+    default = any(p["source"] != "overprovision" for p in pts)
+    fig.suptitle(f"Lookup time against balance, N = {n:g}"
+                 + (f", {kpn}" if kpn else "")
+                 + " (bold labels: on the front"
+                 + ("; \"(default)\": balance + lookup experiments"
+                    if default else "") + ")")
+    metas = [e.meta] + [exps[x].meta for x in ("balance", "lookup")
+                        if x in exps and any(p["source"] != "overprovision"
+                                             for p in pts)]
+    return style.save_figure(fig, out, "pareto_lookup_balance", metas, leg)
+
+
+FIGURES = [
+    ("pareto_lookup_balance", "Lookup time against max/mean: capacity and "
+     "probes variants with the default variants, and the Pareto front",
+     fig_pareto),
+]

@@ -1,4 +1,4 @@
-"""Q9: your production configuration vs the alternatives (experiment
+"""Your production configuration vs the alternatives (experiment
 `presets`, experiments/presets.toml).
 
 One row family: kind `presets`, `algorithm` = a production preset (registry
@@ -33,10 +33,11 @@ accepts (max_servers; 0 = no limit).
 
 import math
 
-from report.common import (Cell, clip_bounds, filt, fmt_med,
+from report.common import (Cell, filt, fmt_med,
                            fmt_num, fmt_paired, interval, join_names, mcell,
-                           na_note, one, overlaps, paired, pick_n, ref_note,
-                           render, summary_of)
+                           mean_interval, mean_of, na_note, one, overlaps,
+                           paired, pick_n, ref_note, render, summary_of)
+from report.questions import q
 
 PREFERRED_N = 10
 # add / optimum below this: the joining server gets clearly less than a
@@ -72,14 +73,6 @@ def row(s, name, n, scenario, metric):
                     metric=metric))
 
 
-def mean_of(r):
-    if r is None:
-        return float("nan")
-    v = r.get("mean")
-    return float("nan") if v is None or (isinstance(v, float) and
-                                         math.isnan(v)) else float(v)
-
-
 def med_of(r):
     """A summary row's median (NaN when missing)."""
     if r is None:
@@ -101,24 +94,6 @@ def joiner_share(data, name, n):
     ex = d[d["metric"] == "moved_excess_fraction"].set_index("seed")["value"]
     j = ((mv - ex.reindex(mv.index).fillna(0.0)) * (n + 1)).dropna()
     return float(j.median()) if not j.empty else float("nan")
-
-
-def mean_interval(r):
-    """(lo, hi) of the mean: its 95 % interval; (mean, mean) for a single
-    repetition or repetitions without spread; None (tied with everything)
-    when the interval is missing otherwise."""
-    m = mean_of(r)
-    if math.isnan(m):
-        return None
-    lo, hi = r.get("mean_ci_low"), r.get("mean_ci_high")
-    if lo is not None and hi is not None and not (
-            math.isnan(float(lo)) or math.isnan(float(hi))):
-        return clip_bounds(r, lo, hi)
-    n = int(r.get("n") or 0)
-    mn, mx = r.get("min"), r.get("max")
-    if n >= 2 and mn is not None and mx is not None and mn == mx:
-        return m, m     # repetitions without spread
-    return None         # one key-set seed: no interval, not ranked
 
 
 def cells(s, names, n):
@@ -305,7 +280,8 @@ def _show(r, kind):
 
 
 def section(ctx):
-    out = ["## Q9. Your production configuration vs the alternatives", ""]
+    out = [f"## {q('presets')}. Your production configuration vs the "
+           "alternatives", ""]
     e = ctx.exps.get(EXP)
     if e is None:
         return "\n".join(out + [f"_No `{EXP}` results yet._", ""])
@@ -375,9 +351,6 @@ def section(ctx):
                 render(ctx, ["algorithm"] + METRIC_HEAD + ["data"], rows),
                 ""]
     out += _prose(ctx, f)
-    fig = _figure_link(ctx)
-    if fig:
-        out += [fig, ""]
     return "\n".join(out)
 
 
@@ -504,19 +477,6 @@ def _excess_elsewhere(ctx, f):
     return out
 
 
-def _figure_link(ctx):
-    """A link to the figure (drawn in the Figures section) when present."""
-    import os
-    from report.figures import FIGURES
-    caps = dict(FIGURES)
-    links = []
-    for stem in ("presets_balance_moved",):
-        p = os.path.join(ctx.figures_dir or "", stem + ".png")
-        if os.path.isfile(p):
-            links.append(f"Figure: [{caps.get(stem, stem)}]({ctx.rel(p)}).")
-    return " ".join(links)
-
-
 def guide_items(ctx):
     """Decision-guide entry from the presets data: the presets that move
     keys between staying servers on add, and those whose max/mean is above the
@@ -557,9 +517,117 @@ def guide_items(ctx):
                          f"{a} ({js:.2g} of a fair share)"
                          for a, _, js in f["join_low"]))
     return [("presets",
-             f"Production presets at N={n} (Q9; medians over key-set "
-             "seeds): " + "; ".join(parts) + ". " + ctx.csv_link(EXP))]
+             f"Production presets at N={n} ({q('presets')}; medians over "
+             "key-set seeds): " + "; ".join(parts) + ". "
+             + ctx.csv_link(EXP))]
 
 
 __all__ = ["section", "guide_items", "findings", "mean_interval",
            "preset_meta"]
+
+
+# ---------------------------------------------------------------------------
+# figures: drawn by plots/make_figures.py and shown in this section; each
+# entry of FIGURES is (stem, caption, drawing function)
+
+import os  # noqa: E402
+
+from matplotlib.ticker import FuncFormatter  # noqa: E402
+
+import chdata  # noqa: E402
+import style  # noqa: E402
+from report import common as rc  # noqa: E402
+from report import presets as rpre  # noqa: E402
+from report.draw import Skip, need  # noqa: E402
+from report.draw import med_err as _med_err  # noqa: E402
+from report.draw import place_labels as _place_labels  # noqa: E402
+
+
+# Presets: style.py's colour-blind-safe spare palette (Paul Tol's "muted")
+# crossed with filled markers no algorithm uses; every preset gets its own
+# (colour, marker) pair, and the plain algorithms keep their own styles.
+PRESET_MARKERS = ["o", "s", "D", "h"]
+
+
+def preset_styles(names):
+    """{preset: {'color', 'marker'}}, a distinct pair for each, in order."""
+    cols = style.SPARE_COLORS
+    return {p: {"color": cols[i % len(cols)],
+                "marker": PRESET_MARKERS[(i // len(cols)) %
+                                         len(PRESET_MARKERS)]}
+            for i, p in enumerate(names)}
+
+
+def fig_presets(exps, out):
+    """Left: each preset and plain algorithm at N = 10 (nearest N), x =
+    max/mean load, y = keys moved on add over the optimum (medians over
+    key-set seeds; bars: min–max of the seeds, or the 95 % CI of the
+    median). Right: max/mean vs N. Each preset has its own colour and
+    marker; plain algorithms are hollow, in their algorithm colour."""
+    (e,) = need(exps, "presets")
+    reg = chdata.load_registry(os.path.dirname(os.path.dirname(e.run_dir)))
+    meta = {p["name"]: p for p in reg.get("presets", []) if p.get("name")}
+    s = e.summary
+    if s.empty:
+        raise Skip("no presets rows")
+    n = rc.pick_n(s["nodes"], rpre.PREFERRED_N)
+    names = list(dict.fromkeys(s["algorithm"]))
+    pstyle = preset_styles([a for a in meta if a in names])
+    fig, axes = style.new_figure(ncols=2, figsize=(13, 6.5))
+    ax, ax2 = axes[0][0], axes[0][1]
+    pts = []
+    for a in names:
+        is_pre = a in meta
+        xr = rpre.row(s, a, n, "static", "load_max_over_mean")
+        yr = rpre.row(s, a, n, "add", "moved_over_optimum")
+        x, y = rpre.med_of(xr), rpre.med_of(yr)
+        if is_pre:
+            kw = dict(color=pstyle[a]["color"], marker=pstyle[a]["marker"],
+                      linestyle="none")
+        else:
+            kw = style.line_kw(a, linestyle="none")
+            kw["markerfacecolor"] = "none"
+            kw["markeredgewidth"] = 1.4
+        kw["label"] = a + ("" if is_pre else " (algorithm)")
+        if not (math.isnan(x) or math.isnan(y)):
+            ax.errorbar([x], [y], xerr=_med_err(xr, x), yerr=_med_err(yr, y),
+                        capsize=2, markersize=7, **kw)
+            pts.append(dict(x=x, y=y, label=a, source="overprovision",
+                            front=False))
+        d = s[(s["algorithm"] == a) & (s["scenario"] == "static") &
+              (s["metric"] == "load_max_over_mean")].sort_values("nodes")
+        if not d.empty:
+            lkw = dict(kw)
+            lkw["linestyle"] = "-" if is_pre else "--"
+            lkw["label"] = "_" + a   # one legend entry per name (left)
+            ax2.plot(d["nodes"], d["median"], markersize=5, **lkw)
+    if not pts:
+        raise Skip("no preset with both max/mean and moved on add")
+    ax.axhline(1.0, color="black", linewidth=0.8, linestyle=":",
+               label="1: the joiner gets a fair share (1/(N+1))")
+    _place_labels(ax, pts)
+    ax.set_xlabel(f"max/mean load at N = {n} (median over key-set seeds; "
+                  "bars: min–max or 95 % CI); 1 = perfect")
+    ax.set_ylabel(f"keys moved on adding server {n + 1} / optimum "
+                  "(median);\nbelow 1: the joining server gets less than a "
+                  "fair share")
+    ax2.set_xscale("log")
+    ax2.xaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:g}"))
+    ax2.xaxis.set_minor_formatter(FuncFormatter(lambda v, _: f"{v:g}"))
+    ax2.set_xlabel("N servers")
+    ax2.set_ylabel("max/mean load (median over key-set seeds)")
+    ax2.set_title("solid: presets; dashed, hollow: plain algorithms",
+                  fontsize=8)
+    h1, l1 = ax.get_legend_handles_labels()
+    leg = style.legend_outside(fig, axes, handles=h1, labels=l1, ncol=4)
+    fig.suptitle(f"Production presets vs plain algorithms, N = {n}")
+    return style.save_figure(fig, out, "presets_balance_moved", [e.meta],
+                             leg)
+
+
+FIGURES = [
+    ("presets_balance_moved", "Production presets and plain algorithms: "
+     "max/mean load against keys moved on add over the optimum at N = 10 "
+     "(mean over key-set seeds), and max/mean vs N",
+     fig_presets),
+]

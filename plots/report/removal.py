@@ -1,4 +1,4 @@
-"""Q7: node failures (experiment `removal`, results/README.md).
+"""Node failures (experiment `removal`, results/README.md).
 
 Two row families in one run: kind `removal` (scenario `oneshot` or
 `incremental`: keys moved, balance over the live nodes, memory after the
@@ -37,6 +37,7 @@ from report.common import (Cell, filt, fmt_med, fmt_num, fmt_pct, interval,
                            join_names, mcell, one, overlaps, paired, pick_n,
                            ref_note, render,
                            summary_of, var_filter, variant_label, variants)
+from report.questions import q
 
 FRACTIONS = (0.0, 0.5, 0.9)
 GUIDE_N = 1000
@@ -256,7 +257,7 @@ def _mono_cells(var):
 
 
 def section(ctx):
-    out = ["## Q7. What happens when nodes fail?", ""]
+    out = [f"## {q('removal')}. What happens when nodes fail?", ""]
     e = ctx.exps.get("removal")
     if e is None:
         return "\n".join(out + ["_No `removal` results yet._", ""])
@@ -395,3 +396,135 @@ def guide_items(ctx, exclude, ranked):
 __all__ = ["section", "guide_items", "monotone", "slowdown", "lookup_rows",
            "baseline_pairs",
            "state_rows", "removed_at", "fmt_med"]
+
+
+# ---------------------------------------------------------------------------
+# figures: drawn by plots/make_figures.py and shown in this section; each
+# entry of FIGURES is (stem, caption, drawing function)
+
+from matplotlib.ticker import PercentFormatter  # noqa: E402
+
+import style  # noqa: E402
+from report import common as rc  # noqa: E402
+from report import removal as rrem  # noqa: E402
+from report.draw import (Skip, ci_err, hollow_noisy, need,  # noqa: E402
+                         noisy_handle, variant_style)
+
+
+def _pct_axis(ax):
+    ax.xaxis.set_major_formatter(PercentFormatter(1.0))
+    ax.set_xlabel("nodes removed, fraction of N built")
+
+
+def fig_removal_lookup(exps, out):
+    (e,) = need(exps, "removal")
+    lk = rrem.lookup_rows(e.summary)
+    lk = lk[lk["median"].notna()]
+    if lk.empty:
+        raise Skip("no lookup rows in the removal experiment")
+    n = lk["nodes"].max()
+    lk = lk[lk["nodes"] == n].assign(fraction=lambda d: d["removed"] /
+                                     d["nodes"])
+    orders = [o for o in rrem.ORDER_PREFERENCE if o in set(lk["removal"])]
+    orders += sorted(set(lk["removal"]) - set(orders))
+    fig, axes = style.new_figure(ncols=len(orders), sharey=True,
+                                 figsize=(max(7.5, 5.2 * len(orders)), 4.8))
+    vars_ = rc.variants(lk)
+    for ax, order in zip(axes[0], orders):
+        d = lk[lk["removal"] == order]
+        for var in vars_:
+            dv = rc.match_variant(d, var).sort_values("fraction")
+            if dv.empty:
+                continue
+            kw = variant_style(var, vars_)
+            if dv["median_ci_low"].notna().any():
+                ax.errorbar(dv["fraction"], dv["median"], yerr=ci_err(dv),
+                            capsize=2, **kw)
+            else:
+                ax.plot(dv["fraction"], dv["median"], **kw)
+            hollow_noisy(ax, dv, kw, x="fraction")
+        ax.set_yscale("log")
+        _pct_axis(ax)
+        only = sorted(set(d["algorithm"]) - set(
+            lk[lk["removal"] != order]["algorithm"]))
+        ax.set_title(f"{order} order" + (
+            " (only the last node can leave: " + ", ".join(only) + ")"
+            if only and order == "lifo" else ""), fontsize=8)
+    axes[0][0].set_ylabel("lookup time, ns (prehashed; median, 95 % CI "
+                          "of the median)")
+    handles, labels = [], []
+    for ax in axes[0]:
+        for h, lab in zip(*ax.get_legend_handles_labels()):
+            if lab not in labels:
+                handles.append(h)
+                labels.append(lab)
+    handles.append(noisy_handle())
+    labels.append(handles[-1].get_label())
+    leg = style.legend_outside(fig, axes, handles=handles, labels=labels)
+    fig.suptitle(f"Lookup time after node failures, N = {n:g} built")
+    return style.save_figure(fig, out, "removal_lookup", [e.meta], leg)
+
+
+def fig_removal_state(exps, out):
+    (e,) = need(exps, "removal")
+    st = rrem.state_rows(e.summary)
+    st = st[st["scenario"] == "oneshot"]
+    if st.empty:
+        raise Skip("no oneshot removal rows")
+    n = st["nodes"].max()
+    st = st[st["nodes"] == n].assign(fraction=lambda d: d["removed"] /
+                                     d["nodes"])
+    rand = set(st[st["removal"] == "random"]["algorithm"])
+    fig, axes = style.new_figure(ncols=2, figsize=(11.5, 4.8))
+    vars_ = rc.variants(st)
+    panels = (("memory_bytes_per_node", "median",
+               "bytes per node built (self-reported)"),
+              ("load_max_over_mean", "median",
+               "max/mean (median over repetitions)"))
+    for ax, (metric, stat, ylab) in zip(axes[0], panels):
+        d = st[st["metric"] == metric]
+        for var in vars_:
+            a = var["algorithm"]
+            order = "random" if a in rand else "lifo"
+            dv = rc.match_variant(d[d["removal"] == order], var)
+            dv = dv[dv[stat].notna()].sort_values("fraction")
+            if dv.empty:
+                continue
+            kw = variant_style(var, vars_)
+            if order != "random":
+                kw["label"] = kw["label"] + " (LIFO order)"
+                kw["linestyle"] = ":"
+            if stat == "mean" and dv["mean_ci_low"].notna().any():
+                err = [(dv["mean"] - dv["mean_ci_low"]).clip(lower=0)
+                       .fillna(0),
+                       (dv["mean_ci_high"] - dv["mean"]).clip(lower=0)
+                       .fillna(0)]
+                ax.errorbar(dv["fraction"], dv["mean"], yerr=err, capsize=2,
+                            **kw)
+            else:
+                ax.plot(dv["fraction"], dv[stat], **kw)
+        if metric == "memory_bytes_per_node":
+            ax.set_yscale("log")
+        else:
+            ax.axhline(1.0, color="#999999", linewidth=0.8)
+        _pct_axis(ax)
+        ax.set_ylabel(ylab)
+    axes[0][0].set_title("memory after the removals")
+    axes[0][1].set_title("balance over the live nodes")
+    leg = style.legend_outside(fig, axes)
+    fig.suptitle(f"State after node failures, N = {n:g} built\n(random "
+                 "order; dotted: algorithms with LIFO-only data, in LIFO "
+                 "order)", y=1.03)
+    return style.save_figure(fig, out, "removal_state", [e.meta], leg)
+
+
+FIGURES = [
+    ("removal_lookup", "Lookup time after node failures vs the fraction "
+     "removed, per removal order (median, 95 % CI of the median; hollow = "
+     "noisy)",
+     fig_removal_lookup),
+    ("removal_state", "Memory per node built and max/mean over the live "
+     "nodes vs the fraction removed (random order; LIFO-only algorithms in "
+     "LIFO order)",
+     fig_removal_state),
+]

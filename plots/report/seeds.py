@@ -255,3 +255,81 @@ def section(ctx):
     header += ["about the article", "source", "data"]
     out += [md_table(header, rows), ""]
     return "\n".join(out)
+
+
+# ---------------------------------------------------------------------------
+# figures: drawn by plots/make_figures.py and shown in this section; each
+# entry of FIGURES is (stem, caption, drawing function)
+
+from matplotlib.ticker import FuncFormatter  # noqa: E402
+
+import style  # noqa: E402
+from report import common as rc  # noqa: E402
+from report import seeds as rseeds  # noqa: E402
+from report.draw import Skip, need  # noqa: E402
+
+
+def fig_seeds(exps, out):
+    (e,) = need(exps, "seeds")
+    rows = rseeds.seed_rows(exps)
+    rows = [r for r in rows if r["found"]]
+    for r in rows:
+        # r["band_lo"], r["band_hi"]: the central 95 % of the repetitions,
+        # the band the table's inside/outside is judged on (seed_rows)
+        row = r["row"] or {}
+        r["ci_lo"] = float(row.get("median_ci_low", float("nan")))
+        r["ci_hi"] = float(row.get("median_ci_high", float("nan")))
+    if not rows:
+        raise Skip("no seed scenarios matched SEED_CLAIMS")
+    fig, axes = style.new_figure(nrows=len(rows),
+                                 figsize=(8, 0.75 * len(rows) + 0.8))
+    fig.subplots_adjust(hspace=1.6, top=1 - 0.45 / (0.75 * len(rows) + 0.8))
+    col = style.algorithm_style("ring")["color"]
+    for ax, r in zip(axes[:, 0], rows):
+        k = r["fmt"]
+        scale = 100.0 if k == "pct" else 1.0
+        ax.hlines(0, r["band_lo"] * scale, r["band_hi"] * scale, color=col,
+                  alpha=0.35, linewidth=7)
+        if not math.isnan(r["ci_lo"]):
+            ax.hlines(0, r["ci_lo"] * scale, r["ci_hi"] * scale, color=col,
+                      linewidth=2.5)
+        ax.plot([r["median"] * scale], [0], "o", color=col, markersize=5)
+        ax.plot([r["article"] * scale], [0], **style.ARTICLE_KW)
+        lo = min(r["band_lo"], r["article"]) * scale
+        hi = max(r["band_hi"], r["article"]) * scale
+        pad = (hi - lo) * 0.15 or max(abs(hi) * 0.05, 0.5)
+        ax.set_xlim(lo - pad, hi + pad)
+        ax.set_ylim(-1, 1)
+        ax.set_yticks([])
+        ax.grid(False, axis="y")
+        ax.tick_params(axis="x", labelsize=7, pad=1)
+        unit = {"pct": " %", "x": "×", "int": ""}[k]
+        ax.xaxis.set_major_formatter(FuncFormatter(
+            lambda v, _, u=unit: f"{v:g}{u}"))
+        zt = "" if math.isnan(r["pct"]) else \
+            f", {r['pct']:.0f} % of ours below"
+        ax.set_title(f"{r['id']} · {r['label']} — article "
+                     f"{rc.fmt_value(r['article'], k)}, ours "
+                     f"{rc.fmt_value(r['median'], k)}{zt}"
+                     + (" (outside)" if r["outside"] else ""),
+                     loc="left", fontsize=8, pad=3)
+        for sp in ("top", "right", "left"):
+            ax.spines[sp].set_visible(False)
+    from matplotlib.lines import Line2D
+    handles = [Line2D([], [], color=col, linewidth=7, alpha=0.35,
+                      label="ours: central 95 % of repetitions"),
+               Line2D([], [], color=col, linewidth=2.5,
+                      label="ours: 95 % CI of the median"),
+               Line2D([], [], color=col, marker="o", linestyle="none",
+                      label="ours: median"),
+               Line2D([], [], label="article value", **style.ARTICLE_KW)]
+    leg = style.legend_outside(fig, axes, ncol=4, handles=handles,
+                               labels=[h.get_label() for h in handles])
+    fig.suptitle("Seed articles' numbers vs our measurements", y=1.0)
+    return style.save_figure(fig, out, "seeds", [e.meta], leg)
+
+
+FIGURES = [
+    ("seeds", "Seed articles' numbers vs our repetitions",
+     fig_seeds),
+]

@@ -1111,7 +1111,8 @@ def gen_cluster():
     # 1. stampede: add and remove, no eviction (cache_items = 0, as in the
     # spec); jitter -10, 0, +10 (modulo x5). The small twin of the
     # memcached block (5) is a second sim add/remove configuration with
-    # fewer algorithms (and more requests): Q10a must pick this one.
+    # fewer algorithms (and more requests): the stampede subsection must
+    # pick this one.
     for sc, col in (("add", 2), ("remove", 3)):
         for row in CL_STAMPEDE:
             a, prm, moved = row[0], row[1], row[4]
