@@ -22,8 +22,9 @@ things that can fail:
   * capacity and probes: the Pareto front equals a brute-force front,
     and a variant made fastest joins it; the committed reference runs
     (made before these experiments) still render, with a one-line note;
-  * the cache cluster: the stampede's tie with the fewest extra reads
-    and modulo's ratio to ring, the cascade's highest utilization without
+  * the cache cluster: each algorithm's extra reads against ring's, seed
+    by seed (a constant 1.3× per seed separates although the marginal
+    intervals overlap; noise around 1× ties), modulo's ratio to ring, the cascade's highest utilization without
     failures (it drops when one seed fails), the bounded-load bound, and
     the memcached-vs-simulation tolerance verdict (it flips when a real
     value moves beyond the tolerance); "hot key" appears only there.
@@ -908,14 +909,27 @@ class ReportTest(unittest.TestCase):
         self.assertIn("the other sim configuration of these events (20,000 "
                       "keys, 80,000 requests, 2 algorithms)", q10)
         self.assertIn("no eviction (cache_items = 0", q10)
+        # every algorithm against ring, seed by seed: the fake's seeds
+        # shift every algorithm alike, so jump's 1005 against ring's 1000
+        # (marginal intervals +- 25: overlapping) is 1.005× on every seed
         add = f["stampede"]["scenarios"]["add"]
         self.assertEqual(add["best"][0], "ring")
-        self.assertEqual(add["tied"], ["jump"])       # 1000 vs 1005 +- 25
+        self.assertEqual(add["cmp"]["ref"], "ring")
+        self.assertEqual(add["tied"], [])
+        self.assertEqual(sorted(lbl for lbl, _ in add["cmp"]["above"]),
+                         ["bounded_load (c = 1.25)", "jump", "modulo"])
+        self.assertEqual(add["cmp"]["comparisons"], 3)
         self.assertAlmostEqual(add["modulo_vs_ring"]["ratio"], 5.0)
+        self.assertTrue(add["modulo_vs_ring"]["separate"]["separate"])
         rem = f["stampede"]["scenarios"]["remove"]
-        self.assertEqual((rem["best"][0], rem["tied"]), ("jump", ["ring"]))
+        self.assertEqual(rem["best"][0], "jump")
+        self.assertEqual([lbl for lbl, _ in rem["cmp"]["below"]], ["jump"])
         self.assertAlmostEqual(rem["modulo_vs_ring"]["ratio"], 4.0)
-        self.assertIn("tied with it (intervals overlap): **jump**.", q10)
+        self.assertIn("(3 comparisons with ring, each the 95 % interval of "
+                      "the ratio on the same seed: paired t on log ratios, "
+                      "n = 3) — more than ring: **jump** 1.005×", q10)
+        self.assertIn("fewer than ring: **jump** 0.993×", q10)
+        self.assertNotIn("intervals overlap", q10)
         self.assertIn("modulo's extra reads are 5× ring's", q10)
         self.assertIn("1 of 3 not recovered within the run",
                       _row(q10, "modulo")[5])
@@ -1922,6 +1936,80 @@ class StatisticsHelpersTest(unittest.TestCase):
         self.assertAlmostEqual(info["level"], 1 - 0.05 / 4)
         p = next(iter(info["paired"].values()))
         self.assertAlmostEqual(p["level"], 1 - 0.05 / 4)
+
+
+class ClusterPairedTest(unittest.TestCase):
+    """The cluster section's comparisons by seed (report.cluster.base:
+    tied_with_best against ring, separate) on crafted cells: a ratio
+    that is the same on every seed separates although the marginal
+    intervals overlap; a ratio scattered around 1 ties."""
+
+    def _extra(self, vals):
+        return _cells("extra_db_reads", "reads", vals)
+
+    def test_constant_ratio_is_not_tied_although_intervals_overlap(self):
+        from report.cluster.base import separate, sep_text, tied_with_best
+        ring = [3000.0, 4200.0, 5100.0]
+        jitter = [1.29, 1.31, 1.30]
+        data, s = self._extra({"ring": ring,
+                               "maglev": [r * j for r, j in
+                                          zip(ring, jitter)]})
+        # the marginal mean intervals overlap (the old rule: "tied")
+        self.assertTrue(common.overlaps(common.mean_interval(s["ring"]),
+                                        common.mean_interval(s["maglev"])))
+        best, tied, unranked, info = tied_with_best(
+            [("ring", s["ring"]), ("maglev", s["maglev"])], data, "ring")
+        self.assertEqual(best[0], "ring")
+        self.assertEqual((tied, unranked), ([], []))
+        (lbl, p), = info["above"]
+        self.assertEqual(lbl, "maglev")
+        self.assertAlmostEqual(p["est"], 1.30, places=2)
+        self.assertGreater(p["lo"], 1.25)
+        self.assertEqual(info["comparisons"], 1)
+        self.assertEqual(info["method"], "paired t on log ratios, n = 3")
+        sp = separate(data, s["ring"], s["maglev"])
+        self.assertTrue(sp["separate"])
+        self.assertTrue(sep_text(sp).startswith("paired by seed: 1.3× ["),
+                        sep_text(sp))
+        self.assertTrue(sep_text(sp).endswith(
+            "paired t on log ratios, n = 3: separate"))
+
+    def test_ratio_scattered_around_one_is_tied(self):
+        from report.cluster.base import separate, tied_with_best
+        ring = [3000.0, 4200.0, 5100.0]
+        data, s = self._extra({
+            "ring": ring,
+            "jump": [r * j for r, j in zip(ring, [1.3, 0.8, 1.05])],
+            "dx": [r * j for r, j in zip(ring, [0.70, 0.71, 0.69])]})
+        best, tied, unranked, info = tied_with_best(
+            [(k, s[k]) for k in ("jump", "ring", "dx")], data, "ring")
+        self.assertEqual(best[0], "dx")       # the lowest mean
+        self.assertEqual(info["ref"], "ring")  # the fixed reference
+        self.assertEqual(tied, ["jump"])
+        self.assertEqual([lbl for lbl, _ in info["below"]], ["dx"])
+        self.assertEqual(info["above"], [])
+        self.assertEqual(info["comparisons"], 2)
+        self.assertFalse(separate(data, s["ring"], s["jump"])["separate"])
+        # other seeds: not paired, not ranked
+        d2, s2 = _cells("extra_db_reads", "reads", {"flip": ring},
+                        seeds=[7, 8, 9])
+        best, tied, unranked, info = tied_with_best(
+            [("ring", s["ring"]), ("flip", s2["flip"])],
+            pd.concat([data, d2]), "ring")
+        self.assertEqual((tied, unranked, info["comparisons"]),
+                         ([], ["flip"], 0))
+
+    def test_measured_against_predicted_pairs_across_metrics(self):
+        from report.cluster.base import separate
+        pred = [3000.0, 4200.0, 5100.0]
+        d1, s1 = _cells("predicted_extra_db_reads", "reads", {"ring": pred})
+        d2, s2 = _cells("extra_db_reads", "reads",
+                        {"ring": [x * 1.2 for x in pred]})
+        data = pd.concat([d1, d2])
+        self.assertIsNone(separate(data, s1["ring"], s2["ring"]))
+        sp = separate(data, s1["ring"], s2["ring"], free=("metric",))
+        self.assertTrue(sp["separate"])
+        self.assertAlmostEqual(sp["est"], 1.2)
 
 
 class FigureStyleTest(unittest.TestCase):

@@ -30,9 +30,12 @@ cell are seeds (key set and request stream).
 
 Statistics. Every cell is a MEAN over the seeds with its Student-t 95 %
 interval (common.fmt_mean); a cell with one seed (n = 1) has no interval,
-and the text says so. Comparisons use the intervals (common.mean_interval:
-the mean's interval, or the value itself for identical repetitions):
-"tied" = the intervals overlap; a cell without an interval is not ranked.
+and the text says so. Two cells are compared seed by seed (base.separate,
+base.tied_with_best: common.paired, the ratio of their values on the same
+seed and its 95 % interval, a paired t on log ratios at n < 6): "tied" =
+that interval holds 1; the stampede compares every algorithm with ring (a
+fixed reference, the number of comparisons stated); a cell that cannot be
+paired (one seed, other seeds) is not ranked.
 
 Subsections (each a table from the summary, with its run; module in
 parentheses):
@@ -41,9 +44,9 @@ parentheses):
      with the most algorithms on add: the spec's stampede block, not the
      small sim twin of the memcached block, which only e. uses): extra vs
      predicted reads, moved fraction, how long the stampede lasts, recovery,
-     the post-event hit ratio; the algorithms tied with the fewest extra
-     reads and modulo against ring (ratio of the means, and whether the
-     intervals separate);
+     the post-event hit ratio; each algorithm against ring, seed by seed
+     (tied with it, fewer or more extra reads), and modulo against ring
+     (ratio of the means, and the paired ratio's interval);
   b. (hot) hot keys (scenario none): the busiest server's requests over the
      mean against the Zipf exponent; bounded_load per load factor c, checked
      against its bound ceil(c × bucket requests / live) / (bucket requests /
@@ -123,8 +126,11 @@ def section(ctx):
         "servers on 127.0.0.1 (numbers vary run to run).",
         "",
         "- Cells: mean over seeds [Student-t 95 % CI of the mean]; a "
-        "single seed (n = 1) has no interval and is not ranked. \"Tied\" = "
-        "the intervals overlap.",
+        "single seed (n = 1) has no interval and is not ranked. Two cells "
+        "are compared seed by seed: the ratio of their values on the same "
+        "seed (the same key set and requests), with its 95 % interval "
+        "(paired t on log ratios below 6 seeds); \"tied\" = that interval "
+        "holds 1.",
         "- Limits: measured N = " + ", ".join(str(n) for n in ns)
         + (" only" if len(ns) == 1 else "") + "; one event per run; no "
         "application writes (a SET only fills a miss), so a stale copy is "

@@ -1,15 +1,16 @@
 """The cluster section's shared pieces: the experiment's constants, the
 selection of per-run and per-bucket rows and of a sim block, variant keys
 and labels, cell formatting (means with a proper minus sign), and the
-comparison of means by their intervals (tied_with_best, separate)."""
+comparison of two cells by seed (tied_with_best against a fixed reference,
+separate: common.paired, the ratio per seed and its interval)."""
 
 import math
 import re
 
 import pandas as pd
 
-from report.common import (fmt_mean, fmt_num, join_names, match_variant,
-                           mean_interval, mean_of, one, overlaps, pick_n,
+from report.common import (fmt_mean, fmt_num, fmt_paired, join_names,
+                           match_variant, mean_of, one, paired, pick_n,
                            PARAM_COLS)
 
 EXP = "cluster"
@@ -148,41 +149,98 @@ def _run_cite(ctx):
             f"{ctx.csv_link(EXP)})")
 
 
-def tied_with_best(rows, lower=True):
-    """(best, tied, unranked) among [(label, summary row)]: best = the
-    lowest (or highest) mean; tied = the others whose mean interval
-    overlaps the best's; unranked = rows without an interval (n = 1)."""
+def tied_with_best(rows, data, ref=None, lower=True, level=0.95):
+    """Each row of [(label, summary row)] against a fixed reference row
+    (`ref`, a label: ring; the lowest mean when None or absent) by a paired
+    comparison per seed (common.paired: the ratio other / reference per
+    seed, its interval at `level`). Returns (best, tied, unranked, info):
+    best = (label, row) of the lowest (or highest) mean; tied = the labels
+    whose interval holds 1 (not separated from the reference); unranked =
+    the labels that cannot be paired with it (one seed, other seeds);
+    info = {ref: label, below, above: [(label, paired result)] separated
+    from the reference to the fewer (more) side, comparisons: k, level,
+    method: 'paired t on log ratios, n = 3' (method_text)}. A fixed
+    reference, not the best: the best of k noisy means is biased low, and
+    at n = 3 seeds a Bonferroni level over k comparisons separates
+    nothing."""
     rows = [(k, r) for k, r in rows if not math.isnan(mean_of(r))]
+    info = {"ref": None, "below": [], "above": [], "comparisons": 0,
+            "level": level, "method": "", "paired": {}}
     if not rows:
-        return None, [], []
+        return None, [], [], info
     sign = 1 if lower else -1
     rows.sort(key=lambda t: sign * mean_of(t[1]))
     best = rows[0]
-    bi = mean_interval(best[1])
-    if bi is None:
-        return best, [], [k for k, _ in rows[1:]]
-    tied, unranked = [], []
-    for k, r in rows[1:]:
-        ri = mean_interval(r)
-        if ri is None:
+    refs = [t for t in rows if t[0] == ref]
+    rt = refs[0] if refs else best
+    info["ref"] = rt[0]
+    tied, unranked, ps = [], [], []
+    for k, r in rows:
+        if k == rt[0]:
+            continue
+        p = paired(data, rt[1], r, level=level)
+        if p is None:
             unranked.append(k)
-        elif overlaps(bi, ri):
+            continue
+        info["comparisons"] += 1
+        info["paired"][k] = p
+        ps.append(p)
+        null = 1.0 if p["kind"] == "ratio" else 0.0
+        lo, hi = (p["est"], p["est"]) if p["lo"] is None else \
+            (p["lo"], p["hi"])
+        if lo > null:
+            info["above" if lower else "below"].append((k, p))
+        elif hi < null:
+            info["below" if lower else "above"].append((k, p))
+        else:
             tied.append(k)
-    return best, tied, unranked
+    info["method"] = method_text(ps)
+    return best, tied, unranked, info
 
 
-def separate(a, b):
-    """True when the two rows' mean intervals do not overlap, False when
-    they do, None when either has no interval (one seed)."""
-    ia, ib = mean_interval(a), mean_interval(b)
-    if ia is None or ib is None:
+def method_text(ps):
+    """'paired t on log ratios, n = 3' for paired() results (the kinds and
+    methods they use, joined)."""
+    out = []
+    for p in ps:
+        if p is None or p["method"] == "identical pairs":
+            continue
+        m = p["method"]
+        if m.startswith("paired t"):
+            m = ("paired t on log ratios" if p["kind"] == "ratio" else
+                 "paired t on differences") + m[len("paired t"):]
+        elif m == "CI of the median":
+            m = ("95 % CI of the median ratio" if p["kind"] == "ratio"
+                 else "95 % CI of the median difference") + \
+                f", n = {p['n']}"
+        if m not in out:
+            out.append(m)
+    return "; ".join(out) if out else "identical pairs"
+
+
+def separate(data, a, b, free=(), level=0.95):
+    """The paired comparison (common.paired, by seed) of row b against row
+    a, with "separate": True when its interval excludes 1 (ratio) or 0
+    (difference), False when it holds it; None when the rows cannot be
+    paired (one seed, other seeds). `free`: columns the two rows may
+    differ in besides the variant (e.g. the metric, the stale
+    fraction)."""
+    p = paired(data, a, b, level=level, free=free)
+    if p is None:
         return None
-    return not overlaps(ia, ib)
+    p = dict(p)
+    p["separate"] = not p["tied"]
+    return p
 
 
-def sep_text(x):
-    return {True: "intervals separate", False: "intervals overlap",
-            None: "one seed: no interval"}[x]
+def sep_text(p, kind="num"):
+    """'paired by seed: 1.34× [1.24×–1.47×], paired t on log ratios, n =
+    3: separate' for a separate() result."""
+    if p is None:
+        return "not paired: one seed or other seeds"
+    what = "separate" if p["separate"] else "not separated"
+    return (f"paired by seed: {fmt_paired(p, kind).replace('-', '−')}, "
+            f"{method_text([p])}: {what}")
 
 
 def _pick_ring(vars_):

@@ -75,7 +75,7 @@ def hot_findings(e):
             b["ref"] = (lab[var_key(ref)], rh)
             hb, hr = mean_of(b["hit"]), mean_of(rh)
             b["hit_cost"] = hr - hb
-            b["hit_cost_separate"] = separate(b["hit"], rh)
+            b["hit_cost_separate"] = separate(e.data, rh, b["hit"])
     return out
 
 

@@ -73,7 +73,8 @@ def stale_findings(e):
             "label": lab[var_key(v)], "var": v, "fs": fx,
             "extra_first": first[1], "extra_last": last[1],
             "extra_change": ex[-1] - ex[0],
-            "extra_separate": separate(first[1], last[1]),
+            "extra_separate": separate(e.data, first[1], last[1],
+                                       free=("stale_fraction",)),
             "extra_slope": _fit(fx, ex)[0],
             "extra_trend": _monotone(ex),
             "mis_fit": _fit(fx, mi) if not any(math.isnan(x) for x in mi)

@@ -7,8 +7,8 @@ import math
 
 import pandas as pd
 
-from report.common import (fmt_num, join_names, md_table, mean_interval,
-                           mean_of, pick_n, variants)
+from report.common import (fmt_num, fmt_paired, join_names, md_table,
+                           mean_interval, mean_of, pick_n, variants)
 from report.cluster.base import (_cache_text, cell, fmtm, fnum, _isnan,
                                  labels, _missing_values, _mode, _na_text,
                                  per_run, _pick_ring, PREFERRED_N, _reps,
@@ -111,12 +111,14 @@ def stampede_findings(e, n=None):
             c["na"] = _na_text(data, v, **flt)
             rows.append((v, lab[var_key(v)], c))
         extra = [(lbl, c["extra_db_reads"]) for _, lbl, c in rows]
-        best, tied, unranked = tied_with_best(extra)
-        f = {"rows": rows, "best": best, "tied": tied, "unranked": unranked}
-        # modulo against ring: a ratio of the means (a difference when
-        # ring's mean is not positive).
-        mod = [c for v, _, c in rows if v["algorithm"] == "modulo"]
         rv = _pick_ring([v for v, _, _ in rows])
+        best, tied, unranked, info = tied_with_best(
+            extra, e.data, lab[var_key(rv)] if rv is not None else None)
+        f = {"rows": rows, "best": best, "tied": tied, "unranked": unranked,
+             "cmp": info}
+        # modulo against ring: a ratio of the means (a difference when
+        # ring's mean is not positive), and the paired comparison by seed.
+        mod = [c for v, _, c in rows if v["algorithm"] == "modulo"]
         ring = [c for v, _, c in rows if rv is not None and
                 var_key(v) == var_key(rv)]
         f["modulo_vs_ring"] = None
@@ -130,20 +132,20 @@ def stampede_findings(e, n=None):
                     "ring_label": lab[var_key(rv)],
                     "ratio": m / r if r > 0 and m >= 0 else None,
                     "diff": m - r,
-                    "separate": separate(mod[0]["extra_db_reads"],
-                                         ring[0]["extra_db_reads"])}
-        # measured against the prediction (intervals)
+                    "separate": separate(e.data, ring[0]["extra_db_reads"],
+                                         mod[0]["extra_db_reads"])}
+        # measured against the prediction, seed by seed
         above, below, within, alone = [], [], [], []
         for _, lbl, c in rows:
             x, p = c["extra_db_reads"], c["predicted_extra_db_reads"]
             if math.isnan(mean_of(x)) or math.isnan(mean_of(p)):
                 continue
-            sp = separate(x, p)
+            sp = separate(e.data, p, x, free=("metric",))
             if sp is None:
                 alone.append(lbl)
-            elif not sp:
+            elif not sp["separate"]:
                 within.append(lbl)
-            elif mean_of(x) > mean_of(p):
+            elif sp["est"] > (1.0 if sp["kind"] == "ratio" else 0.0):
                 above.append(lbl)
             else:
                 below.append(lbl)
@@ -228,6 +230,45 @@ def _stampede_span(f):
     return min(shares), max(shares), after
 
 
+def cmp_words(c):
+    """'13 comparisons with ring, each the 95 % interval of the ratio on
+    the same seed: paired t on log ratios, n = 3' for tied_with_best's
+    info."""
+    k = c["comparisons"]
+    return (f"{k} comparison{'s' if k != 1 else ''} with {c['ref']}, "
+            "each the 95 % interval of the ratio on the same seed: "
+            f"{c['method']}")
+
+
+def _paired_names(pairs):
+    return join_names(f"**{lbl}** {fmt_paired(p)}".replace("-", "−")
+                      for lbl, p in pairs)
+
+
+def _vs_ref_text(f):
+    """Each algorithm against the reference (ring), seed by seed: the
+    ones not separated from it, the ones with fewer and more extra reads
+    (their paired ratios), and the ones that cannot be paired."""
+    c = f["cmp"]
+    ref = c["ref"]
+    parts = []
+    if f["tied"]:
+        parts.append(f"not separated from {ref}: "
+                     + join_names(f"**{x}**" for x in f["tied"]))
+    if c["below"]:
+        parts.append(f"fewer than {ref}: " + _paired_names(c["below"]))
+    if c["above"]:
+        parts.append(f"more than {ref}: " + _paired_names(c["above"]))
+    if f["unranked"]:
+        parts.append("not paired (one seed or other seeds), not ranked: "
+                     + join_names(f["unranked"]))
+    if not c["comparisons"]:
+        return ("No algorithm pairs with " + ref + " by seed: "
+                + "; ".join(parts) + ".")
+    return (f"Against {ref}'s extra reads ({cmp_words(c)}) — "
+            + "; ".join(parts) + ".")
+
+
 def _stampede_prose(sf, sc):
     f = sf["scenarios"][sc]
     out = []
@@ -238,17 +279,9 @@ def _stampede_prose(sf, sc):
                    "ranked.")
     elif f["best"]:
         lbl, r = f["best"]
-        txt = (f"Fewest extra reads when {SCENARIO_WHAT[sc]}: **{lbl}** "
-               f"({fmtm(r)})")
-        if f["tied"]:
-            txt += ("; tied with it (intervals overlap): "
-                    + join_names(f"**{x}**" for x in f["tied"]))
-        else:
-            txt += "; no other algorithm's interval overlaps it"
-        if f["unranked"]:
-            txt += ("; not ranked (one seed, no interval): "
-                    + join_names(f["unranked"]))
-        out.append(txt + ".")
+        out.append(f"Fewest extra reads when {SCENARIO_WHAT[sc]}: **{lbl}** "
+                   f"({fmtm(r)}).")
+        out.append(_vs_ref_text(f))
     mr = f["modulo_vs_ring"]
     if mr:
         m, r = mean_of(mr["modulo"]), mean_of(mr["ring"])
@@ -268,16 +301,18 @@ def _stampede_prose(sf, sc):
     parts = []
     for k, what in (("above", "above the prediction"),
                     ("below", "below it"),
-                    ("within", "within the intervals of it"),
-                    ("alone", "not compared (one seed, no interval)")):
+                    ("within", "not separated from it"),
+                    ("alone", "not compared (one seed or other seeds)")):
         if vp[k]:
             names = ("all" if len(vp[k]) == ncmp and ncmp > 1 else
                      join_names(vp[k]) if len(vp[k]) <= 4 else
                      "e.g. " + join_names(vp[k][:3]))
             parts.append(f"{what}: {len(vp[k])} ({names})")
     if parts:
-        out.append("Extra reads against moved fraction × hot set, beyond "
-                   "the intervals — " + "; ".join(parts) + ".")
+        out.append("Extra reads against moved fraction × hot set, seed "
+                   "by seed (measured over predicted on the same seed, a "
+                   "95 % interval per algorithm) — " + "; ".join(parts)
+                   + ".")
     if not sf["cache"] and vp["within"] and not vp["above"] and \
             not vp["below"]:
         out.append("With no eviction the stampede is the refetch of the "
@@ -353,32 +388,37 @@ def guide_items(f, link):
             g = sf["scenarios"].get(sc)
             if not g or not g["best"]:
                 continue
-            names = [g["best"][0]] + g["tied"]
-            rest = [lbl for _, lbl, c in g["rows"]
-                    if lbl not in names and lbl not in g["unranked"] and
-                    not math.isnan(mean_of(c["extra_db_reads"]))]
-            if g["tied"] and rest and len(rest) < len(names):
-                p = (f"when {SCENARIO_WHAT[sc]}, every algorithm but "
-                     + join_names(f"**{x}**" for x in rest)
-                     + f" is tied with the fewest extra reads ({len(names)}"
-                     " algorithms, intervals overlap)")
-            elif g["tied"]:
-                p = (f"when {SCENARIO_WHAT[sc]}, tied with the fewest extra "
-                     "reads (intervals overlap): "
-                     + join_names(f"**{x}**" for x in names))
-            elif mean_interval(g["best"][1]) is None:
-                p = (f"when {SCENARIO_WHAT[sc]}, lowest extra reads: "
-                     f"{names[0]} ({fmtm(g['best'][1])}; one seed, not "
-                     "ranked)")
+            c = g["cmp"]
+            ref = c["ref"]
+            what = SCENARIO_WHAT[sc]
+            named = {lbl for lbl, _ in c["above"] + c["below"]}
+            if mean_interval(g["best"][1]) is None or not c["comparisons"]:
+                p = (f"when {what}, lowest extra reads: {g['best'][0]} "
+                     f"({fmtm(g['best'][1])}; one seed, not ranked)")
+            elif c["below"]:
+                p = (f"when {what}, fewer extra reads than {ref}: "
+                     + _paired_names(c["below"]))
+                if c["above"]:
+                    p += "; more: " + _paired_names(c["above"])
+                p += f" ({cmp_words(c)})"
+            elif c["above"] and len(c["above"]) < len(g["tied"]):
+                p = (f"when {what}, every algorithm but "
+                     + _paired_names(c["above"])
+                     + f" is tied with {ref} (none reads fewer; "
+                     + cmp_words(c) + ")")
+            elif c["above"]:
+                p = (f"when {what}, tied with {ref} (none reads fewer): "
+                     + join_names(f"**{x}**" for x in [ref] + g["tied"])
+                     + "; more: " + _paired_names(c["above"])
+                     + f" ({cmp_words(c)})")
             else:
-                p = (f"when {SCENARIO_WHAT[sc]}, fewest extra reads: "
-                     f"**{names[0]}** ({fmtm(g['best'][1])}), intervals "
-                     "separate from the others")
+                p = (f"when {what}, no algorithm's extra reads are "
+                     f"separated from {ref}'s ({cmp_words(c)})")
             mr = g["modulo_vs_ring"]
-            if mr:
+            if mr and "modulo" not in named:
                 if mr["ratio"] is not None:
                     p += (f"; modulo {mr['ratio']:.3g}× "
-                          f"{mr['ring_label']}'s")
+                          f"{mr['ring_label']}'s (ratio of the means)")
                 else:
                     p += (f"; modulo {_signed(mr['diff'])} reads against "
                           f"{mr['ring_label']}")
