@@ -959,7 +959,9 @@ class ReportTest(unittest.TestCase):
                                 "bounded_load (c = 1.1)": 0.8})
         mean_tab = q10.split("**cascade_mean** (")[1].split("**cascade** (")[0]
         r1 = _row(mean_tab, "ring (v = 1)")
-        self.assertEqual(r1[-1], "none (fails at 0.5)")
+        self.assertEqual(r1[-1], "unknown (below 0.5)")
+        self.assertIn("unknown (below 0.5), failures already at the lowest "
+                      "u measured: ring (v = 1)", mean_tab)
         self.assertTrue(r1[2].endswith("max 9; 1 over before"), r1[2])
         self.assertEqual(_row(mean_tab, "ring (v = 100)")[3],
                          "9; 0.333 over before (max 1)")
@@ -971,8 +973,13 @@ class ReportTest(unittest.TestCase):
                           for x in cm["bounded_check"]],
                          [("bounded_load (c = 1.1)", 0.818, True)])
         self.assertFalse(f["cascade"]["bounded_check"][0][2])
-        self.assertIn("bounded_load with c = 1.1 has no failure in any seed "
-                      "up to u = 0.8; every unbounded variant fails in some "
+        # sized for its own busiest server (2.5x the mean load), ring
+        # (v = 1) "survives" on 2.5x an equal server's capacity
+        self.assertIn("Here ring (v = 1) \"survives\" up to u = 0.9 on the "
+                      "capacity its share gives it: its busiest server "
+                      "carries 2.5× the mean load", q10)
+        self.assertIn("bounded_load with c = 1.1 has no failure in any of "
+                      "the 3 seeds up to u = 0.8; every unbounded variant fails in some "
                       "seed, first at u = 0.5–0.8 (over the variants)",
                       mean_tab)
         line = self._guide("cluster_cascade")

@@ -44,6 +44,9 @@ def cascade_findings(e, n=None, scenario="cascade"):
            "scenario": scenario, "what": CASCADE_WHAT.get(scenario, ""),
            "reps": _reps(d[d["metric"] == "servers_failed"]),
            "zipf": d["zipf"].iloc[0], "per": [],
+           "seeds": sorted({int(x) for x in d[d["metric"] ==
+                                               "servers_failed"]["n"]
+                            .dropna() if x > 0}),
            "any_over": False}
     for v in vars_:
         cells = {}
@@ -149,10 +152,74 @@ def _failed_cell(r, na, ob=None):
     return txt + _over_text(ob)
 
 
+def seeds_text(cf):
+    """'any of the 3 seeds' (or '3–5 seeds' over the cells)."""
+    ns = cf.get("seeds") or []
+    if not ns:
+        return "any seed"
+    if ns == [1]:
+        return "the one seed"
+    return ("any of the " + (f"{ns[0]}" if len(ns) == 1 else
+                             f"{ns[0]}–{ns[-1]}") + " seeds")
+
+
+def unknown_below(us):
+    """The safe u of a variant that fails at the lowest u of the grid: not
+    measured, somewhere below it."""
+    return f"unknown (below {us[0]:g})"
+
+
 def _safe_text(p, us):
     if p["safe"] is not None:
         return f"{p['safe']:g}"
-    return f"none (fails at {us[0]:g})"
+    return unknown_below(us)
+
+
+def capacity_note(cf):
+    """In `cascade` (servers sized for the variant's own busiest server)
+    the variants with the highest u without a failure: [(label, u, steady
+    max/mean)]: each server has steady max/mean × the capacity of an equal
+    server (cascade_mean) at the same u, so a poorly balanced variant
+    survives on more capacity, not on better placement. [] in
+    cascade_mean."""
+    if cf["scenario"] != "cascade":
+        return []
+    safe = [p["safe"] for p in cf["per"] if p["measured"] and
+            p["safe"] is not None]
+    if not safe:
+        return []
+    top = max(safe)
+    return [(p["label"], top, mean_of(p["steady"])) for p in cf["per"]
+            if p["measured"] and p["safe"] == top and
+            p["steady"] is not None and not math.isnan(mean_of(p["steady"]))]
+
+
+def capacity_text(cf, equal=None):
+    """'ring (v = 1) "survives" up to u = 0.95 on the capacity its share
+    gives it: its busiest server carries 2.84× the mean load, so each of
+    its servers has 2.84× the capacity of an equal server at the same u'
+    (with `equal`, the cascade_mean findings: what it reaches on equal
+    servers); None when nothing to say."""
+    note = capacity_note(cf)
+    if not note:
+        return None
+    safe_eq = {}
+    if equal:
+        safe_eq = {p["label"]: _safe_text(p, equal["us"])
+                   for p in equal["per"] if p["measured"]}
+    parts = []
+    for lbl, u, x in note:
+        t = (f"{lbl} \"survives\" up to u = {u:g} on the capacity its share "
+             f"gives it: its busiest server carries {x:.3g}× the mean load, "
+             f"so each of its servers has {x:.3g}× the capacity of an equal "
+             "server at the same u")
+        if lbl in safe_eq:
+            se = safe_eq[lbl]
+            t += (f" (on equal servers its highest safe u is {se})"
+                  if se.startswith("unknown") else
+                  f" (on equal servers no failure up to u = {se} only)")
+        parts.append(t)
+    return "; ".join(parts)
 
 
 def _cascade_table(cf):
@@ -276,7 +343,8 @@ def _u_list(safes):
     lo, hi = min(vals), max(vals)
     txt = f"{lo:g}" if lo == hi else f"{lo:g}–{hi:g}"
     if len(vals) < len(safes):
-        txt += " (some variants: a failure already at the lowest u)"
+        txt += (" (some variants fail already at the lowest u: unknown, "
+                "below it)")
     return txt
 
 
@@ -292,10 +360,12 @@ def bounded_sentence(cf, bold=False):
         ct = "c = " + join_names(f"{c:g}" for c in cs)
         ut = _u_list(list(safes))
         if ut is None:
-            parts.append(f"{ct} fails already at u = {cf['us'][0]:g}")
+            parts.append(f"{ct} fails already at u = {cf['us'][0]:g} (its "
+                         f"highest safe u {unknown_below(cf['us'])})")
         else:
-            parts.append(f"{ct} " + ("has no failure in any seed up to u "
-                                     "= " if i == 0 else "up to ") + ut)
+            parts.append(f"{ct} " + (f"has no failure in {seeds_text(cf)} "
+                                     "up to u = " if i == 0 else "up to ")
+                         + ut)
     txt = []
     if parts:
         txt.append(f"{b} with " + ", ".join(parts))
@@ -306,6 +376,8 @@ def bounded_sentence(cf, bold=False):
         who = ("every unbounded variant" if k == tot else
                f"{k} of {tot} unbounded variants")
         txt.append(f"{who} fails in some seed, first at u = {rng}"
+                   + (f" (its highest safe u {unknown_below(cf['us'])})"
+                      if lo == cf["us"][0] and hi == lo else "")
                    + (" (over the variants)" if lo != hi else ""))
     if bv["never"]:
         txt.append("no failure at any measured u: " + join_names(bv["never"]))
@@ -321,15 +393,18 @@ def _cascade_prose(cf):
         for u, names in groups:
             names = join_names(names)
             if u is None:
-                parts.append(f"failures already at u = {cf['us'][0]:g}: "
-                             f"{names}")
+                parts.append(f"{unknown_below(cf['us'])}, failures already "
+                             f"at the lowest u measured: {names}")
             elif u == umax:
                 parts.append(f"up to u = {u:g} (the highest measured): "
                              f"{names}")
             else:
                 parts.append(f"up to u = {u:g}: {names}")
-        out.append("No server failed in any seed — " + "; ".join(parts)
-                   + ".")
+        out.append(f"No server failed in {seeds_text(cf)} — "
+                   + "; ".join(parts) + ".")
+        ct = capacity_text(cf)
+        if ct:
+            out.append("Here " + ct + ".")
     bs = bounded_sentence(cf)
     if bs and cf["scenario"] == "cascade_mean":
         out.append("On equal hardware: " + bs + ".")
@@ -416,7 +491,9 @@ def subsection(f, cite):
                    "fail at the first check and are among the failures)"
                    if any(c["any_over"] for c in cfs) else "")
                 + ". \"no failure up to u\" = the highest u up to which no "
-                "seed had a failure (every lower u included). This measures "
+                "seed had a failure (every lower u included); \"unknown "
+                f"(below {c0['us'][0]:g})\": a failure already at the "
+                "lowest u measured. This measures "
                 "the seed articles' cascade: a dead server's load falls on "
                 "its successors, which may fail in turn; bounded loads cap "
                 "each server. " + cite, ""]
@@ -460,8 +537,9 @@ def guide_items(f, link):
                     f"cascade: up to u = {bb:g}, against "
                     + (f"{bu[0]:g} for the best unbounded variants ("
                        + join_names(bu[1]) + ")" if bu[0] is not None
-                       else f"a failure at u = {cm['us'][0]:g} for every "
-                       "unbounded variant"))
+                       else f"{unknown_below(cm['us'])} for every "
+                       "unbounded variant (failures already at the lowest "
+                       "u)"))
     if cp and cp["per"]:
         groups = safe_groups(cp)
         if groups:
@@ -469,15 +547,19 @@ def guide_items(f, link):
             for u, names in groups:
                 names = join_names(names)
                 parts.append(f"{names} up to u = {u:g}" if u is not None
-                             else f"{names} not even at u = "
-                             f"{cp['us'][0]:g}")
+                             else f"{names}: {unknown_below(cp['us'])}, "
+                             "failures already at the lowest u")
             txt.append(
                 ("With" if txt else f"Cascades after one death (N = "
                  f"{cp['n']}, Zipf s = {cp['zipf']:g}): with")
                 + " servers sized for each algorithm's own busiest "
                 "server instead (`cascade`: a less balanced algorithm gets "
                 "more capacity; u = the busiest server's load / capacity), "
-                "no server failed in any seed for " + "; ".join(parts))
+                f"no server failed in {seeds_text(cp)} for "
+                + "; ".join(parts))
+            ct = capacity_text(cp, cm)
+            if ct:
+                txt.append("There " + ct)
     if txt:
         out.append(("cluster_cascade", ". ".join(txt)
                     + f" ({q('cluster', 'd')}). "
