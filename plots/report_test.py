@@ -927,7 +927,7 @@ class ReportTest(unittest.TestCase):
         self.assertAlmostEqual(rem["modulo_vs_ring"]["ratio"], 4.0)
         self.assertIn("(3 comparisons with ring, each the 95 % interval of "
                       "the ratio on the same seed: paired t on log ratios, "
-                      "n = 3) — more than ring: **jump** 1.005×", q10)
+                      "n = 3) — more than ring: **jump** 1× [1×–1.01×]", q10)
         self.assertIn("fewer than ring: **jump** 0.993×", q10)
         self.assertNotIn("intervals overlap", q10)
         self.assertIn("modulo's extra reads are 5× ring's", q10)
