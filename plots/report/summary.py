@@ -573,15 +573,20 @@ def stampede_change(ctx, ch):
         if not mine:
             continue
         lbl, cl = mine[0]
-        top = [g["best"][0]] + g["tied"]
+        # the fewest: ring and the algorithms not separated from it by
+        # seed, or the ones separated below it
+        cmp_ = g["cmp"]
+        top = ([x for x, _ in cmp_["below"]] if cmp_["below"] else
+               [cmp_["ref"]] + g["tied"])
         parts.append((what, lbl in top, lbl, cl["extra_db_reads"],
                       g["best"]))
     if not parts:
         return None
     ok = [p for p in parts if p[1]]
     txt = (f"on a stampede (N = {sf['n']}): {c['label']} "
-           + ("is tied with the fewest extra database reads on "
-              + join_names(p[0] for p in ok) if ok else ""))
+           + ("is tied with the fewest extra database reads (paired by "
+              "seed against ring) on " + join_names(p[0] for p in ok)
+              if ok else ""))
     bad = [p for p in parts if not p[1]]
     if bad:
         txt += ("; " if ok else "") + "; ".join(
