@@ -112,6 +112,20 @@ def plot_metric_vs_nodes(ax, s, metric, scenario=None, yerr=True,
     return vars_
 
 
+def merged_legend(axes_row):
+    """Handles and labels of every panel in `axes_row`, each label once, and
+    the hollow-marker entry for noisy cells last."""
+    handles, labels = [], []
+    for ax in axes_row:
+        for h, lab in zip(*ax.get_legend_handles_labels()):
+            if lab not in labels:
+                handles.append(h)
+                labels.append(lab)
+    handles.append(noisy_handle())
+    labels.append(handles[-1].get_label())
+    return handles, labels
+
+
 def log_axes(ax, x=True, y=True):
     if x:
         ax.set_xscale("log")

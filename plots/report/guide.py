@@ -722,7 +722,10 @@ def hash_worst(bal):
     return worst
 
 
-def hash_item(ctx):
+def hash_rows(ctx):
+    """The hashes run's measured max/mean rows at its largest N, its hash_ns
+    rows and the key set whose hashing cost is compared (HASH_COST_KEYSET
+    when measured, else the first); None without both kinds of rows."""
     hs = ctx.exps.get("hashes")
     if hs is None:
         return None
@@ -732,10 +735,19 @@ def hash_item(ctx):
     spd = s[s["metric"] == "hash_ns"]
     if bal.empty or spd.empty:
         return None
+    bal = bal[bal["nodes"] == bal["nodes"].max()]
+    ks = HASH_COST_KEYSET if HASH_COST_KEYSET in set(spd["keyset"]) else \
+        sorted(spd["keyset"].unique())[0]
+    return bal, spd, ks
+
+
+def hash_item(ctx):
+    rows = hash_rows(ctx)
+    if rows is None:
+        return None
+    hs = ctx.exps["hashes"]
+    bal, spd, cost_ks = rows
     n = bal["nodes"].max()
-    bal = bal[bal["nodes"] == n]
-    cost_ks = HASH_COST_KEYSET if HASH_COST_KEYSET in set(spd["keyset"]) \
-        else sorted(spd["keyset"].unique())[0]
     worst = hash_worst(bal)
     # A worst row without an interval (n_eff = 1) is compared by its value.
     best_h, tied = rank(list(worst.values()), "lower", False)

@@ -397,7 +397,7 @@ def context_line(ctx):
 import style  # noqa: E402
 from report import common as rc  # noqa: E402
 from report.draw import (Skip, drop_peers, log_axes, need,  # noqa: E402
-                         noisy_handle, plot_metric_vs_nodes)
+                         merged_legend, plot_metric_vs_nodes)
 
 
 def fig_lookup(exps, out, metric="lookup_ns", stem="lookup_vs_nodes",
@@ -429,14 +429,7 @@ def fig_lookup(exps, out, metric="lookup_ns", stem="lookup_vs_nodes",
         ax.set_xlabel("nodes N")
     axes[0][0].set_ylabel(f"{what}, ns per lookup (median, 95 % CI of "
                           "the median)")
-    handles, labels = [], []
-    for ax in axes[0]:
-        for h, lab in zip(*ax.get_legend_handles_labels()):
-            if lab not in labels:
-                handles.append(h)
-                labels.append(lab)
-    handles.append(noisy_handle())
-    labels.append(handles[-1].get_label())
+    handles, labels = merged_legend(axes[0])
     leg = style.legend_outside(fig, axes, handles=handles, labels=labels)
     fig.suptitle(f"{what} vs number of nodes")
     return style.save_figure(fig, out, stem, [e.meta], leg)

@@ -408,7 +408,7 @@ import style  # noqa: E402
 from report import common as rc  # noqa: E402
 from report import removal as rrem  # noqa: E402
 from report.draw import (Skip, ci_err, hollow_noisy, need,  # noqa: E402
-                         noisy_handle, variant_style)
+                         merged_legend, variant_style)
 
 
 def _pct_axis(ax):
@@ -452,14 +452,7 @@ def fig_removal_lookup(exps, out):
             if only and order == "lifo" else ""), fontsize=8)
     axes[0][0].set_ylabel("lookup time, ns (prehashed; median, 95 % CI "
                           "of the median)")
-    handles, labels = [], []
-    for ax in axes[0]:
-        for h, lab in zip(*ax.get_legend_handles_labels()):
-            if lab not in labels:
-                handles.append(h)
-                labels.append(lab)
-    handles.append(noisy_handle())
-    labels.append(handles[-1].get_label())
+    handles, labels = merged_legend(axes[0])
     leg = style.legend_outside(fig, axes, handles=handles, labels=labels)
     fig.suptitle(f"Lookup time after node failures, N = {n:g} built")
     return style.save_figure(fig, out, "removal_lookup", [e.meta], leg)

@@ -52,8 +52,7 @@ faster candidate outside the balance group.
 import math
 
 from report import capabilities, guide
-from report.balance import (HASH_COST_KEYSET, exact_rows,
-                            uniform_expectation)
+from report.balance import exact_rows, uniform_expectation
 from report.common import (cannot_add, filt, fmt_mean, fmt_med, join_names,
                            one, peers_in, pick_n, rank, restrict, var_filter,
                            var_key, variant_label, variants)
@@ -599,18 +598,11 @@ def string_change(ctx):
     """String keys: one key hash more for every algorithm; the cheapest of
     the hashes whose worst balance is tied with the best hash's worst (the
     decision guide's hash item)."""
-    hs = ctx.exps.get("hashes")
-    if hs is None:
+    rows = guide.hash_rows(ctx)
+    if rows is None:
         return None
-    s = hs.summary
-    bal = s[(s["metric"] == "load_max_over_mean") &
-            (s["scenario"].isin(["measured", ""]))]
-    spd = s[s["metric"] == "hash_ns"]
-    if bal.empty or spd.empty:
-        return None
-    bal = bal[bal["nodes"] == bal["nodes"].max()]
-    ks = HASH_COST_KEYSET if HASH_COST_KEYSET in set(spd["keyset"]) else \
-        sorted(spd["keyset"].unique())[0]
+    hs = ctx.exps["hashes"]
+    bal, spd, ks = rows
     worst = guide.hash_worst(bal)
     best, tied = rank(list(worst.values()), "lower", False)
     if best is None:
