@@ -11,6 +11,7 @@
 #include "absl/strings/str_format.h"
 #include "algorithms/presets/registry.h"
 #include "algorithms/registry.h"
+#include "experiments/kinds/schema.h"
 #include "workload/keyset.h"
 #include "workload/node_names.h"
 
@@ -35,7 +36,10 @@ ResultRow BaseRow(const Cell& c, const std::string& run_id) {
   if (!c.removal.empty()) r.removed = c.removed;
   r.seed = c.seed;
   r.repetition = c.repetition;
-  if (c.kind == "cluster") {
+  // The cluster axes, and the scenario (the event), are columns of every
+  // row of the kinds that have them.
+  const KindSchema* schema = FindKindSchema(c.kind);
+  if (schema != nullptr && schema->cluster_axes) {
     r.scenario = c.scenario;
     r.mode = c.mode;
     r.zipf = c.zipf;
@@ -173,8 +177,12 @@ TimingGroup MakeTimingGroup(std::span<const Cell* const> group) {
   // Build/add/remove: each measurement pays untimed rebuilds; cap its wall
   // time with the tier's min_time_s.
   g.build_wall_budget_s = std::min(0.5, 2.5 * c.min_time_s);
+  // A kind without algorithms times its cells' hashes (registry.cc:
+  // TimingGroupKey groups them by everything but the hash).
+  const KindSchema* schema = FindKindSchema(c.kind);
+  const bool times_hashes = schema != nullptr && !schema->takes_algorithm;
   for (const Cell* cell : group) {
-    if (c.kind == "hash_speed") {
+    if (times_hashes) {
       g.hashes.push_back(cell->hash);
       continue;
     }
@@ -194,13 +202,19 @@ std::vector<std::vector<ResultRow>> TimingRows(
     std::span<const Cell* const> group, const std::string& run_id,
     const TimingGroupResult& result) {
   std::vector<std::vector<ResultRow>> rows(group.size());
+  // A kind whose cells have no key count (the timed builds) writes none,
+  // whatever the samples count.
+  const auto without_keys = [](const Cell& c) {
+    const KindSchema* schema = FindKindSchema(c.kind);
+    return schema != nullptr && schema->keys == KeysFrom::kNone;
+  };
   for (const TimingSample& s : result.samples) {
     const Cell& c = *group[s.member];
     ResultRow base = BaseRow(c, run_id);
     base.algorithm = s.algorithm.empty() ? c.algorithm : s.algorithm;
     base.scenario = s.scenario;
     if (s.table_size) base.table_size = *s.table_size;
-    if (c.kind == "build") {
+    if (without_keys(c)) {
       base.keys.reset();
     } else if (s.keys) {
       base.keys = s.keys;
@@ -237,7 +251,7 @@ std::vector<std::vector<ResultRow>> TimingRows(
   for (size_t i = 0; i < group.size(); ++i) {
     ResultRow base = BaseRow(*group[i], run_id);
     base.repetition.reset();
-    if (group[i]->kind == "build") base.keys.reset();
+    if (without_keys(*group[i])) base.keys.reset();
     if (mixed[i]) {
       base.scenario = group[i]->scenario;
     } else if (scenario[i].has_value()) {
