@@ -8,6 +8,7 @@
 #include <map>
 #include <set>
 #include <span>
+#include <variant>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
@@ -16,14 +17,15 @@
 #include "algorithms/maglev/maglev.h"
 #include "algorithms/presets/registry.h"
 #include "algorithms/registry.h"
-#include "bench/timing.h"
 #include "algorithms/ring/ring.h"
+#include "bench/timing.h"
 #include "experiments/csv.h"
 #include "experiments/kinds/schema.h"
 #include "experiments/metric_registry.h"
+#include "experiments/spec_block.h"
+#include "toml++/toml.h"
 #include "workload/keyset.h"
 #include "workload/removal.h"
-#include "toml++/toml.h"
 
 namespace chbench {
 
@@ -159,55 +161,6 @@ AlgorithmParams Cell::Params() const {
 
 namespace {
 
-// One sweep block after tier overrides; unset optionals take defaults.
-struct Block {
-  std::string kind;
-  std::string claim;
-  std::vector<std::string> algorithm;
-  // Production presets (algorithms/presets/): a second axis of the same
-  // cells, run beside the algorithms (kind presets; kind lookup with
-  // scenario "string").
-  std::vector<std::string> preset;
-  std::vector<std::string> hash = {"xxh64"};
-  std::vector<std::string> keyset = {"uniform"};
-  std::vector<int64_t> nodes, vnodes, table_size, keys, keys_per_node;
-  std::vector<int64_t> placed_keys_per_node;  // empty = default [100]
-  std::vector<double> load_factor;
-  std::vector<double> overprovision;
-  std::vector<int64_t> probes;
-  std::vector<std::string> removal;
-  std::vector<double> removed_fraction;
-  std::vector<std::string> scenario;
-  std::vector<std::vector<double>> weights;
-  // Cluster kind.
-  std::vector<std::string> mode;
-  std::vector<double> zipf, stale_fraction, utilization;
-  std::vector<int64_t> requests, cache_items;
-  int64_t buckets = 40, clients = 20, workers = 2, db_delay_us = 0;
-  bool enabled = true;  // false: the block expands no cell in this tier
-  double rate = 100000;
-  std::optional<int64_t> repetitions;  // unset: 1, or 10 rounds if timing
-  int64_t seed = 0;
-  double min_time_s = 0.1;
-  bool multithread = false;
-  std::set<std::string> set_keys;  // keys given anywhere
-};
-
-constexpr std::array<std::string_view, 38> kBlockKeys = {
-    "kind",          "claim",       "algorithm",   "preset",      "hash",
-    "keyset",        "nodes",       "vnodes",      "table_size",
-    "load_factor",   "overprovision", "probes",    "removal",
-    "removed_fraction", "keys",     "keys_per_node",
-    "placed_keys_per_node",         "scenario",    "weights",
-    "repetitions",   "seed",        "min_time_s",  "multithread",
-    "mode",          "zipf",        "requests",    "cache_items",
-    "stale_fraction", "utilization", "buckets",    "clients",
-    "workers",       "rate",        "db_delay_us", "enabled", "tiers"};
-// Keys of the cluster kind only.
-constexpr std::array<std::string_view, 11> kClusterKeys = {
-    "mode",    "zipf",    "requests", "cache_items", "stale_fraction",
-    "utilization", "buckets", "clients", "workers", "rate", "db_delay_us"};
-
 // The row of `name` among `rows`, or nullptr.
 const AlgorithmInfo* FindIn(std::span<const AlgorithmInfo> rows,
                             std::string_view name) {
@@ -270,6 +223,85 @@ std::string JoinNames(const C& c) {
     absl::StrAppend(out, std::string(std::string_view(v)));
   });
 }
+
+// The text of the problem when a kind does not run production presets.
+constexpr std::string_view kPresetsRefused =
+    "production presets run in kind 'presets' and in kind 'lookup' with "
+    "scenario = [\"string\"] only";
+
+// The axis table (kAxes, after the parser): one row per block key, with the
+// shape of its value, the SweepBlock field it fills and how the value is
+// checked. The shapes:
+
+// Names: a string or an array of strings. `known` (nullptr: any name) says
+// which are valid and `valid` lists them for the error.
+struct NamesAxis {
+  std::vector<std::string> SweepBlock::*field;
+  bool (*known)(const std::string& name) = nullptr;
+  std::string (*valid)() = nullptr;
+};
+// One string, given in the block itself (a tier cannot override it);
+// `known` and `valid` as for NamesAxis.
+struct BlockText {
+  std::string SweepBlock::*field;
+  bool (*known)(const std::string& name) = nullptr;
+  std::string (*valid)() = nullptr;
+};
+// Integers in [min, max], `why` (optional) explaining the bounds; then
+// `problem` (nullptr: none) says what is wrong with a value in range, or "".
+struct IntsAxis {
+  std::vector<int64_t> SweepBlock::*field;
+  int64_t min, max;
+  std::string_view why = {};
+  std::string (*problem)(int64_t v) = nullptr;
+};
+// Numbers for which `valid` holds; `range` says which, after "value x out of
+// range; ".
+struct NumbersAxis {
+  std::vector<double> SweepBlock::*field;
+  bool (*valid)(double x);
+  std::string_view range;
+};
+// One integer in [min, max], into `field` or else `optional_field`.
+struct IntValue {
+  int64_t SweepBlock::*field = nullptr;
+  int64_t min, max;
+  std::optional<int64_t> SweepBlock::*optional_field = nullptr;
+};
+// One number for which `valid` holds; `range` as for NumbersAxis.
+struct NumberValue {
+  double SweepBlock::*field;
+  bool (*valid)(double x);
+  std::string_view range;
+};
+// true or false.
+struct BoolValue {
+  bool SweepBlock::*field;
+};
+// Read by a parser method of its own.
+class Parser;
+struct CustomAxis {
+  absl::Status (Parser::*read)(std::string_view key, const toml::node& node,
+                               SweepBlock* b) const;
+};
+// The block's tier tables: checked by Parser::CheckTiers, applied by
+// ParseSpec; not a value of the block.
+struct TierTables {};
+
+struct Axis {
+  std::string_view key;
+  std::variant<NamesAxis, BlockText, IntsAxis, NumbersAxis, IntValue,
+               NumberValue, BoolValue, CustomAxis, TierTables>
+      shape;
+  // Accepted only by the kinds whose KindSchema::axes list it (IsKindAxis);
+  // false: by every kind.
+  bool kind_axis = false;
+  // When a kind refuses it: the text after "not used by kind '<kind>'"
+  // (KindSchema::RefusalNote may replace it), or, when `refused` is given,
+  // that whole problem instead.
+  std::string_view not_used_note = {};
+  std::string_view refused = {};
+};
 
 class Parser {
  public:
@@ -451,239 +483,57 @@ class Parser {
     return absl::OkStatus();
   }
 
-  // Applies the keys of `t` (a block or a tier table) to `b`.
-  absl::Status Apply(const toml::table& t, bool allow_kind, Block* b) const {
-    for (const auto& [k, node] : t) {
-      const std::string key(k.str());
-      if (std::find(kBlockKeys.begin(), kBlockKeys.end(), key) ==
-          kBlockKeys.end()) {
-        return Error(key, absl::StrCat("unknown key; valid: ",
-                                       JoinNames(kBlockKeys)));
-      }
-      if (key == "tiers") continue;
-      b->set_keys.insert(key);
-      absl::Status s;
-      if (key == "kind" || key == "claim") {
-        if (!allow_kind) {
-          return Error(key, "cannot be overridden by a tier");
-        }
-        s = Scalar(key, node, key == "kind" ? &b->kind : &b->claim);
-        if (s.ok() && key == "kind" &&
-            FindKindSchema(b->kind) == nullptr) {
-          return Error(key, absl::StrCat("unknown value '", b->kind,
-                                         "'; valid: ", KindSchemaNames()));
-        }
-      } else if (key == "algorithm") {
-        s = Algorithms(node, &b->algorithm);
-      } else if (key == "preset") {
-        s = Strings(key, node, &b->preset);
-        for (const std::string& p : b->preset) {
-          if (s.ok() && FindPreset(p) == nullptr) {
-            return Error(key, absl::StrCat("unknown value '", p,
-                                           "'; valid: ", PresetNames()));
-          }
-        }
-      } else if (key == "hash") {
-        s = Strings(key, node, &b->hash);
-        for (const std::string& h : b->hash) {
-          if (s.ok() && FindHash(h) == nullptr) {
-            return Error(key, absl::StrCat("unknown value '", h,
-                                           "'; valid: ", HashNames()));
-          }
-        }
-      } else if (key == "keyset") {
-        s = Strings(key, node, &b->keyset);
-        for (const std::string& k2 : b->keyset) {
-          if (s.ok() && FindKeySet(k2) == nullptr) {
-            return Error(key, absl::StrCat("unknown value '", k2,
-                                           "'; valid: ", KeySetNames()));
-          }
-        }
-      } else if (key == "scenario") {
-        // Values depend on the kind: checked in CheckBlock.
-        s = Strings(key, node, &b->scenario);
-      } else if (key == "nodes") {
-        s = Ints(key, node, 1, kMaxNodes, &b->nodes,
-                 "a memory/time sanity cap; algorithms may have tighter "
-                 "limits");
-      } else if (key == "vnodes") {
-        s = Ints(key, node, kRingMinVnodes, kRingMaxVnodes, &b->vnodes,
-                 "ring's limit");
-      } else if (key == "table_size") {
-        s = Ints(key, node, 2, maglev_internal::kMaxTableSize, &b->table_size,
-                 "Maglev's largest table: the largest prime below 2^32");
-        for (int64_t m : b->table_size) {
-          if (s.ok() && !IsPrime(static_cast<uint64_t>(m))) {
-            return Error(key, absl::StrCat("value ", m,
-                                           " out of range; Maglev table sizes "
-                                           "must be prime (e.g. ",
-                                           NextPrime(m), ")"));
-          }
-        }
-      } else if (key == "keys") {
-        s = Ints(key, node, 1, kMaxKeys, &b->keys);
-      } else if (key == "keys_per_node") {
-        s = Ints(key, node, 1, kMaxKeys, &b->keys_per_node);
-      } else if (key == "placed_keys_per_node") {
-        s = Ints(key, node, 0, std::numeric_limits<uint32_t>::max(),
-                 &b->placed_keys_per_node);
-      } else if (key == "enabled") {
-        if (!node.is_boolean()) return Error(key, "expected true or false");
-        b->enabled = *node.value<bool>();
-      } else if (key == "multithread") {
-        if (!node.is_boolean()) return Error(key, "expected true or false");
-        b->multithread = *node.value<bool>();
-      } else if (key == "load_factor") {
-        s = Doubles(key, node, &b->load_factor);
-        for (double c : b->load_factor) {
-          if (s.ok() && !(c > 1 && std::isfinite(c))) {
-            return Error(key, absl::StrCat("value ", FormatNumber(c),
-                                           " out of range; must be > 1 and "
-                                           "finite"));
-          }
-        }
-      } else if (key == "overprovision") {
-        s = Doubles(key, node, &b->overprovision);
-        for (double x : b->overprovision) {
-          if (s.ok() && !(x >= 1 && x <= 1024)) {
-            return Error(key, absl::StrCat("value ", FormatNumber(x),
-                                           " out of range; valid: 1..1024 "
-                                           "(capacity / nodes)"));
-          }
-        }
-      } else if (key == "probes") {
-        s = Ints(key, node, 1, 1024, &b->probes, "multiprobe's probes per lookup");
-      } else if (key == "removal") {
-        s = Strings(key, node, &b->removal);
-        for (const std::string& o : b->removal) {
-          if (s.ok() && std::find(kRemovalOrders.begin(), kRemovalOrders.end(),
-                                  o) == kRemovalOrders.end()) {
-            return Error(key, absl::StrCat("unknown value '", o, "'; valid: ",
-                                           JoinNames(kRemovalOrders)));
-          }
-        }
-      } else if (key == "removed_fraction") {
-        s = Doubles(key, node, &b->removed_fraction);
-        for (double f : b->removed_fraction) {
-          if (s.ok() && !(f >= 0 && f <= 0.99)) {
-            return Error(key, absl::StrCat("value ", FormatNumber(f),
-                                           " out of range; valid: 0..0.99"));
-          }
-        }
-      } else if (key == "weights") {
-        b->weights.clear();
-        const toml::array* arr = node.as_array();
-        if (arr == nullptr) return Error(key, "expected an array of numbers");
-        const bool nested = !arr->empty() && (*arr)[0].is_array();
-        std::vector<const toml::node*> rows;
-        if (nested) {
-          for (const toml::node& e : *arr) rows.push_back(&e);
-        } else {
-          rows.push_back(&node);
-        }
-        for (const toml::node* row : rows) {
-          std::vector<double> w;
-          if (!row->is_array()) return Error(key, "expected arrays of numbers");
-          s = Doubles(key, *row, &w);
-          if (!s.ok()) return s;
-          for (double x : w) {
-            if (!(x > 0 && std::isfinite(x))) {
-              return Error(key, absl::StrCat("value ", FormatNumber(x),
-                                             " out of range; weights must be "
-                                             "finite and > 0"));
-            }
-          }
-          b->weights.push_back(std::move(w));
-        }
-        if (b->weights.empty()) {
-          return Error(key, "empty axis; give at least one value");
-        }
-      } else if (key == "repetitions" || key == "seed") {
-        if (!node.is_integer()) return Error(key, "expected an integer");
-        const int64_t v = *node.value<int64_t>();
-        if (key == "seed") {
-          // seed + repetition must stay a valid int64 seed.
-          const int64_t max_seed =
-              std::numeric_limits<int64_t>::max() - kMaxRepetitions;
-          if (v < 0 || v > max_seed) {
-            return Error(key, absl::StrCat("value ", v, " out of range; valid: ",
-                                           Range(0, max_seed)));
-          }
-          b->seed = v;
-        } else {
-          if (v < 1 || v > kMaxRepetitions) {
-            return Error(key, absl::StrCat("value ", v, " out of range; valid: ",
-                                           Range(1, kMaxRepetitions)));
-          }
-          b->repetitions = v;
-        }
-      } else if (key == "mode") {
-        s = Strings(key, node, &b->mode);
-        for (const std::string& m : b->mode) {
-          if (s.ok() && std::find(kClusterModes.begin(), kClusterModes.end(),
-                                  m) == kClusterModes.end()) {
-            return Error(key, absl::StrCat("unknown value '", m, "'; valid: ",
-                                           JoinNames(kClusterModes)));
-          }
-        }
-      } else if (key == "zipf" || key == "stale_fraction" ||
-                 key == "utilization") {
-        std::vector<double>* v = key == "zipf"             ? &b->zipf
-                                 : key == "stale_fraction" ? &b->stale_fraction
-                                                           : &b->utilization;
-        s = Doubles(key, node, v);
-        const double lo = 0, hi = key == "zipf" ? 10 : 1;
-        for (double x : *v) {
-          const bool ok = key == "utilization" ? (x > 0 && x <= 1)
-                                               : (x >= lo && x <= hi);
-          if (s.ok() && !ok) {
-            return Error(key, absl::StrCat(
-                "value ", FormatNumber(x), " out of range; valid: ",
-                key == "utilization" ? "(0, 1]"
-                                     : absl::StrCat(FormatNumber(lo), "..",
-                                                    FormatNumber(hi))));
-          }
-        }
-      } else if (key == "requests") {
-        s = Ints(key, node, 2, int64_t{1} << 40, &b->requests);
-      } else if (key == "cache_items") {
-        s = Ints(key, node, 0, kMaxKeys, &b->cache_items,
-                 "LRU keys per server; 0 = the universe");
-      } else if (key == "buckets" || key == "clients" || key == "workers" ||
-                 key == "db_delay_us") {
-        std::vector<int64_t> v;
-        const int64_t hi = key == "workers" ? 64
-                           : key == "db_delay_us" ? 1000000
-                                                  : 100000;
-        const int64_t lo = key == "buckets" ? 2 : key == "db_delay_us" ? 0 : 1;
-        if (!node.is_integer()) return Error(key, "expected an integer");
-        s = Ints(key, node, lo, hi, &v);
-        if (s.ok()) {
-          (key == "buckets"   ? b->buckets
-           : key == "clients" ? b->clients
-           : key == "workers" ? b->workers
-                              : b->db_delay_us) = v[0];
-        }
-      } else if (key == "rate") {
-        if (!node.is_number()) return Error(key, "expected a number");
-        b->rate = *node.value<double>();
-        if (!(b->rate >= 0 && b->rate <= 1e9)) {
-          return Error(key, absl::StrCat("value ", FormatNumber(b->rate),
-                                         " out of range; valid: 0..1e9 "
-                                         "requests/s (0: unpaced)"));
-        }
-      } else if (key == "min_time_s") {
-        if (!node.is_number()) return Error(key, "expected a number");
-        b->min_time_s = *node.value<double>();
-        if (!(b->min_time_s > 0 && b->min_time_s <= kMaxMinTimeS)) {
-          return Error(key, absl::StrCat("value ", FormatNumber(b->min_time_s),
-                                         " out of range; valid: (0, ",
-                                         FormatNumber(kMaxMinTimeS), "] seconds"));
-        }
-      }
-      if (!s.ok()) return s;
-    }
-    return absl::OkStatus();
+  // Applies the keys of `t` (a block or a tier table) to `b`, each read
+  // and checked as its row of the axis table says (kAxes, below).
+  absl::Status Apply(const toml::table& t, bool allow_kind,
+                     SweepBlock* b) const;
+
+  // The readers of the axis table's shapes.
+  absl::Status Read(const NamesAxis& a, std::string_view key,
+                    const toml::node& node, bool allow_kind,
+                    SweepBlock* b) const;
+  absl::Status Read(const BlockText& a, std::string_view key,
+                    const toml::node& node, bool allow_kind,
+                    SweepBlock* b) const;
+  absl::Status Read(const IntsAxis& a, std::string_view key,
+                    const toml::node& node, bool allow_kind,
+                    SweepBlock* b) const;
+  absl::Status Read(const NumbersAxis& a, std::string_view key,
+                    const toml::node& node, bool allow_kind,
+                    SweepBlock* b) const;
+  absl::Status Read(const IntValue& a, std::string_view key,
+                    const toml::node& node, bool allow_kind,
+                    SweepBlock* b) const;
+  absl::Status Read(const NumberValue& a, std::string_view key,
+                    const toml::node& node, bool allow_kind,
+                    SweepBlock* b) const;
+  absl::Status Read(const BoolValue& a, std::string_view key,
+                    const toml::node& node, bool allow_kind,
+                    SweepBlock* b) const;
+  absl::Status Read(const CustomAxis& a, std::string_view key,
+                    const toml::node& node, bool allow_kind,
+                    SweepBlock* b) const;
+  absl::Status Read(const TierTables& a, std::string_view key,
+                    const toml::node& node, bool allow_kind,
+                    SweepBlock* b) const;
+
+  // The custom readers: `algorithm` (names, "all" or a selection) and
+  // `weights` (one array of weights, or an array of them).
+  absl::Status ReadAlgorithms(std::string_view key, const toml::node& node,
+                              SweepBlock* b) const {
+    (void)key;
+    return Algorithms(node, &b->algorithm);
+  }
+  absl::Status ReadWeights(std::string_view key, const toml::node& node,
+                           SweepBlock* b) const;
+
+  absl::Status CheckKindAxes(const SweepBlock& b,
+                             const KindSchema& schema) const;
+
+  // A kind's own check (KindSchema::check): its error with the spec's path.
+  absl::Status WithPath(const absl::Status& s) const {
+    if (s.ok()) return s;
+    return absl::InvalidArgumentError(absl::StrCat(path_, ": ", s.message()));
   }
 
   // Checks that the tier table names only known tiers.
@@ -702,7 +552,7 @@ class Parser {
     return absl::OkStatus();
   }
 
-  absl::Status CheckBlock(const Block& b) const {
+  absl::Status CheckBlock(const SweepBlock& b) const {
     if (b.kind.empty()) {
       return Error("kind", absl::StrCat("missing; valid: ", KindSchemaNames()));
     }
@@ -711,45 +561,24 @@ class Parser {
       return Error("kind", absl::StrCat("unknown value '", b.kind,
                                         "'; valid: ", KindSchemaNames()));
     }
-    if (!schema->cluster_axes) {
-      for (std::string_view k : kClusterKeys) {
-        if (b.set_keys.count(std::string(k))) {
-          return Error(k, absl::StrCat("not used by kind '", b.kind,
-                                       "'; cluster only"));
-        }
-      }
-    } else if (absl::Status s = CheckCluster(b); !s.ok()) {
-      return s;
+    if (absl::Status s = CheckKindAxes(b, *schema); !s.ok()) return s;
+    if (schema->check != nullptr) {
+      if (absl::Status s = WithPath(schema->check(b)); !s.ok()) return s;
     }
     if (schema->takes_algorithm && b.algorithm.empty() && b.preset.empty()) {
       return Error("algorithm", "missing");
     }
-    if (!schema->takes_algorithm && b.set_keys.count("algorithm")) {
-      return Error("algorithm", absl::StrCat("not used by kind '", b.kind, "'"));
-    }
-    if (!b.preset.empty()) {
-      const bool accepted =
-          schema->presets &&
-          (schema->presets_scenario.empty() ||
-           (b.scenario.size() == 1 &&
-            b.scenario[0] == schema->presets_scenario));
-      if (!accepted) {
-        return Error("preset",
-                     "production presets run in kind 'presets' and in kind "
-                     "'lookup' with scenario = [\"string\"] only");
-      }
+    // Presets in a kind that accepts them only with one scenario.
+    if (!b.preset.empty() && !schema->presets_scenario.empty() &&
+        !(b.scenario.size() == 1 &&
+          b.scenario[0] == schema->presets_scenario)) {
+      return Error("preset", kPresetsRefused);
     }
     if (schema->nodes == NodesFrom::kNodes && b.nodes.empty()) {
       return Error("nodes", "missing");
     }
-    if (schema->nodes == NodesFrom::kWeights) {
-      if (b.weights.empty()) return Error("weights", "missing");
-      if (!b.nodes.empty()) {
-        return Error("nodes", absl::StrCat("not used by kind '", b.kind,
-                                           "' (one node per weight)"));
-      }
-    } else if (!b.weights.empty()) {
-      return Error("weights", absl::StrCat("not used by kind '", b.kind, "'"));
+    if (schema->nodes == NodesFrom::kWeights && b.weights.empty()) {
+      return Error("weights", "missing");
     }
     if (schema->requires_scenario && b.scenario.empty()) {
       return Error("scenario", "missing");
@@ -806,34 +635,16 @@ class Parser {
                                    "with 'removal'");
         }
       }
-    } else if (schema->removal == RemovalAxis::kNone &&
-               (!b.removal.empty() || !b.removed_fraction.empty())) {
-      return Error(b.removal.empty() ? "removed_fraction" : "removal",
-                   absl::StrCat("not used by kind '", b.kind,
-                                "'; removal and lookup only"));
     }
-    if (!schema->scenarios.empty()) {
-      const std::span<const std::string_view> valid = schema->scenarios;
-      for (const std::string& sc : b.scenario) {
-        if (std::find(valid.begin(), valid.end(), sc) == valid.end()) {
-          return Error("scenario",
-                       absl::StrCat("unknown value '", sc, "' for kind '",
-                                    b.kind, "'; valid: ", JoinNames(valid)));
-        }
+    const std::span<const std::string_view> valid = schema->scenarios;
+    for (const std::string& sc : b.scenario) {
+      if (std::find(valid.begin(), valid.end(), sc) == valid.end()) {
+        return Error("scenario",
+                     absl::StrCat("unknown value '", sc, "' for kind '", b.kind,
+                                  "'; valid: ", JoinNames(valid)));
       }
-    } else if (!b.scenario.empty()) {
-      return Error("scenario", absl::StrCat("not used by kind '", b.kind, "'"));
-    }
-    if (b.set_keys.count("multithread") && !schema->multithread) {
-      return Error("multithread",
-                   absl::StrCat("not used by kind '", b.kind, "'; lookup only"));
     }
     const bool places = schema->places_keys;
-    if (b.set_keys.count("placed_keys_per_node") && !places) {
-      return Error("placed_keys_per_node",
-                   absl::StrCat("not used by kind '", b.kind,
-                                "'; lookup, build and memory only"));
-    }
     if (schema->timing) {
       const int64_t rounds = b.repetitions.value_or(kDefaultTimingRounds);
       if (rounds < kMinTimingRounds) {
@@ -973,16 +784,9 @@ class Parser {
         }
       }
     }
-    if (schema->keys == KeysFrom::kNone) {
-      if (!b.keys.empty() || !b.keys_per_node.empty()) {
-        return Error("keys", absl::StrCat("not used by kind '", b.kind, "'"));
-      }
-    } else if (b.keys.empty() == b.keys_per_node.empty()) {
+    if (schema->keys != KeysFrom::kNone &&
+        b.keys.empty() == b.keys_per_node.empty()) {
       return Error("keys", "give exactly one of 'keys' and 'keys_per_node'");
-    }
-    if (schema->keys == KeysFrom::kKeysOnly && !b.keys_per_node.empty()) {
-      return Error("keys_per_node", absl::StrCat("not used by kind '", b.kind,
-                                                 "'; use 'keys'"));
     }
     if (!schema->timing) {
       for (const std::string& h : b.hash) {
@@ -1006,91 +810,316 @@ class Parser {
     return absl::OkStatus();
   }
 
-  // The cluster kind's own rules (bench/cluster/cluster.h).
-  absl::Status CheckCluster(const Block& b) const {
-    if (b.scenario.empty()) {
-      return Error("scenario", absl::StrCat("missing; the cluster event, "
-                                            "valid: ",
-                                            JoinNames(ClusterScenarios())));
-    }
-    if (b.requests.empty()) return Error("requests", "missing");
-    if (b.keys.empty()) {
-      return Error("keys", "missing; the universe of keys requested");
-    }
-    if (!b.keys_per_node.empty()) {
-      return Error("keys_per_node", "not used by kind 'cluster'; use 'keys' "
-                                    "(the universe)");
-    }
-    for (int64_t k : b.keys) {
-      if (k > (int64_t{1} << 31)) {
-        return Error("keys", absl::StrCat("value ", k, " out of range for "
-                                          "kind 'cluster'; valid: ",
-                                          Range(1, int64_t{1} << 31)));
-      }
-    }
-    for (int64_t n : b.nodes) {
-      if (n < 2 || n > 100000) {
-        return Error("nodes", absl::StrCat("value ", n, " out of range for "
-                                           "kind 'cluster'; valid: ",
-                                           Range(2, 100000)));
-      }
-    }
-    for (int64_t r : b.requests) {
-      if (r < b.buckets) {
-        return Error("requests", absl::StrCat("value ", r, " out of range; "
-                                              "at least one per bucket (",
-                                              b.buckets, ")"));
-      }
-    }
-    const auto has_scenario = [&](std::string_view sc) {
-      return std::find(b.scenario.begin(), b.scenario.end(), sc) !=
-             b.scenario.end();
-    };
-    if (!b.stale_fraction.empty() && !has_scenario("stale_view")) {
-      return Error("stale_fraction", "not used without scenario 'stale_view'");
-    }
-    if (!b.utilization.empty() && !has_scenario("cascade") &&
-        !has_scenario("cascade_mean")) {
-      return Error("utilization", "not used without scenario 'cascade' or "
-                                  "'cascade_mean'");
-    }
-    const bool real = std::find(b.mode.begin(), b.mode.end(), "memcached") !=
-                      b.mode.end();
-    if (real) {
-      for (int64_t n : b.nodes) {
-        if (n > 64) {
-          return Error("nodes", absl::StrCat(
-              "value ", n, " out of range for mode 'memcached' (one process "
-              "per server, on 2 cores); valid: ", Range(2, 64)));
-        }
-      }
-      for (int64_t k : b.keys) {
-        if (k > 200000) {
-          return Error("keys", absl::StrCat(
-              "value ", k, " out of range for mode 'memcached' (every key "
-              "must fit its server's 64 MB: no eviction); valid: ",
-              Range(1, 200000)));
-        }
-      }
-      for (int64_t r : b.requests) {
-        if (r > 10000000) {
-          return Error("requests", absl::StrCat(
-              "value ", r, " out of range for mode 'memcached' (a bounded "
-              "request loop); valid: ", Range(b.buckets, 10000000)));
-        }
-      }
-      if (b.set_keys.count("cache_items") && b.mode.size() == 1) {
-        return Error("cache_items", "not used by mode 'memcached' (each "
-                                    "server has 64 MB; the universe fits)");
-      }
-    }
-    return absl::OkStatus();
-  }
-
  private:
   std::string path_;
   std::span<const AlgorithmInfo> algorithms_;
 };
+
+bool KnownKind(const std::string& k) { return FindKindSchema(k) != nullptr; }
+bool KnownPreset(const std::string& p) { return FindPreset(p) != nullptr; }
+bool KnownHash(const std::string& h) { return FindHash(h) != nullptr; }
+bool KnownKeySet(const std::string& k) { return FindKeySet(k) != nullptr; }
+bool KnownRemovalOrder(const std::string& o) {
+  return std::find(kRemovalOrders.begin(), kRemovalOrders.end(), o) !=
+         kRemovalOrders.end();
+}
+std::string RemovalOrderNames() { return JoinNames(kRemovalOrders); }
+bool KnownClusterMode(const std::string& m) {
+  return std::find(kClusterModes.begin(), kClusterModes.end(), m) !=
+         kClusterModes.end();
+}
+std::string ClusterModeNames() { return JoinNames(kClusterModes); }
+
+std::string NotPrime(int64_t m) {
+  if (IsPrime(static_cast<uint64_t>(m))) return "";
+  return absl::StrCat("value ", m,
+                      " out of range; Maglev table sizes must be prime (e.g. ",
+                      NextPrime(m), ")");
+}
+
+// seed + repetition must stay a valid int64 seed.
+constexpr int64_t kMaxSeed =
+    std::numeric_limits<int64_t>::max() - kMaxRepetitions;
+
+// "; cluster only": the cluster axes' note when another kind refuses them.
+constexpr std::string_view kClusterOnly = "; cluster only";
+
+// Every key a [[sweep]] block (or a tier table) may give, in the order the
+// unknown-key error lists them.
+const Axis kAxes[] = {
+    {"kind", BlockText{&SweepBlock::kind, &KnownKind, &KindSchemaNames}},
+    {"claim", BlockText{&SweepBlock::claim}},
+    {"algorithm", CustomAxis{&Parser::ReadAlgorithms}, true},
+    {"preset", NamesAxis{&SweepBlock::preset, &KnownPreset, &PresetNames}, true,
+     "", kPresetsRefused},
+    {"hash", NamesAxis{&SweepBlock::hash, &KnownHash, &HashNames}},
+    {"keyset", NamesAxis{&SweepBlock::keyset, &KnownKeySet, &KeySetNames}},
+    {"nodes",
+     IntsAxis{&SweepBlock::nodes, 1, kMaxNodes,
+              "a memory/time sanity cap; algorithms may have tighter limits"},
+     true},
+    {"vnodes", IntsAxis{&SweepBlock::vnodes, kRingMinVnodes, kRingMaxVnodes,
+                        "ring's limit"}},
+    {"table_size",
+     IntsAxis{&SweepBlock::table_size, 2, maglev_internal::kMaxTableSize,
+              "Maglev's largest table: the largest prime below 2^32",
+              &NotPrime}},
+    {"load_factor",
+     NumbersAxis{&SweepBlock::load_factor,
+                 [](double c) { return c > 1 && std::isfinite(c); },
+                 "must be > 1 and finite"}},
+    {"overprovision", NumbersAxis{&SweepBlock::overprovision,
+                                  [](double x) { return x >= 1 && x <= 1024; },
+                                  "valid: 1..1024 (capacity / nodes)"}},
+    {"probes",
+     IntsAxis{&SweepBlock::probes, 1, 1024, "multiprobe's probes per lookup"}},
+    {"removal",
+     NamesAxis{&SweepBlock::removal, &KnownRemovalOrder, &RemovalOrderNames},
+     true, "; removal and lookup only"},
+    {"removed_fraction",
+     NumbersAxis{&SweepBlock::removed_fraction,
+                 [](double f) { return f >= 0 && f <= 0.99; },
+                 "valid: 0..0.99"},
+     true, "; removal and lookup only"},
+    {"keys", IntsAxis{&SweepBlock::keys, 1, kMaxKeys}, true},
+    {"keys_per_node", IntsAxis{&SweepBlock::keys_per_node, 1, kMaxKeys}, true},
+    {"placed_keys_per_node",
+     IntsAxis{&SweepBlock::placed_keys_per_node, 0,
+              std::numeric_limits<uint32_t>::max()},
+     true, "; lookup, build and memory only"},
+    // Its values depend on the kind: checked in CheckBlock.
+    {"scenario", NamesAxis{&SweepBlock::scenario}, true},
+    {"weights", CustomAxis{&Parser::ReadWeights}, true},
+    {"repetitions", IntValue{.min = 1,
+                             .max = kMaxRepetitions,
+                             .optional_field = &SweepBlock::repetitions}},
+    {"seed", IntValue{&SweepBlock::seed, 0, kMaxSeed}},
+    {"min_time_s",
+     NumberValue{&SweepBlock::min_time_s,
+                 [](double t) { return t > 0 && t <= kMaxMinTimeS; },
+                 "valid: (0, 60] seconds"}},  // 60: kMaxMinTimeS
+    {"multithread", BoolValue{&SweepBlock::multithread}, true, "; lookup only"},
+    {"mode", NamesAxis{&SweepBlock::mode, &KnownClusterMode, &ClusterModeNames},
+     true, kClusterOnly},
+    {"zipf",
+     NumbersAxis{&SweepBlock::zipf, [](double z) { return z >= 0 && z <= 10; },
+                 "valid: 0..10"},
+     true, kClusterOnly},
+    {"requests", IntsAxis{&SweepBlock::requests, 2, int64_t{1} << 40}, true,
+     kClusterOnly},
+    {"cache_items",
+     IntsAxis{&SweepBlock::cache_items, 0, kMaxKeys,
+              "LRU keys per server; 0 = the universe"},
+     true, kClusterOnly},
+    {"stale_fraction",
+     NumbersAxis{&SweepBlock::stale_fraction,
+                 [](double f) { return f >= 0 && f <= 1; }, "valid: 0..1"},
+     true, kClusterOnly},
+    {"utilization",
+     NumbersAxis{&SweepBlock::utilization,
+                 [](double u) { return u > 0 && u <= 1; }, "valid: (0, 1]"},
+     true, kClusterOnly},
+    {"buckets", IntValue{&SweepBlock::buckets, 2, 100000}, true, kClusterOnly},
+    {"clients", IntValue{&SweepBlock::clients, 1, 100000}, true, kClusterOnly},
+    {"workers", IntValue{&SweepBlock::workers, 1, 64}, true, kClusterOnly},
+    {"rate",
+     NumberValue{&SweepBlock::rate, [](double r) { return r >= 0 && r <= 1e9; },
+                 "valid: 0..1e9 requests/s (0: unpaced)"},
+     true, kClusterOnly},
+    {"db_delay_us", IntValue{&SweepBlock::db_delay_us, 0, 1000000}, true,
+     kClusterOnly},
+    {"enabled", BoolValue{&SweepBlock::enabled}},
+    {"tiers", TierTables{}},
+};
+
+const Axis* FindAxis(std::string_view key) {
+  for (const Axis& a : kAxes) {
+    if (a.key == key) return &a;
+  }
+  return nullptr;
+}
+
+std::string AxisNames() {
+  std::string out;
+  for (const Axis& a : kAxes) {
+    if (!out.empty()) out += ", ";
+    out += a.key;
+  }
+  return out;
+}
+
+absl::Status Parser::Apply(const toml::table& t, bool allow_kind,
+                           SweepBlock* b) const {
+  for (const auto& [k, node] : t) {
+    const std::string key(k.str());
+    const Axis* axis = FindAxis(key);
+    if (axis == nullptr) {
+      return Error(key, absl::StrCat("unknown key; valid: ", AxisNames()));
+    }
+    if (std::holds_alternative<TierTables>(axis->shape)) continue;
+    b->set_keys.insert(key);
+    absl::Status s = std::visit(
+        [&](const auto& shape) {
+          return Read(shape, key, node, allow_kind, b);
+        },
+        axis->shape);
+    if (!s.ok()) return s;
+  }
+  return absl::OkStatus();
+}
+
+absl::Status Parser::Read(const NamesAxis& a, std::string_view key,
+                          const toml::node& node, bool, SweepBlock* b) const {
+  std::vector<std::string>& names = b->*a.field;
+  if (absl::Status s = Strings(key, node, &names); !s.ok()) return s;
+  for (const std::string& n : names) {
+    if (a.known != nullptr && !a.known(n)) {
+      return Error(key,
+                   absl::StrCat("unknown value '", n, "'; valid: ", a.valid()));
+    }
+  }
+  return absl::OkStatus();
+}
+
+absl::Status Parser::Read(const BlockText& a, std::string_view key,
+                          const toml::node& node, bool allow_kind,
+                          SweepBlock* b) const {
+  if (!allow_kind) return Error(key, "cannot be overridden by a tier");
+  std::string& text = b->*a.field;
+  if (absl::Status s = Scalar(key, node, &text); !s.ok()) return s;
+  if (a.known != nullptr && !a.known(text)) {
+    return Error(
+        key, absl::StrCat("unknown value '", text, "'; valid: ", a.valid()));
+  }
+  return absl::OkStatus();
+}
+
+absl::Status Parser::Read(const IntsAxis& a, std::string_view key,
+                          const toml::node& node, bool, SweepBlock* b) const {
+  std::vector<int64_t>& values = b->*a.field;
+  if (absl::Status s = Ints(key, node, a.min, a.max, &values, a.why); !s.ok()) {
+    return s;
+  }
+  for (int64_t v : values) {
+    if (a.problem == nullptr) break;
+    if (std::string problem = a.problem(v); !problem.empty()) {
+      return Error(key, problem);
+    }
+  }
+  return absl::OkStatus();
+}
+
+absl::Status Parser::Read(const NumbersAxis& a, std::string_view key,
+                          const toml::node& node, bool, SweepBlock* b) const {
+  std::vector<double>& values = b->*a.field;
+  if (absl::Status s = Doubles(key, node, &values); !s.ok()) return s;
+  for (double x : values) {
+    if (!a.valid(x)) {
+      return Error(key, absl::StrCat("value ", FormatNumber(x),
+                                     " out of range; ", std::string(a.range)));
+    }
+  }
+  return absl::OkStatus();
+}
+
+absl::Status Parser::Read(const IntValue& a, std::string_view key,
+                          const toml::node& node, bool, SweepBlock* b) const {
+  if (!node.is_integer()) return Error(key, "expected an integer");
+  std::vector<int64_t> v;
+  if (absl::Status s = Ints(key, node, a.min, a.max, &v); !s.ok()) return s;
+  if (a.field != nullptr) {
+    b->*a.field = v[0];
+  } else {
+    b->*a.optional_field = v[0];
+  }
+  return absl::OkStatus();
+}
+
+absl::Status Parser::Read(const NumberValue& a, std::string_view key,
+                          const toml::node& node, bool, SweepBlock* b) const {
+  if (!node.is_number()) return Error(key, "expected a number");
+  const double x = *node.value<double>();
+  if (!a.valid(x)) {
+    return Error(key, absl::StrCat("value ", FormatNumber(x), " out of range; ",
+                                   std::string(a.range)));
+  }
+  b->*a.field = x;
+  return absl::OkStatus();
+}
+
+absl::Status Parser::Read(const BoolValue& a, std::string_view key,
+                          const toml::node& node, bool, SweepBlock* b) const {
+  if (!node.is_boolean()) return Error(key, "expected true or false");
+  b->*a.field = *node.value<bool>();
+  return absl::OkStatus();
+}
+
+absl::Status Parser::Read(const CustomAxis& a, std::string_view key,
+                          const toml::node& node, bool, SweepBlock* b) const {
+  return (this->*a.read)(key, node, b);
+}
+
+absl::Status Parser::Read(const TierTables&, std::string_view,
+                          const toml::node&, bool, SweepBlock*) const {
+  return absl::OkStatus();
+}
+
+absl::Status Parser::ReadWeights(std::string_view key, const toml::node& node,
+                                 SweepBlock* b) const {
+  b->weights.clear();
+  const toml::array* arr = node.as_array();
+  if (arr == nullptr) return Error(key, "expected an array of numbers");
+  const bool nested = !arr->empty() && (*arr)[0].is_array();
+  std::vector<const toml::node*> rows;
+  if (nested) {
+    for (const toml::node& e : *arr) rows.push_back(&e);
+  } else {
+    rows.push_back(&node);
+  }
+  for (const toml::node* row : rows) {
+    std::vector<double> w;
+    if (!row->is_array()) return Error(key, "expected arrays of numbers");
+    if (absl::Status s = Doubles(key, *row, &w); !s.ok()) return s;
+    for (double x : w) {
+      if (!(x > 0 && std::isfinite(x))) {
+        return Error(key, absl::StrCat("value ", FormatNumber(x),
+                                       " out of range; weights must be "
+                                       "finite and > 0"));
+      }
+    }
+    b->weights.push_back(std::move(w));
+  }
+  if (b->weights.empty()) {
+    return Error(key, "empty axis; give at least one value");
+  }
+  return absl::OkStatus();
+}
+
+// The keys that only some kinds accept, in table order, each refused as
+// its row and the kind's row say.
+absl::Status Parser::CheckKindAxes(const SweepBlock& b,
+                                   const KindSchema& schema) const {
+  for (const Axis& axis : kAxes) {
+    if (!axis.kind_axis || schema.Accepts(axis.key) ||
+        !b.set_keys.count(std::string(axis.key))) {
+      continue;
+    }
+    if (!axis.refused.empty()) return Error(axis.key, axis.refused);
+    return Error(axis.key, absl::StrCat("not used by kind '", b.kind, "'",
+                                        std::string(schema.RefusalNote(
+                                            axis.key, axis.not_used_note))));
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+bool IsKindAxis(std::string_view key) {
+  const Axis* axis = FindAxis(key);
+  return axis != nullptr && axis->kind_axis;
+}
+
+namespace {
 
 // One combination of the cluster kind's own axes (a single empty one for
 // the other kinds): stale_fraction only for stale_view, utilization only for
@@ -1103,7 +1132,8 @@ struct ClusterCombo {
 };
 
 // Stops after kMaxCells + 1 combinations (each gives at least one cell).
-std::vector<ClusterCombo> ClusterCombos(const Block& b, std::string_view sc) {
+std::vector<ClusterCombo> ClusterCombos(const SweepBlock& b,
+                                        std::string_view sc) {
   const KindSchema* schema = FindKindSchema(b.kind);
   if (schema == nullptr || !schema->cluster_axes) return {ClusterCombo{}};
   const std::vector<std::string> modes =
@@ -1167,8 +1197,8 @@ std::vector<std::optional<T>> ParamAxis(const AlgorithmInfo* info,
 
 // Appends the block's cells; false, leaving the cells so far, as soon as the
 // tier would have more than kMaxCells.
-bool Expand(const Block& b, std::string_view experiment, std::string_view tier,
-            std::span<const AlgorithmInfo> algorithms,
+bool Expand(const SweepBlock& b, std::string_view experiment,
+            std::string_view tier, std::span<const AlgorithmInfo> algorithms,
             std::vector<Cell>* cells) {
   const KindSchema* schema = FindKindSchema(b.kind);
   if (schema == nullptr) return true;  // CheckBlock refuses it
@@ -1433,7 +1463,7 @@ absl::StatusOr<Spec> ParseSpec(std::string_view text,
     for (const toml::node& bn : *sweep) {
       const toml::table* bt = bn.as_table();
       if (bt == nullptr) return p.Error("sweep", "expected [[sweep]] tables");
-      Block b;
+      SweepBlock b;
       if (absl::Status s = p.Apply(*bt, true, &b); !s.ok()) return s;
       const toml::node* bt_tiers = bt->get("tiers");
       if (absl::Status s = p.CheckTiers(bt_tiers); !s.ok()) return s;

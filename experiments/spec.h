@@ -95,9 +95,9 @@
 //                               # linear (AlgorithmInfo::lookup_class)
 //   except = ["modulo"]         # names left out
 // TOML keeps an inline table on one line (an array inside it may span
-// lines). The selected algorithms come in catalogue order. An unknown key or value,
-// an empty table, or a selection that keeps no algorithm is an error naming
-// the key (e.g. 'algorithm.lookup_class') and the valid values.
+// lines). The selected algorithms come in catalogue order. An unknown key or
+// value, an empty table, or a selection that keeps no algorithm is an error
+// naming the key (e.g. 'algorithm.lookup_class') and the valid values.
 //
 // Order of precedence: block < [tiers.<tier>] < [sweep.tiers.<tier>].
 // Parameters that an algorithm does not read (vnodes for modulo, ...) are
@@ -107,8 +107,10 @@
 // too; a block whose hashes are all 32-bit and that names bounded_load is an
 // error.
 //
-// What each kind accepts (scenarios and their defaults, nodes, keys, removal,
-// presets, ...) and which kinds are timed: experiments/kinds/schema.h.
+// What each kind accepts (its block keys, scenarios and their defaults,
+// nodes, keys, removal, presets, ...), its own rules and which kinds are
+// timed: experiments/kinds/schema.h. A key a kind does not accept is an
+// error, "key 'x': not used by kind 'y'" (with a reason where there is one).
 //
 // Repetitions. Non-timing kinds: one cell per repetition, at seeds
 // seed .. seed + repetitions - 1 (default 1). Timing kinds (lookup, build,
@@ -275,6 +277,11 @@ absl::StatusOr<Spec> LoadSpec(
     const std::string& path, std::string_view display_path,
     std::string_view experiment, std::string_view tier,
     std::span<const AlgorithmInfo> algorithms = Algorithms());
+
+// Whether `key` is a block key that only some kinds accept: those whose
+// KindSchema::axes list it (experiments/kinds/schema.h); false for the keys
+// every kind accepts and for unknown keys.
+bool IsKindAxis(std::string_view key);
 
 uint64_t Fnv1a64(std::string_view bytes);
 // "a, b, c"

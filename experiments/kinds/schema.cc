@@ -4,8 +4,10 @@
 
 #include "experiments/kinds/schema.h"
 
+#include <algorithm>
 #include <array>
 
+#include "absl/strings/str_cat.h"
 #include "experiments/spec.h"
 
 namespace chbench {
@@ -23,6 +25,150 @@ constexpr std::array<std::string_view, 1> kRemovalDefaultScenarios = {
 constexpr std::array<std::string_view, 6> kClusterScenarios = {
     "none", "add", "remove", "stale_view", "cascade", "cascade_mean"};
 
+// The block keys each kind accepts beyond those every kind does (spec.cc:
+// IsKindAxis). The algorithm parameters (vnodes, table_size, ...) and
+// repetitions, seed, min_time_s are every kind's; hash_speed accepts `nodes`
+// although its cells have none.
+constexpr std::array<std::string_view, 10> kLookupAxes = {
+    "algorithm",  "preset",        "nodes",
+    "scenario",   "removal",       "removed_fraction",
+    "keys",       "keys_per_node", "placed_keys_per_node",
+    "multithread"};
+constexpr std::array<std::string_view, 3> kBuildAndMemoryAxes = {
+    "algorithm", "nodes", "placed_keys_per_node"};
+constexpr std::array<std::string_view, 5> kDisruptionAxes = {
+    "algorithm", "nodes", "scenario", "keys", "keys_per_node"};
+constexpr std::array<std::string_view, 4> kBalanceAxes = {
+    "algorithm", "nodes", "keys", "keys_per_node"};
+constexpr std::array<std::string_view, 2> kHashSpeedAxes = {"nodes", "keys"};
+constexpr std::array<std::string_view, 4> kWeightsAxes = {
+    "algorithm", "weights", "keys", "keys_per_node"};
+constexpr std::array<std::string_view, 7> kRemovalAxes = {
+    "algorithm",        "nodes", "scenario",     "removal",
+    "removed_fraction", "keys",  "keys_per_node"};
+constexpr std::array<std::string_view, 5> kPresetsAxes = {
+    "algorithm", "preset", "nodes", "keys", "keys_per_node"};
+constexpr std::array<std::string_view, 15> kClusterAxes = {
+    "algorithm", "nodes",    "scenario",    "keys",           "mode",
+    "zipf",      "requests", "cache_items", "stale_fraction", "utilization",
+    "buckets",   "clients",  "workers",     "rate",           "db_delay_us"};
+
+constexpr std::array<KeyNote, 1> kWeightsNotes = {
+    {{"nodes", " (one node per weight)"}}};
+constexpr std::array<KeyNote, 1> kHashSpeedNotes = {
+    {{"keys_per_node", "; use 'keys'"}}};
+constexpr std::array<KeyNote, 1> kClusterNotes = {
+    {{"keys_per_node", "; use 'keys' (the universe)"}}};
+
+// The result columns each kind's rows fill beyond kCommonColumns.
+constexpr std::array<std::string_view, 5> kLookupColumns = {
+    "placed_keys", "scenario", "removal", "removed", "threads"};
+constexpr std::array<std::string_view, 1> kPlacedColumns = {"placed_keys"};
+constexpr std::array<std::string_view, 1> kScenarioColumns = {"scenario"};
+constexpr std::array<std::string_view, 3> kWeightsColumns = {"scenario", "node",
+                                                             "weight"};
+constexpr std::array<std::string_view, 3> kRemovalColumns = {
+    "scenario", "removal", "removed"};
+constexpr std::array<std::string_view, 8> kClusterColumns = {
+    "scenario",    "mode",           "zipf",        "requests",
+    "cache_items", "stale_fraction", "utilization", "bucket"};
+
+std::string Range(int64_t lo, int64_t hi) { return absl::StrCat(lo, "..", hi); }
+
+bool HasScenario(const SweepBlock& b, std::string_view sc) {
+  return std::find(b.scenario.begin(), b.scenario.end(), sc) !=
+         b.scenario.end();
+}
+
+// The cluster kind's own rules (bench/cluster/cluster.h).
+absl::Status CheckCluster(const SweepBlock& b) {
+  if (b.scenario.empty()) {
+    return BlockKeyError("scenario",
+                         absl::StrCat("missing; the cluster event, "
+                                      "valid: ",
+                                      JoinViews(kClusterScenarios)));
+  }
+  if (b.requests.empty()) return BlockKeyError("requests", "missing");
+  if (b.keys.empty()) {
+    return BlockKeyError("keys", "missing; the universe of keys requested");
+  }
+  for (int64_t k : b.keys) {
+    if (k > (int64_t{1} << 31)) {
+      return BlockKeyError("keys", absl::StrCat("value ", k,
+                                                " out of range for "
+                                                "kind 'cluster'; valid: ",
+                                                Range(1, int64_t{1} << 31)));
+    }
+  }
+  for (int64_t n : b.nodes) {
+    if (n < 2 || n > 100000) {
+      return BlockKeyError("nodes", absl::StrCat("value ", n,
+                                                 " out of range for "
+                                                 "kind 'cluster'; valid: ",
+                                                 Range(2, 100000)));
+    }
+  }
+  for (int64_t r : b.requests) {
+    if (r < b.buckets) {
+      return BlockKeyError("requests", absl::StrCat("value ", r,
+                                                    " out of range; "
+                                                    "at least one per bucket (",
+                                                    b.buckets, ")"));
+    }
+  }
+  if (!b.stale_fraction.empty() && !HasScenario(b, "stale_view")) {
+    return BlockKeyError("stale_fraction",
+                         "not used without scenario 'stale_view'");
+  }
+  if (!b.utilization.empty() && !HasScenario(b, "cascade") &&
+      !HasScenario(b, "cascade_mean")) {
+    return BlockKeyError("utilization",
+                         "not used without scenario 'cascade' or "
+                         "'cascade_mean'");
+  }
+  const bool real =
+      std::find(b.mode.begin(), b.mode.end(), "memcached") != b.mode.end();
+  if (real) {
+    for (int64_t n : b.nodes) {
+      if (n > 64) {
+        return BlockKeyError(
+            "nodes",
+            absl::StrCat("value ", n,
+                         " out of range for mode 'memcached' (one process "
+                         "per server, on 2 cores); valid: ",
+                         Range(2, 64)));
+      }
+    }
+    for (int64_t k : b.keys) {
+      if (k > 200000) {
+        return BlockKeyError(
+            "keys",
+            absl::StrCat("value ", k,
+                         " out of range for mode 'memcached' (every key "
+                         "must fit its server's 64 MB: no eviction); valid: ",
+                         Range(1, 200000)));
+      }
+    }
+    for (int64_t r : b.requests) {
+      if (r > 10000000) {
+        return BlockKeyError(
+            "requests",
+            absl::StrCat("value ", r,
+                         " out of range for mode 'memcached' (a bounded "
+                         "request loop); valid: ",
+                         Range(b.buckets, 10000000)));
+      }
+    }
+    if (b.set_keys.count("cache_items") && b.mode.size() == 1) {
+      return BlockKeyError("cache_items",
+                           "not used by mode 'memcached' (each "
+                           "server has 64 MB; the universe "
+                           "fits)");
+    }
+  }
+  return absl::OkStatus();
+}
+
 bool Always(const Cell&) { return true; }
 bool Never(const Cell&) { return false; }
 bool OnMemcached(const Cell& c) { return c.mode == "memcached"; }
@@ -37,9 +183,9 @@ constexpr std::array<KindSchema, 10> kSchemas = {{
      .takes_algorithm = true,
      .nodes = NodesFrom::kNodes,
      .keys = KeysFrom::kKeysOrPerNode,
+     .axes = kLookupAxes,
+     .columns = kLookupColumns,
      .removal = RemovalAxis::kOptional,
-     .multithread = true,
-     .presets = true,
      .presets_scenario = "string"},
     {.name = "build",
      .timing = true,
@@ -47,14 +193,18 @@ constexpr std::array<KindSchema, 10> kSchemas = {{
      .places_keys = true,
      .takes_algorithm = true,
      .nodes = NodesFrom::kNodes,
-     .keys = KeysFrom::kNone},
+     .keys = KeysFrom::kNone,
+     .axes = kBuildAndMemoryAxes,
+     .columns = kPlacedColumns},
     {.name = "memory",
      .timing = false,
      .runs_alone = &Never,
      .places_keys = true,
      .takes_algorithm = true,
      .nodes = NodesFrom::kNodes,
-     .keys = KeysFrom::kNone},
+     .keys = KeysFrom::kNone,
+     .axes = kBuildAndMemoryAxes,
+     .columns = kPlacedColumns},
     {.name = "disruption",
      .timing = false,
      .runs_alone = &Never,
@@ -63,6 +213,8 @@ constexpr std::array<KindSchema, 10> kSchemas = {{
      .takes_algorithm = true,
      .nodes = NodesFrom::kNodes,
      .keys = KeysFrom::kKeysOrPerNode,
+     .axes = kDisruptionAxes,
+     .columns = kScenarioColumns,
      .requires_scenario = true,
      .min_nodes = 2},
     {.name = "balance",
@@ -71,21 +223,29 @@ constexpr std::array<KindSchema, 10> kSchemas = {{
      .places_keys = false,
      .takes_algorithm = true,
      .nodes = NodesFrom::kNodes,
-     .keys = KeysFrom::kKeysOrPerNode},
+     .keys = KeysFrom::kKeysOrPerNode,
+     .axes = kBalanceAxes,
+     .columns = kScenarioColumns},
     {.name = "hash_speed",
      .timing = true,
      .runs_alone = &Always,
      .places_keys = false,
      .takes_algorithm = false,
      .nodes = NodesFrom::kNone,
-     .keys = KeysFrom::kKeysOnly},
+     .keys = KeysFrom::kKeysOnly,
+     .axes = kHashSpeedAxes,
+     .refusal_notes = kHashSpeedNotes,
+     .columns = kScenarioColumns},
     {.name = "weights",
      .timing = false,
      .runs_alone = &Never,
      .places_keys = false,
      .takes_algorithm = true,
      .nodes = NodesFrom::kWeights,
-     .keys = KeysFrom::kKeysOrPerNode},
+     .keys = KeysFrom::kKeysOrPerNode,
+     .axes = kWeightsAxes,
+     .refusal_notes = kWeightsNotes,
+     .columns = kWeightsColumns},
     {.name = "removal",
      .timing = false,
      .runs_alone = &Never,
@@ -95,6 +255,8 @@ constexpr std::array<KindSchema, 10> kSchemas = {{
      .takes_algorithm = true,
      .nodes = NodesFrom::kNodes,
      .keys = KeysFrom::kKeysOrPerNode,
+     .axes = kRemovalAxes,
+     .columns = kRemovalColumns,
      .min_nodes = 2,
      .removal = RemovalAxis::kRequired},
     {.name = "presets",
@@ -104,7 +266,8 @@ constexpr std::array<KindSchema, 10> kSchemas = {{
      .takes_algorithm = true,
      .nodes = NodesFrom::kNodes,
      .keys = KeysFrom::kKeysOrPerNode,
-     .presets = true},
+     .axes = kPresetsAxes,
+     .columns = kScenarioColumns},
     {.name = "cluster",
      .timing = false,
      .runs_alone = &OnMemcached,
@@ -112,11 +275,27 @@ constexpr std::array<KindSchema, 10> kSchemas = {{
      .places_keys = false,
      .takes_algorithm = true,
      .nodes = NodesFrom::kNodes,
-     .keys = KeysFrom::kKeysOrPerNode,
+     .keys = KeysFrom::kKeysOnly,
+     .axes = kClusterAxes,
+     .refusal_notes = kClusterNotes,
+     .columns = kClusterColumns,
+     .check = &CheckCluster,
      .cluster_axes = true},
 }};
 
 }  // namespace
+
+bool KindSchema::Accepts(std::string_view key) const {
+  return std::find(axes.begin(), axes.end(), key) != axes.end();
+}
+
+std::string_view KindSchema::RefusalNote(std::string_view key,
+                                         std::string_view axis_note) const {
+  for (const KeyNote& n : refusal_notes) {
+    if (n.key == key) return n.note;
+  }
+  return axis_note;
+}
 
 std::span<const KindSchema> KindSchemas() { return kSchemas; }
 
