@@ -163,7 +163,7 @@ def legend_outside(fig, axes, ncol=None, handles=None, labels=None):
 
 def _lowest_axes_y(fig, extra=()):
     """Lowest y (figure fraction) of the axes' tight boxes and `extra`."""
-    fig.canvas.draw()
+    fig.draw_without_rendering()
     r = fig.canvas.get_renderer()
     boxes = [ax.get_tightbbox(r) for ax in fig.axes]
     boxes += [a.get_window_extent(r) for a in extra]
