@@ -85,6 +85,7 @@
 #include "algorithms/hash/hash_function.h"
 #include "algorithms/make_with_hash.h"
 #include "algorithms/node_table.h"
+#include "algorithms/node_table_algorithm.h"
 #include "algorithms/util/crc32c.h"
 
 namespace chbench {
@@ -230,8 +231,10 @@ inline constexpr Capabilities kAnchorCapabilities = {
 };
 
 template <typename H>
-class Anchor final : public ConsistentHash {
+class Anchor final : public NodeTableAlgorithm<H> {
  public:
+  using ShareSource = ConsistentHash::ShareSource;
+
   // Bucket numbers, A values and ids are below 2^31 (the top bit of a
   // bucket's word marks it removed); at 16 bytes per slot the maximum is
   // 32 GiB of arrays.
@@ -239,7 +242,7 @@ class Anchor final : public ConsistentHash {
 
   // capacity 0: a = the node count of the first non-empty Build.
   explicit Anchor(uint64_t capacity)
-      : table_("anchor", /*weights_supported=*/false), capacity_(capacity) {}
+      : NodeTableAlgorithm<H>("anchor", /*weights_supported=*/false), capacity_(capacity) {}
 
   std::string_view name() const override { return "anchor"; }
   Capabilities capabilities() const override { return kAnchorCapabilities; }
@@ -314,9 +317,6 @@ class Anchor final : public ConsistentHash {
     return ShareSource::kByConstruction;
   }
 
-  uint64_t HashKey(std::string_view key) const override {
-    return HashString<H>(key, 0);
-  }
 
   // Heap bytes including the object itself (as allocated by MakeAnchor).
   size_t MemoryBytes() const override {
@@ -325,9 +325,6 @@ class Anchor final : public ConsistentHash {
   }
   size_t size() const override { return table_.live_count(); }
   std::vector<NodeId> LiveNodes() const override { return table_.LiveIds(); }
-  const std::string& NodeName(NodeId id) const override {
-    return table_.name(id);
-  }
 
   // The anchor size a (0 until fixed) and the state machine, for tests and
   // benchmarks.
@@ -355,7 +352,7 @@ class Anchor final : public ConsistentHash {
         kMaxCapacity, " buckets (uint32 arrays)"));
   }
 
-  NodeTable table_;
+  using NodeTableAlgorithm<H>::table_;
   uint64_t capacity_;         // the parameter
   uint64_t anchor_size_ = 0;  // a; 0 until the first Build/AddNode fixes it
   AnchorHashCore core_;

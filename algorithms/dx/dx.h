@@ -87,6 +87,7 @@
 #include "algorithms/hash/hash_function.h"
 #include "algorithms/make_with_hash.h"
 #include "algorithms/node_table.h"
+#include "algorithms/node_table_algorithm.h"
 #include "algorithms/util/crc32c.h"
 
 namespace chbench {
@@ -226,13 +227,15 @@ inline constexpr Capabilities kDxCapabilities = {
 };
 
 template <typename H>
-class Dx final : public ConsistentHash {
+class Dx final : public NodeTableAlgorithm<H> {
  public:
+  using ShareSource = ConsistentHash::ShareSource;
+
   static constexpr uint64_t kMaxSize = DxHashCore::kMaxSize;
 
   // capacity: the array size at Build (0: the smallest power of two >= N).
   explicit Dx(uint64_t capacity)
-      : table_("dx", /*weights_supported=*/false), capacity_(capacity) {}
+      : NodeTableAlgorithm<H>("dx", /*weights_supported=*/false), capacity_(capacity) {}
 
   std::string_view name() const override { return "dx"; }
   Capabilities capabilities() const override { return kDxCapabilities; }
@@ -304,9 +307,6 @@ class Dx final : public ConsistentHash {
     return ShareSource::kByConstruction;
   }
 
-  uint64_t HashKey(std::string_view key) const override {
-    return HashString<H>(key, 0);
-  }
 
   // Heap bytes including the object itself (as allocated by MakeDx).
   size_t MemoryBytes() const override {
@@ -315,16 +315,13 @@ class Dx final : public ConsistentHash {
   }
   size_t size() const override { return table_.live_count(); }
   std::vector<NodeId> LiveNodes() const override { return table_.LiveIds(); }
-  const std::string& NodeName(NodeId id) const override {
-    return table_.name(id);
-  }
 
   const DxHashCore& core() const { return core_; }
   // The slot of a node (also of a removed one: its last slot).
   uint32_t slot_of(NodeId id) const { return bucket_of_[id]; }
 
  private:
-  NodeTable table_;
+  using NodeTableAlgorithm<H>::table_;
   uint64_t capacity_;  // the parameter
   DxHashCore core_;
   std::vector<uint32_t> bucket_of_;  // id -> slot

@@ -63,6 +63,7 @@
 #include "algorithms/hash/hash_function.h"
 #include "algorithms/make_with_hash.h"
 #include "algorithms/node_table.h"
+#include "algorithms/node_table_algorithm.h"
 
 namespace chbench {
 
@@ -91,12 +92,14 @@ inline constexpr Capabilities kJumpCapabilities = {
 };
 
 template <typename H>
-class Jump final : public ConsistentHash {
+class Jump final : public NodeTableAlgorithm<H> {
  public:
+  using ShareSource = ConsistentHash::ShareSource;
+
   // JumpConsistentHash takes an int32 bucket count.
   static constexpr size_t kMaxNodes = std::numeric_limits<int32_t>::max();
 
-  Jump() : table_("jump", /*weights_supported=*/false) {}
+  Jump() : NodeTableAlgorithm<H>("jump", /*weights_supported=*/false) {}
 
   std::string_view name() const override { return "jump"; }
   Capabilities capabilities() const override { return kJumpCapabilities; }
@@ -154,9 +157,6 @@ class Jump final : public ConsistentHash {
     return ShareSource::kByConstruction;
   }
 
-  uint64_t HashKey(std::string_view key) const override {
-    return HashString<H>(key, 0);
-  }
 
   // Heap bytes including the object itself (as allocated by MakeJump).
   size_t MemoryBytes() const override {
@@ -165,9 +165,6 @@ class Jump final : public ConsistentHash {
   }
   size_t size() const override { return live_.size(); }
   std::vector<NodeId> LiveNodes() const override { return live_; }
-  const std::string& NodeName(NodeId id) const override {
-    return table_.name(id);
-  }
 
  private:
   static absl::Status TooManyNodes(size_t n) {
@@ -176,7 +173,7 @@ class Jump final : public ConsistentHash {
                      kMaxNodes, " (int32 buckets)"));
   }
 
-  NodeTable table_;
+  using NodeTableAlgorithm<H>::table_;
   std::vector<NodeId> live_;  // bucket b -> id; ascending
   // live_.data(), or nullptr while the live ids are 0..N-1 (BucketToId).
   const NodeId* ids_ = nullptr;

@@ -90,6 +90,7 @@
 #include "algorithms/jump/jump.h"
 #include "algorithms/make_with_hash.h"
 #include "algorithms/node_table.h"
+#include "algorithms/node_table_algorithm.h"
 #include "algorithms/util/crc32c.h"
 
 namespace chbench {
@@ -307,11 +308,13 @@ inline constexpr Capabilities kMementoCapabilities = {
 };
 
 template <typename H>
-class Memento final : public ConsistentHash {
+class Memento final : public NodeTableAlgorithm<H> {
  public:
+  using ShareSource = ConsistentHash::ShareSource;
+
   static constexpr size_t kMaxNodes = MementoHashCore::kMaxBuckets;
 
-  Memento() : table_("memento", /*weights_supported=*/false) {}
+  Memento() : NodeTableAlgorithm<H>("memento", /*weights_supported=*/false) {}
 
   std::string_view name() const override { return "memento"; }
   Capabilities capabilities() const override { return kMementoCapabilities; }
@@ -371,9 +374,6 @@ class Memento final : public ConsistentHash {
     return ShareSource::kByConstruction;
   }
 
-  uint64_t HashKey(std::string_view key) const override {
-    return HashString<H>(key, 0);
-  }
 
   // Heap bytes including the object itself (as allocated by MakeMemento).
   size_t MemoryBytes() const override {
@@ -382,9 +382,6 @@ class Memento final : public ConsistentHash {
   }
   size_t size() const override { return table_.live_count(); }
   std::vector<NodeId> LiveNodes() const override { return table_.LiveIds(); }
-  const std::string& NodeName(NodeId id) const override {
-    return table_.name(id);
-  }
 
   const MementoHashCore& core() const { return core_; }
 
@@ -395,7 +392,7 @@ class Memento final : public ConsistentHash {
         kMaxNodes, " (int32 buckets for Jump)"));
   }
 
-  NodeTable table_;
+  using NodeTableAlgorithm<H>::table_;
   MementoHashCore core_;
   std::vector<NodeId> ids_;          // bucket -> id (kInvalidNode: removed)
   std::vector<uint32_t> bucket_of_;  // id -> bucket

@@ -55,6 +55,7 @@
 #include "algorithms/hash/hash_function.h"
 #include "algorithms/make_with_hash.h"
 #include "algorithms/node_table.h"
+#include "algorithms/node_table_algorithm.h"
 
 namespace chbench {
 
@@ -67,9 +68,11 @@ inline constexpr Capabilities kModuloCapabilities = {
 };
 
 template <typename H>
-class Modulo final : public ConsistentHash {
+class Modulo final : public NodeTableAlgorithm<H> {
  public:
-  Modulo() : table_("modulo", /*weights_supported=*/false) {}
+  using ShareSource = ConsistentHash::ShareSource;
+
+  Modulo() : NodeTableAlgorithm<H>("modulo", /*weights_supported=*/false) {}
 
   std::string_view name() const override { return "modulo"; }
   Capabilities capabilities() const override { return kModuloCapabilities; }
@@ -114,9 +117,6 @@ class Modulo final : public ConsistentHash {
     return ShareSource::kFromState;
   }
 
-  uint64_t HashKey(std::string_view key) const override {
-    return HashString<H>(key, 0);
-  }
 
   // Heap bytes including the object itself (as allocated by MakeModulo).
   size_t MemoryBytes() const override {
@@ -125,12 +125,9 @@ class Modulo final : public ConsistentHash {
   }
   size_t size() const override { return live_.size(); }
   std::vector<NodeId> LiveNodes() const override { return live_; }
-  const std::string& NodeName(NodeId id) const override {
-    return table_.name(id);
-  }
 
  private:
-  NodeTable table_;
+  using NodeTableAlgorithm<H>::table_;
   std::vector<NodeId> live_;  // live ids, ascending
   // live_.data(), or nullptr while the live ids are 0..N-1 (BucketToId).
   const NodeId* ids_ = nullptr;

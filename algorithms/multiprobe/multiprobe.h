@@ -105,6 +105,7 @@
 #include "algorithms/hash/hash_function.h"
 #include "algorithms/make_with_hash.h"
 #include "algorithms/node_table.h"
+#include "algorithms/node_table_algorithm.h"
 
 namespace chbench {
 
@@ -170,13 +171,15 @@ inline size_t MultiProbeChoose(std::span<const uint64_t> sorted,
 }
 
 template <typename H>
-class MultiProbe final : public ConsistentHash {
+class MultiProbe final : public NodeTableAlgorithm<H> {
  public:
+  using ShareSource = ConsistentHash::ShareSource;
+
   // Positions are uint32 and points_ carries kScan padding entries.
   static constexpr size_t kMaxNodes = size_t{1} << 31;
 
   explicit MultiProbe(uint32_t probes = kMultiProbeDefaultProbes)
-      : table_("multiprobe", /*weights_supported=*/false), probes_(probes) {
+      : NodeTableAlgorithm<H>("multiprobe", /*weights_supported=*/false), probes_(probes) {
     Reindex();
   }
 
@@ -250,9 +253,6 @@ class MultiProbe final : public ConsistentHash {
     return owners_[WinnerPosition(MultiProbeKeyHashes<H>(key_hash))];
   }
 
-  uint64_t HashKey(std::string_view key) const override {
-    return HashString<H>(key, 0);
-  }
 
   // Heap bytes including the object itself (as allocated by the factory).
   size_t MemoryBytes() const override {
@@ -264,9 +264,6 @@ class MultiProbe final : public ConsistentHash {
   }
   size_t size() const override { return table_.live_count(); }
   std::vector<NodeId> LiveNodes() const override { return table_.LiveIds(); }
-  const std::string& NodeName(NodeId id) const override {
-    return table_.name(id);
-  }
 
   // The live points, ascending (equal points in id order), and the node of
   // each entry; for tests.
@@ -367,7 +364,7 @@ class MultiProbe final : public ConsistentHash {
     start_ = std::move(start);
   }
 
-  NodeTable table_;
+  using NodeTableAlgorithm<H>::table_;
   uint32_t probes_;
   int shift_ = kCircleBits - 1;   // bucket of a probe: probe >> shift_
   std::vector<uint64_t> points_;  // sorted by (point, id); then kScan pads

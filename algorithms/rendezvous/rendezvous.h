@@ -109,6 +109,7 @@
 #include "algorithms/hash/hash_function.h"
 #include "algorithms/make_with_hash.h"
 #include "algorithms/node_table.h"
+#include "algorithms/node_table_algorithm.h"
 #include "algorithms/rendezvous/rendezvous_simd.h"
 
 namespace chbench {
@@ -188,9 +189,11 @@ struct PairScorer<Xxh64> {
 }  // namespace rendezvous_internal
 
 template <typename H>
-class Rendezvous final : public ConsistentHash {
+class Rendezvous final : public NodeTableAlgorithm<H> {
  public:
-  Rendezvous() : table_("rendezvous", /*weights_supported=*/true) {}
+  using ShareSource = ConsistentHash::ShareSource;
+
+  Rendezvous() : NodeTableAlgorithm<H>("rendezvous", /*weights_supported=*/true) {}
 
   // The fastest loops this CPU runs for hash H: kAvx512 for xxh64 on a CPU
   // with AVX-512F and AVX-512DQ, kScalar otherwise. New instances use it.
@@ -461,9 +464,6 @@ class Rendezvous final : public ConsistentHash {
     return absl::OkStatus();
   }
 
-  uint64_t HashKey(std::string_view key) const override {
-    return HashString<H>(key, 0);
-  }
 
   // Heap bytes including the object itself (as allocated by MakeRendezvous).
   size_t MemoryBytes() const override {
@@ -475,9 +475,6 @@ class Rendezvous final : public ConsistentHash {
   }
   size_t size() const override { return ids_.size(); }
   std::vector<NodeId> LiveNodes() const override { return ids_; }
-  const std::string& NodeName(NodeId id) const override {
-    return table_.name(id);
-  }
 
   // True when every live node has the same weight (the integer fast path).
   bool uniform_weights() const { return uniform_; }
@@ -780,7 +777,7 @@ class Rendezvous final : public ConsistentHash {
   // 2^b: d = (c + 0.5) / 2^b (see RatioKey).
   static constexpr double kInvScale = H::kBits == 64 ? 0x1p52 : 0x1p32;
 
-  NodeTable table_;
+  using NodeTableAlgorithm<H>::table_;
   bool avx512_ = BestKernel() == RendezvousKernel::kAvx512;
   bool uniform_ = true;
   double max_weight_ = 0;  // the largest live weight (the loop's floor)

@@ -111,6 +111,7 @@
 #include "algorithms/hash/hash_function.h"
 #include "algorithms/make_with_hash.h"
 #include "algorithms/node_table.h"
+#include "algorithms/node_table_algorithm.h"
 #include "algorithms/util/huge_page_allocator.h"
 
 namespace chbench {
@@ -128,8 +129,10 @@ inline constexpr uint32_t kRingMinVnodes = 1;
 inline constexpr uint32_t kRingMaxVnodes = 1u << 20;
 
 template <typename H>
-class Ring final : public ConsistentHash {
+class Ring final : public NodeTableAlgorithm<H> {
  public:
+  using ShareSource = ConsistentHash::ShareSource;
+
   // Points a bucket line holds (see Line).
   static constexpr uint32_t kLineSlots = 8;
   // Points a compact line holds (see CompactLine), and the owner value that
@@ -160,7 +163,9 @@ class Ring final : public ConsistentHash {
   // `owner`, and with `weights_supported` false a weight other than 1 is
   // rejected.
   Ring(uint32_t vnodes, std::string_view owner, bool weights_supported)
-      : owner_(owner), table_(owner, weights_supported), vnodes_(vnodes) {
+      : NodeTableAlgorithm<H>(owner, weights_supported),
+        owner_(owner),
+        vnodes_(vnodes) {
     Reindex();
   }
 
@@ -319,9 +324,6 @@ class Ring final : public ConsistentHash {
     return absl::OkStatus();
   }
 
-  uint64_t HashKey(std::string_view key) const override {
-    return HashString<H>(key, 0);
-  }
 
   // Heap bytes including the object itself (as allocated by MakeRing).
   size_t MemoryBytes() const override {
@@ -343,9 +345,6 @@ class Ring final : public ConsistentHash {
                     std::vector<NodeId>* owners) const {
     points->assign(points_.begin(), points_.begin() + num_points_);
     owners->assign(owners_.begin(), owners_.begin() + num_points_);
-  }
-  const std::string& NodeName(NodeId id) const override {
-    return table_.name(id);
   }
 
   // Each live node's share of the circle: point i owns the digests from the
@@ -791,7 +790,7 @@ class Ring final : public ConsistentHash {
   }
 
   std::string owner_;  // the algorithm named in errors
-  NodeTable table_;
+  using NodeTableAlgorithm<H>::table_;
   uint32_t vnodes_;
   uint32_t num_points_ = 0;
   int shift_ = kCircleBits - 1;   // bucket of x: x >> shift_
