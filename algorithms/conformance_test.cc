@@ -229,7 +229,9 @@ void ExpectAllLive(const ConsistentHash& algo,
 TEST_P(ConformanceTest, DigestSpaceSharesAreLookupsShares) {
   auto algo = MakeBuilt(10);
   ASSERT_TRUE(algo);
-  if (caps().arbitrary_removal) ASSERT_TRUE(algo->RemoveNode(3).ok());
+  if (caps().arbitrary_removal) {
+    ASSERT_TRUE(algo->RemoveNode(3).ok());
+  }
   const std::vector<double> shares = algo->DigestSpaceShares();
   if (shares.empty()) {
     EXPECT_EQ(algo->DigestShareSource(), ConsistentHash::ShareSource::kNone);

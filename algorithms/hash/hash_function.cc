@@ -220,12 +220,12 @@ size_t SeedPrefix(uint64_t seed, unsigned char prefix[8]) {
 
 std::array<unsigned char, 16> Md5Digest(const void* data, size_t len,
                                         uint64_t seed) {
-  unsigned char prefix[8];
+  unsigned char prefix[8] = {};
   return md5_internal::Digest(prefix, SeedPrefix(seed, prefix), data, len);
 }
 
 uint64_t Md5::Hash(const void* data, size_t len, uint64_t seed) {
-  unsigned char prefix[8];
+  unsigned char prefix[8] = {};
   uint32_t state[4];
   md5_internal::DigestWords(prefix, SeedPrefix(seed, prefix), data, len, state);
   // Digest bytes 0..7 big-endian: each word's little-endian bytes reversed.

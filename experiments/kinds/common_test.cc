@@ -116,7 +116,9 @@ TEST(TimingRowsTest, NoisyIsAFlagOnEveryRoundOfANoisySample) {
     EXPECT_EQ(r.noisy, r.metric == "lookup_ns") << r.metric;
     EXPECT_EQ(r.n_eff, std::nullopt) << r.metric;
     flagged += r.noisy;
-    if (r.metric == "lookup_ns") EXPECT_EQ(r.note, noisy.note);
+    if (r.metric == "lookup_ns") {
+      EXPECT_EQ(r.note, noisy.note);
+    }
   }
   EXPECT_EQ(flagged, 3);
 }
