@@ -3,7 +3,9 @@
 #include "experiments/assemble.h"
 
 #include <algorithm>
+#include <iterator>
 #include <map>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -44,6 +46,11 @@ absl::Status Assemble(const Spec& spec, const std::string& dir) {
   if (absl::Status s = WriteResult(dir + "/data.csv", data); !s.ok()) {
     return s;
   }
+  return WriteSummary(rows, dir);
+}
+
+absl::Status WriteSummary(const std::vector<std::vector<std::string>>& rows,
+                          const std::string& dir) {
   // Summary: group by every configuration column (all but run_id, seed,
   // repetition, the metric's value, note and the flags the summary
   // aggregates), in order of first appearance.
@@ -111,6 +118,39 @@ absl::Status Assemble(const Spec& spec, const std::string& dir) {
     summary += FormatFields(f);
   }
   return WriteResult(dir + "/summary.csv", summary);
+}
+
+absl::Status Resummarize(const std::string& dir) {
+  const std::string path = dir + "/data.csv";
+  absl::StatusOr<std::string> text = ReadFile(path);
+  if (!text.ok()) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "'", dir, "' is not a finished run: no readable data.csv there; "
+        "valid: a directory <results>/<experiment>/<run_id>/ that `chbench "
+        "run` completed"));
+  }
+  absl::StatusOr<std::vector<std::vector<std::string>>> recs = ParseCsv(*text);
+  if (!recs.ok()) {
+    return absl::DataLossError(absl::StrCat(path, ": ",
+                                            recs.status().message()));
+  }
+  if (recs->empty() || FormatFields(recs->front()) != CsvHeader()) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        path, ": its header is not this chbench's data.csv header (",
+        kColumns.size(), " columns from run_id to n_eff; written by another "
+        "version?): rerun the experiment"));
+  }
+  std::vector<std::vector<std::string>> rows(
+      std::make_move_iterator(recs->begin() + 1),
+      std::make_move_iterator(recs->end()));
+  for (size_t i = 0; i < rows.size(); ++i) {
+    if (rows[i].size() != kColumns.size()) {
+      return absl::DataLossError(absl::StrCat(
+          path, ": row ", i + 1, " has ", rows[i].size(), " fields, not ",
+          kColumns.size()));
+    }
+  }
+  return WriteSummary(rows, dir);
 }
 
 }  // namespace chbench

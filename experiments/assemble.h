@@ -26,6 +26,7 @@
 #define CHBENCH_EXPERIMENTS_ASSEMBLE_H_
 
 #include <string>
+#include <vector>
 
 #include "absl/status/status.h"
 #include "experiments/spec.h"
@@ -33,6 +34,19 @@
 namespace chbench {
 
 absl::Status Assemble(const Spec& spec, const std::string& dir);
+
+// summary.csv of `rows` (data.csv's rows, without the header, in data.csv
+// order) written to `dir`: the second half of Assemble.
+absl::Status WriteSummary(const std::vector<std::vector<std::string>>& rows,
+                          const std::string& dir);
+
+// Rewrites summary.csv of the finished run in `dir` from its data.csv, with
+// this build's summary statistics (metrics.h; e.g. after an interval rule
+// changed). data.csv and meta.json are not touched. For data.csv written by
+// the same build, the result equals the summary.csv Assemble wrote, byte for
+// byte. InvalidArgument when `dir` has no readable data.csv or its header is
+// not this build's; DataLoss for a malformed row.
+absl::Status Resummarize(const std::string& dir);
 
 }  // namespace chbench
 

@@ -14,6 +14,7 @@
 #include <string>
 
 #include "absl/strings/str_cat.h"
+#include "experiments/assemble.h"
 #include "experiments/csv.h"
 #include "workload/keyset.h"
 #include "gmock/gmock.h"
@@ -417,6 +418,81 @@ TEST_F(SpecDirTest, SummaryFlagsComeFromTheFlagColumns) {
     }
   }
   EXPECT_EQ(flagged, 1u);
+}
+
+// Resummarize recomputes summary.csv from data.csv alone: on a run of this
+// build it reproduces Assemble's bytes; a changed value changes the summary;
+// a count's mean interval never leaves the metric's range.
+TEST_F(SpecDirTest, ResummarizeReproducesTheSummaryFromDataCsv) {
+  ASSERT_TRUE(RunExperiments({"balance"}, options_).ok());
+  const std::string dir = RunDir();
+  const std::string assembled = *ReadFile(dir + "/summary.csv");
+  ASSERT_TRUE(fs::remove(dir + "/summary.csv"));
+  ASSERT_TRUE(Resummarize(dir).ok());
+  EXPECT_EQ(*ReadFile(dir + "/summary.csv"), assembled);
+
+  // Three repetitions of a fraction in [0, 1]: 0, 0 and 0.9. Student-t's
+  // mean interval would start far below 0; the summary's starts at 0.
+  auto recs = ParseCsv(*ReadFile(dir + "/data.csv"));
+  ASSERT_TRUE(recs.ok());
+  std::string data = CsvHeader();
+  int edited = 0;
+  for (size_t i = 1; i < recs->size(); ++i) {
+    std::vector<std::string>& f = (*recs)[i];
+    if (f[ColumnIndex("algorithm")] == "modulo" &&
+        f[ColumnIndex("nodes")] == "5" &&
+        f[ColumnIndex("scenario")] == "measured" &&
+        f[ColumnIndex("metric")] == "load_max_over_mean") {
+      f[ColumnIndex("metric")] = "moved_fraction";
+      f[ColumnIndex("value")] = f[ColumnIndex("seed")] == "2" ? "0.9" : "0";
+      ++edited;
+    }
+    data += FormatFields(f);
+  }
+  ASSERT_EQ(edited, 3);
+  ASSERT_TRUE(WriteFileAtomic(dir + "/data.csv", data).ok());
+  ASSERT_TRUE(Resummarize(dir).ok());
+  auto sum = ParseCsv(*ReadFile(dir + "/summary.csv"));
+  ASSERT_TRUE(sum.ok());
+  const std::vector<std::string>& header = sum->front();
+  auto col = [&](std::string_view name) {
+    return static_cast<size_t>(
+        std::find(header.begin(), header.end(), name) - header.begin());
+  };
+  int found = 0;
+  for (size_t i = 1; i < sum->size(); ++i) {
+    const std::vector<std::string>& f = (*sum)[i];
+    if (f[col("metric")] != "moved_fraction") continue;
+    ++found;
+    EXPECT_EQ(f[col("n")], "3");
+    EXPECT_EQ(f[col("mean_ci_low")], "0");
+    EXPECT_EQ(f[col("max")], "0.9");
+  }
+  EXPECT_EQ(found, 1);
+}
+
+TEST_F(SpecDirTest, ResummarizeRefusesWhatIsNotAFinishedRun) {
+  absl::Status s = Resummarize(root_ + "/nowhere");
+  EXPECT_EQ(s.code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_THAT(s.message(), HasSubstr("no readable data.csv"));
+  ASSERT_TRUE(RunExperiments({"balance"}, options_).ok());
+  const std::string dir = RunDir();
+  const std::string data = *ReadFile(dir + "/data.csv");
+  const std::string summary = *ReadFile(dir + "/summary.csv");
+  // Another header (a chbench of other columns).
+  ASSERT_TRUE(WriteFileAtomic(dir + "/data.csv",
+                              "run_id,value\nx,1\n").ok());
+  s = Resummarize(dir);
+  EXPECT_EQ(s.code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_THAT(s.message(), HasSubstr("header"));
+  // A truncated row.
+  ASSERT_TRUE(
+      WriteFileAtomic(dir + "/data.csv", data + "default-x,balance\n").ok());
+  s = Resummarize(dir);
+  EXPECT_EQ(s.code(), absl::StatusCode::kDataLoss);
+  EXPECT_THAT(s.message(), HasSubstr("fields, not"));
+  // Nothing was written.
+  EXPECT_EQ(*ReadFile(dir + "/summary.csv"), summary);
 }
 
 // A cell file of another column count (an older chbench) is refused with a

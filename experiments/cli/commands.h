@@ -17,6 +17,7 @@ void AddListCommand(CLI::App& app, int* exit_code);   // list_command.cc
 void AddMapCommand(CLI::App& app, int* exit_code);    // map_command.cc
 void AddRunCommand(CLI::App& app, int* exit_code);    // run_command.cc
 void AddMergeCommand(CLI::App& app, int* exit_code);  // run_command.cc
+void AddSummarizeCommand(CLI::App& app, int* exit_code);  // run_command.cc
 
 }  // namespace chbench
 

@@ -105,6 +105,7 @@ int Run(int argc, char** argv) {
   chbench::AddMapCommand(app, &exit_code);
   chbench::AddRunCommand(app, &exit_code);
   chbench::AddMergeCommand(app, &exit_code);
+  chbench::AddSummarizeCommand(app, &exit_code);
 
   try {
     app.parse(argc, argv);

@@ -4,6 +4,8 @@
 //  [--jobs N] [--shard I/N]`: runs experiment sweeps (experiments/runner.h).
 // `chbench merge <experiment|all> [--tier T] [--results-dir DIR]`: assembles
 // the results of sharded runs once every shard is done.
+// `chbench summarize RUN_DIR...`: rewrites finished runs' summary.csv from
+// their data.csv.
 
 #include <fstream>
 #include <iostream>
@@ -14,6 +16,7 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
+#include "experiments/assemble.h"
 #include "experiments/cli/commands.h"
 #include "experiments/paths.h"
 #include "experiments/runner.h"
@@ -198,6 +201,34 @@ void AddMergeCommand(CLI::App& app, int* exit_code) {
     const absl::Status s = RunExperiments({flags->experiment}, o);
     *exit_code = ExitCode(s);
     if (!s.ok()) std::cerr << "chbench merge: " << s.message() << "\n";
+  });
+}
+
+void AddSummarizeCommand(CLI::App& app, int* exit_code) {
+  auto dirs = std::make_shared<std::vector<std::string>>();
+  CLI::App* summarize = app.add_subcommand(
+      "summarize",
+      "Rewrite summary.csv of finished runs from their data.csv with this "
+      "build's summary statistics");
+  summarize
+      ->add_option("run_dir", *dirs,
+                   "Run directories <results>/<experiment>/<run_id>/")
+      ->required();
+  summarize->footer(
+      "Measures nothing; data.csv and meta.json stay as they are (meta.json "
+      "still describes the run that measured data.csv). On a run written by "
+      "the same build the new summary.csv equals the old one byte for byte. "
+      "Stops at the first directory that is not a finished run (exit 2).");
+  summarize->callback([dirs, exit_code] {
+    for (const std::string& dir : *dirs) {
+      const absl::Status s = Resummarize(dir);
+      if (!s.ok()) {
+        *exit_code = ExitCode(s);
+        std::cerr << "chbench summarize: " << s.message() << "\n";
+        return;
+      }
+      std::cout << "chbench summarize: wrote " << dir << "/summary.csv\n";
+    }
   });
 }
 
