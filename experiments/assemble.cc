@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <iterator>
 #include <map>
+#include <utility>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -18,6 +19,86 @@
 #include "experiments/signals.h"
 
 namespace chbench {
+namespace {
+
+// The configuration columns a summary groups by, in data.csv order: every
+// column but run_id, seed, repetition, value, note and the two flags.
+std::vector<size_t> SummaryKeyColumns() {
+  std::vector<size_t> key_cols;
+  for (size_t c = 0; c < kColumns.size(); ++c) {
+    const std::string_view name = kColumns[c];
+    if (name != "run_id" && name != "seed" && name != "repetition" &&
+        name != "value" && name != "note" && name != "noisy" &&
+        name != "n_eff") {
+      key_cols.push_back(c);
+    }
+  }
+  return key_cols;
+}
+
+// data.csv rows of a run written before the flag columns (every column but
+// the last two, noisy and n_eff) completed with the flags of their group in
+// that run's summary.csv, which has them: every row of a group gets its
+// group's noisy and n_eff = 1, so the groups' flags are unchanged.
+absl::Status AddFlagsFromSummary(const std::string& dir,
+                                 std::vector<std::vector<std::string>>* rows) {
+  const std::string path = dir + "/summary.csv";
+  absl::StatusOr<std::string> text = ReadFile(path);
+  if (!text.ok()) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        dir, "/data.csv has no noisy/n_eff columns (written before them) and "
+        "there is no readable summary.csv to take them from: rerun the "
+        "experiment"));
+  }
+  absl::StatusOr<std::vector<std::vector<std::string>>> recs = ParseCsv(*text);
+  if (!recs.ok() || recs->empty()) {
+    return absl::DataLossError(absl::StrCat(path, ": unreadable"));
+  }
+  const std::vector<size_t> key_cols = SummaryKeyColumns();
+  const std::vector<std::string>& header = recs->front();
+  auto col = [&](std::string_view name) {
+    return static_cast<size_t>(std::find(header.begin(), header.end(), name) -
+                               header.begin());
+  };
+  for (size_t i = 0; i < key_cols.size(); ++i) {
+    if (i >= header.size() || header[i] != kColumns[key_cols[i]]) {
+      return absl::DataLossError(absl::StrCat(
+          path, ": its configuration columns are not this chbench's"));
+    }
+  }
+  const size_t noisy = col("noisy"), n_eff = col("n_eff");
+  if (noisy >= header.size() || n_eff >= header.size()) {
+    return absl::DataLossError(
+        absl::StrCat(path, ": no noisy and n_eff columns to take"));
+  }
+  std::map<std::vector<std::string>, std::pair<std::string, std::string>>
+      flags;
+  for (size_t i = 1; i < recs->size(); ++i) {
+    const std::vector<std::string>& r = (*recs)[i];
+    if (r.size() != header.size()) {
+      return absl::DataLossError(absl::StrCat(path, ": row ", i, " has ",
+                                              r.size(), " fields, not ",
+                                              header.size()));
+    }
+    flags[std::vector<std::string>(r.begin(), r.begin() + key_cols.size())] =
+        {r[noisy] == "1" ? "1" : "0", r[n_eff] == "1" ? "1" : ""};
+  }
+  for (std::vector<std::string>& r : *rows) {
+    std::vector<std::string> key;
+    for (size_t c : key_cols) key.push_back(c < r.size() ? r[c] : "");
+    auto it = flags.find(key);
+    if (it == flags.end()) {
+      return absl::DataLossError(absl::StrCat(
+          path, ": no row for a configuration of data.csv (metric '",
+          r[ColumnIndex("metric")], "'): rerun the experiment"));
+    }
+    r.push_back(it->second.first);
+    r.push_back(it->second.second);
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace
 
 absl::Status Assemble(const Spec& spec, const std::string& dir) {
   std::string data = CsvHeader();
@@ -54,15 +135,7 @@ absl::Status WriteSummary(const std::vector<std::vector<std::string>>& rows,
   // Summary: group by every configuration column (all but run_id, seed,
   // repetition, the metric's value, note and the flags the summary
   // aggregates), in order of first appearance.
-  std::vector<size_t> key_cols;
-  for (size_t c = 0; c < kColumns.size(); ++c) {
-    const std::string_view name = kColumns[c];
-    if (name != "run_id" && name != "seed" && name != "repetition" &&
-        name != "value" && name != "note" && name != "noisy" &&
-        name != "n_eff") {
-      key_cols.push_back(c);
-    }
-  }
+  const std::vector<size_t> key_cols = SummaryKeyColumns();
   const size_t value_col = ColumnIndex("value");
   const size_t metric_key = static_cast<size_t>(
       std::find(key_cols.begin(), key_cols.end(), ColumnIndex("metric")) -
@@ -134,21 +207,34 @@ absl::Status Resummarize(const std::string& dir) {
     return absl::DataLossError(absl::StrCat(path, ": ",
                                             recs.status().message()));
   }
-  if (recs->empty() || FormatFields(recs->front()) != CsvHeader()) {
+  // The header of this build, or of one before the flag columns.
+  const size_t flagless = kColumns.size() - 2;
+  const bool current =
+      !recs->empty() && FormatFields(recs->front()) == CsvHeader();
+  const bool legacy =
+      !recs->empty() && recs->front().size() == flagless &&
+      std::equal(recs->front().begin(), recs->front().end(),
+                 kColumns.begin());
+  if (!current && !legacy) {
     return absl::InvalidArgumentError(absl::StrCat(
         path, ": its header is not this chbench's data.csv header (",
-        kColumns.size(), " columns from run_id to n_eff; written by another "
-        "version?): rerun the experiment"));
+        kColumns.size(), " columns from run_id to n_eff, or the first ",
+        flagless, " of them; written by another version?): rerun the "
+        "experiment"));
   }
+  const size_t width = current ? kColumns.size() : flagless;
   std::vector<std::vector<std::string>> rows(
       std::make_move_iterator(recs->begin() + 1),
       std::make_move_iterator(recs->end()));
   for (size_t i = 0; i < rows.size(); ++i) {
-    if (rows[i].size() != kColumns.size()) {
+    if (rows[i].size() != width) {
       return absl::DataLossError(absl::StrCat(
           path, ": row ", i + 1, " has ", rows[i].size(), " fields, not ",
-          kColumns.size()));
+          width));
     }
+  }
+  if (legacy) {
+    if (absl::Status s = AddFlagsFromSummary(dir, &rows); !s.ok()) return s;
   }
   return WriteSummary(rows, dir);
 }

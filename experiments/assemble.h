@@ -44,8 +44,10 @@ absl::Status WriteSummary(const std::vector<std::vector<std::string>>& rows,
 // this build's summary statistics (metrics.h; e.g. after an interval rule
 // changed). data.csv and meta.json are not touched. For data.csv written by
 // the same build, the result equals the summary.csv Assemble wrote, byte for
-// byte. InvalidArgument when `dir` has no readable data.csv or its header is
-// not this build's; DataLoss for a malformed row.
+// byte. A data.csv written before the flag columns (noisy, n_eff) takes each
+// group's flags from the run's summary.csv, which has them. InvalidArgument
+// when `dir` has no readable data.csv or its header is neither; DataLoss for
+// a malformed row or a configuration the old summary lacks.
 absl::Status Resummarize(const std::string& dir);
 
 }  // namespace chbench

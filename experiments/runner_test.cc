@@ -471,6 +471,56 @@ TEST_F(SpecDirTest, ResummarizeReproducesTheSummaryFromDataCsv) {
   EXPECT_EQ(found, 1);
 }
 
+// A data.csv from before the flag columns: the groups' flags come from the
+// run's own summary.csv, and the summary is otherwise recomputed.
+TEST_F(SpecDirTest, ResummarizeTakesOldRunsFlagsFromTheirSummary) {
+  ASSERT_TRUE(RunExperiments({"balance"}, options_).ok());
+  const std::string dir = RunDir();
+  auto recs = ParseCsv(*ReadFile(dir + "/data.csv"));
+  ASSERT_TRUE(recs.ok());
+  std::string old_data;
+  for (std::vector<std::string>& f : *recs) {
+    f.resize(f.size() - 2);  // drop noisy, n_eff
+    old_data += FormatFields(f);
+  }
+  ASSERT_TRUE(WriteFileAtomic(dir + "/data.csv", old_data).ok());
+  // Flag one group in the old summary (as an old run recorded it).
+  auto sum = ParseCsv(*ReadFile(dir + "/summary.csv"));
+  ASSERT_TRUE(sum.ok());
+  const std::vector<std::string> header = sum->front();
+  auto col = [&](std::string_view name) {
+    return static_cast<size_t>(
+        std::find(header.begin(), header.end(), name) - header.begin());
+  };
+  std::string flagged_summary;
+  for (size_t i = 0; i < sum->size(); ++i) {
+    std::vector<std::string> f = (*sum)[i];
+    if (i > 0 && f[col("algorithm")] == "ring" && f[col("nodes")] == "7" &&
+        f[col("scenario")] == "measured" &&
+        f[col("metric")] == "load_max_over_mean") {
+      f[col("noisy")] = "1";
+      f[col("n_eff")] = "1";
+      f[col("median_ci_low")] = "";
+      f[col("median_ci_high")] = "";
+      f[col("mean_ci_low")] = "";
+      f[col("mean_ci_high")] = "";
+    }
+    flagged_summary += FormatFields(f);
+  }
+  ASSERT_NE(flagged_summary, *ReadFile(dir + "/summary.csv"));
+  ASSERT_TRUE(WriteFileAtomic(dir + "/summary.csv", flagged_summary).ok());
+  ASSERT_TRUE(Resummarize(dir).ok());
+  // The same bytes: flags kept, n_eff = 1's intervals left out again.
+  EXPECT_EQ(*ReadFile(dir + "/summary.csv"), flagged_summary);
+  EXPECT_EQ(*ReadFile(dir + "/data.csv"), old_data);  // untouched
+
+  // An old data.csv without a summary to take flags from is refused.
+  ASSERT_TRUE(fs::remove(dir + "/summary.csv"));
+  const absl::Status s = Resummarize(dir);
+  EXPECT_EQ(s.code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_THAT(s.message(), HasSubstr("no noisy/n_eff columns"));
+}
+
 TEST_F(SpecDirTest, ResummarizeRefusesWhatIsNotAFinishedRun) {
   absl::Status s = Resummarize(root_ + "/nowhere");
   EXPECT_EQ(s.code(), absl::StatusCode::kInvalidArgument);
