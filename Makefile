@@ -13,6 +13,10 @@
 #                        machine: results/reference/<machine>/, plots/figures*/,
 #                        results/REPORT*.md with their pages (results/report*/)
 #                        and the README headline
+#   make reference-reruns [TIER=...] [RERUNS=2]  run the timing experiments
+#                        again, RERUNS more times (each pass a fresh process
+#                        per experiment), into results/reference/<machine>/
+#                        reruns/<k>/: the report's between-run spread
 #   make verify-presets  install the real systems (libmemcached, nutcracker,
 #                        uhashring, nginx, HAProxy, groupcache, Guava, the
 #                        pinned npm packages), run them on 6,300 keys and
@@ -88,7 +92,7 @@ FUZZ_SECONDS ?= 30
 FUZZ_DEB_PACKAGES := clang libclang-rt-14-dev
 FUZZERS := ops_fuzzer spec_fuzzer map_input_fuzzer
 
-.PHONY: all deps build test test-sanitize experiments plots report reference clean verify-presets fuzz
+.PHONY: all deps build test test-sanitize experiments plots report reference reference-reruns clean verify-presets fuzz
 
 all: build
 
@@ -165,6 +169,19 @@ reference: build
 	  --figures plots/figures$(TIER_SUFFIX) --out results/REPORT$(TIER_SUFFIX).md \
 	  --pages results/report$(TIER_SUFFIX) --tier $(TIER) \
 	  $(if $(TIER_SUFFIX),,--readme README.md)
+
+# Independent process runs of the experiments with timing rows, beside the
+# reference run (same spec and tier, hence the same run id): the report pairs
+# their cells and states how far a rerun moves a median (plots/report/
+# reruns.py). Passes run one after another, each over every experiment, so
+# the runs of one experiment are minutes apart.
+TIMING_EXPERIMENTS := lookup build hashes overprovision presets removal
+RERUNS ?= 2
+reference-reruns: build
+	@[ "$(FLAVOR)" = portable ] || { echo "chbench: the reference is the portable build"; exit 2; }
+	@set -e; for k in $$(seq 1 $(RERUNS)); do for e in $(TIMING_EXPERIMENTS); do \
+	  $(CHBENCH) run $$e --tier $(TIER) --results-dir results/reference/$(MACHINE)/reruns/$$k; \
+	done; done
 
 # Runs the real systems (servers on 127.0.0.1 only, stopped by PID) and
 # compares chbench's presets with them key by key; fails on any difference,

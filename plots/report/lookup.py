@@ -387,7 +387,9 @@ def context_line(ctx):
             "each run's threshold, wait, re-measurement count and budget are "
             "its `meta.json`'s `timing_policy` (results/README.md). "
             + WITHIN_RUN)
-    return ["Timing context (medians per cell):", ""] + out + ["", note, ""]
+    from report import reruns
+    return (["Timing context (medians per cell):", ""] + out + ["", note, ""]
+            + reruns.section(ctx, CONTEXT_EXPERIMENTS))
 
 
 # ---------------------------------------------------------------------------
