@@ -5,20 +5,22 @@
 #include <filesystem>
 #include <system_error>
 
+#include "experiments/build_facts.h"
+
 namespace chbench {
 
-std::string SourceDir() { return CHBENCH_SOURCE_DIR; }
+std::string SourceDir() { return ThisBuild().source_dir; }
 
 std::string DefaultResultsDir() {
   std::error_code ec;
-  if (std::filesystem::is_directory(CHBENCH_SOURCE_DIR, ec)) {
-    return std::string(CHBENCH_SOURCE_DIR) + "/results";
+  if (std::filesystem::is_directory(SourceDir(), ec)) {
+    return SourceDir() + "/results";
   }
   return "results";
 }
 
 std::string DefaultSpecDir() {
-  return std::string(CHBENCH_SOURCE_DIR) + "/experiments";
+  return SourceDir() + "/experiments";
 }
 
 }  // namespace chbench

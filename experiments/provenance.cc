@@ -12,6 +12,7 @@
 #include <thread>
 #include <vector>
 
+#include "experiments/build_facts.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
@@ -158,8 +159,8 @@ std::string MetaJson(const Spec& spec, const std::string& command_line,
   kv("git_commit", commit.empty() ? "null" : JsonString(commit));
   kv("git_dirty", commit.empty() ? "null" : (git.dirty ? "true" : "false"));
   kv("compiler", JsonString(absl::StrCat("g++ ", __VERSION__)));
-  kv("cxx_flags", JsonString(CHBENCH_CXX_FLAGS));
-  kv("build_type", JsonString(CHBENCH_BUILD_TYPE));
+  kv("cxx_flags", JsonString(ThisBuild().cxx_flags));
+  kv("build_type", JsonString(ThisBuild().build_type));
   // Loops chosen at run time from the CPU, not from the flags.
   kv("cpu_dispatch",
      absl::StrCat(
@@ -169,13 +170,13 @@ std::string MetaJson(const Spec& spec, const std::string& command_line,
   kv("machine", MachineJson());
   kv("libraries",
      absl::StrCat(
-         "{\"absl\": ", JsonString(CHBENCH_ABSL_VERSION),
-         ", \"benchmark\": ", JsonString(CHBENCH_BENCHMARK_VERSION),
-         ", \"boost\": ", JsonString(CHBENCH_BOOST_VERSION),
-         ", \"xxhash\": ", JsonString(CHBENCH_XXHASH_VERSION),
-         ", \"murmurhash\": ", JsonString(CHBENCH_MURMURHASH_VERSION),
-         ", \"tomlplusplus\": ", JsonString(CHBENCH_TOMLPLUSPLUS_VERSION),
-         ", \"openssl\": ", JsonString(CHBENCH_OPENSSL_VERSION), "}"));
+         "{\"absl\": ", JsonString(ThisBuild().absl),
+         ", \"benchmark\": ", JsonString(ThisBuild().benchmark),
+         ", \"boost\": ", JsonString(ThisBuild().boost),
+         ", \"xxhash\": ", JsonString(ThisBuild().xxhash),
+         ", \"murmurhash\": ", JsonString(ThisBuild().murmurhash),
+         ", \"tomlplusplus\": ", JsonString(ThisBuild().tomlplusplus),
+         ", \"openssl\": ", JsonString(ThisBuild().openssl), "}"));
   kv("seeds", absl::StrCat("[", absl::StrJoin(seeds, ", "), "]"));
   kv("node_names",
      JsonString("node-<i> for seed 0, node-<i>-s<seed> otherwise"));

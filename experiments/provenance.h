@@ -8,8 +8,8 @@
 // caches, kernel), the source tree's git state, the compiler, flags and
 // library versions of this build, and meta.json, which records all of it
 // next to each experiment's data.csv (results/README.md, "Provenance").
-// Only provenance.cc is compiled with the build facts (CHBENCH_CXX_FLAGS,
-// CHBENCH_*_VERSION; top-level CMakeLists.txt).
+// The build's flags and library versions come from ThisBuild()
+// (experiments/build_facts.h).
 //
 // Guarantees: nothing here fails; a fact that cannot be read is empty (or
 // null in JSON). MetaJson's keys and their order are fixed.

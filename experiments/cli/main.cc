@@ -24,28 +24,26 @@
 
 #include "CLI/CLI.hpp"
 #include "algorithms/rendezvous/rendezvous.h"
+#include "experiments/build_facts.h"
 #include "experiments/cli/commands.h"
 
 namespace {
-
-#ifndef CHBENCH_BUILD_TYPE
-#define CHBENCH_BUILD_TYPE "unknown"
-#endif
-#ifndef CHBENCH_CXX_FLAGS
-#define CHBENCH_CXX_FLAGS "unknown"
-#endif
 
 // Build information for --version. The binary carries no git revision (the
 // run metadata records it at run time); what it knows is how it was compiled.
 std::string VersionText() {
   std::string text = "chbench 0.1.0\n";
-  text += "build type: " CHBENCH_BUILD_TYPE "\n";
+  text += "build type: ";
+  text += chbench::ThisBuild().build_type;
+  text += "\n";
 #if defined(__clang__)
   text += "compiler: clang " __clang_version__ "\n";
 #elif defined(__GNUC__)
   text += "compiler: g++ " __VERSION__ "\n";
 #endif
-  text += "flags: " CHBENCH_CXX_FLAGS "\n";
+  text += "flags: ";
+  text += chbench::ThisBuild().cxx_flags;
+  text += "\n";
   text += "run-time dispatch: rendezvous (xxh64) ";
   text += chbench::RendezvousKernelName(
       chbench::Rendezvous<chbench::Xxh64>::BestKernel());
