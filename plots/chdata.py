@@ -165,13 +165,23 @@ def stats_of(values, n_eff_one=False, noisy=False):
 
 
 def read_csv(path, columns):
-    """Reads a tidy CSV: strings stay strings ('' when empty), numbers float."""
-    df = pd.read_csv(path, dtype=str, keep_default_na=False)
+    """Reads a tidy CSV: strings stay strings ('' when empty), numbers float
+    (NaN when empty or not a number).
+
+    The numeric columns are parsed by pandas' C reader (round-trip
+    precision: the same doubles as float(text)); a column that holds
+    anything but numbers is converted afterwards, as before."""
+    header = pd.read_csv(path, nrows=0).columns
+    numeric = [c for c in header if c not in STRING_COLUMNS]
+    df = pd.read_csv(path, keep_default_na=False,
+                     dtype={c: str for c in header if c in STRING_COLUMNS},
+                     na_values={c: [""] for c in numeric},
+                     float_precision="round_trip")
     for c in columns:
         if c not in df.columns:
             df[c] = ""
     for c in df.columns:
-        if c not in STRING_COLUMNS:
+        if c not in STRING_COLUMNS and df[c].dtype == object:
             df[c] = pd.to_numeric(df[c].replace("", float("nan")),
                                   errors="coerce")
     return df
