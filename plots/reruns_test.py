@@ -81,15 +81,20 @@ class SpreadTest(unittest.TestCase):
         self.sp = reruns.spreads(Reg(), [summary(RUN1), summary(RUN2),
                                          summary(RUN3)])
 
-    def test_rows_in_every_run_and_never_flagged(self):
+    def test_rows_in_every_run_flagged_ones_marked(self):
         got = sorted(zip(self.sp["key"].str.split("|").str[1],
-                         self.sp["metric"]))
+                         self.sp["metric"], self.sp["flagged"]))
         self.assertEqual(got, [
-            ("jump", "lookup_ns"),
-            ("jump", "lookup_ns_ratio_to_jump_paper"),
-            ("ring", "lookup_ns"),
-            ("ring", "lookup_ns_ratio_to_ring_upper_bound")])
+            ("jump", "lookup_ns", False),
+            ("jump", "lookup_ns_ratio_to_jump_paper", False),
+            ("maglev", "lookup_ns", True),
+            ("ring", "lookup_ns", False),
+            ("ring", "lookup_ns_ratio_to_ring_upper_bound", False)])
         self.assertTrue((self.sp["runs"] == 3).all())
+
+    def test_runs_without_timing_rows_have_no_spread(self):
+        none = summary([("ring", 10, "load_avg_1m", 1.0, 0)])
+        self.assertTrue(reruns.spreads(Reg(), [none, none]).empty)
 
     def test_spread_is_largest_over_smallest_median(self):
         by = {(k.split("|")[1], m): r for k, m, r in
@@ -145,9 +150,10 @@ class SectionTest(unittest.TestCase):
         text = "\n".join(reruns.section(self.ctx(), ["lookup"]))
         self.assertIn("`lookup`: 3 process runs (2026-12-05T10:00:00Z to "
                       "2026-12-05T12:00:00Z, commit `0123456`)", text)
-        self.assertIn("4 timing rows measured in all of them", text)
-        # times: spreads 0.2 and 0.25 -> median 22.5 %
-        self.assertIn("times 22.5 % for the median row", text)
+        self.assertIn("5 timing rows measured in all of them (1 "
+                      "noise-flagged in at least one)", text)
+        # times: spreads 0.2, 0.25 and 0.1/3 -> median 20 %
+        self.assertIn("times 20.0 % for the median row", text)
         self.assertIn("in 2 of 2 (median", text)
         self.assertIn("a ratio to a peer was steadier than the absolute "
                       "time it divides (2 of 2 rows spread less)", text)

@@ -36,45 +36,52 @@ def rerun_summaries(results_dir, name, primary):
     return out
 
 
+SPREAD_COLUMNS = ["key", "metric", "runs", "low", "high", "spread",
+                  "flagged"]
+
+
 def timing_rows(reg, s):
     """The summary rows a reader cites: timing metrics that have a better
     direction (ns, 1/s, ratios; not the machine-context rows), with a
-    median, not noise-flagged."""
+    median."""
     keep = s["metric"].map(lambda m: reg.timing(m) and
                            reg.better(m) != "none")
-    t = s[keep & s["median"].notna() & (s["median"] > 0)]
-    return t[t["noisy"].fillna(0) < 1]
+    return s[keep & s["median"].notna() & (s["median"] > 0)]
 
 
 def _keyed(reg, s):
+    """(median by row key, noisy by row key) of a summary's timing rows."""
     t = timing_rows(reg, s)
+    if t.empty:
+        empty = pd.Series(dtype=float)
+        return empty, empty
     cfg = [c for c in chdata.CONFIG_COLUMNS if c in t.columns]
-    key = t[cfg + ["metric"]].astype(str).agg("|".join, axis=1)
-    return pd.Series(t["median"].to_numpy(dtype=float), index=key.to_numpy()
-                     ).groupby(level=0).first(), t.assign(_key=key.to_numpy())
+    key = t[cfg + ["metric"]].astype(str).agg("|".join, axis=1).to_numpy()
+    med = pd.Series(t["median"].to_numpy(dtype=float), index=key)
+    noisy = pd.Series((t["noisy"].fillna(0) >= 1).to_numpy(dtype=float),
+                      index=key)
+    return (med.groupby(level=0).first(), noisy.groupby(level=0).max())
 
 
 def spreads(reg, summaries):
-    """DataFrame, one row per timing cell (configuration x metric) present
-    and not noise-flagged in every summary: key, metric, runs, low, high,
-    spread = high / low - 1 (the runs' medians of that cell)."""
+    """DataFrame, one row per timing row (configuration x metric) present in
+    every summary: key, metric, runs, low, high, spread = high / low - 1
+    (the runs' medians of that row), flagged = noise-flagged in some run."""
     if len(summaries) < 2:
-        return pd.DataFrame(columns=["key", "metric", "runs", "low", "high",
-                                     "spread"])
-    series, first = [], None
-    for s in summaries:
-        med, rows = _keyed(reg, s)
-        series.append(med)
-        if first is None:
-            first = rows
-    both = pd.concat(series, axis=1, join="inner")
+        return pd.DataFrame(columns=SPREAD_COLUMNS)
+    meds, flags = zip(*(_keyed(reg, s) for s in summaries))
+    both = pd.concat(meds, axis=1, join="inner")
+    if both.empty:
+        return pd.DataFrame(columns=SPREAD_COLUMNS)
+    flagged = pd.concat(flags, axis=1, join="inner").reindex(both.index)
     low, high = both.min(axis=1), both.max(axis=1)
-    metric = first.drop_duplicates("_key").set_index("_key")["metric"]
     return pd.DataFrame({
-        "key": both.index, "metric": metric.reindex(both.index).to_numpy(),
+        "key": both.index,
+        "metric": [k.rsplit("|", 1)[1] for k in both.index],
         "runs": len(summaries), "low": low.to_numpy(),
-        "high": high.to_numpy(),
-        "spread": (high / low - 1).to_numpy()}).reset_index(drop=True)
+        "high": high.to_numpy(), "spread": (high / low - 1).to_numpy(),
+        "flagged": flagged.max(axis=1).to_numpy() >= 1,
+    }).reset_index(drop=True)
 
 
 def is_ratio(metric):
@@ -123,8 +130,9 @@ def experiment_line(reg, name, primary, reruns):
     line = (f"- `{name}`: {len(sums)} process runs ({dates[0]} to "
             f"{dates[-1]}, commit{'s' if len(commits) > 1 else ''} "
             f"{', '.join('`' + c + '`' for c in commits)}); "
-            f"{len(sp)} timing rows measured in all of them and flagged in "
-            f"none. The runs' medians of one row spread by (largest / "
+            f"{len(sp)} timing rows measured in all of them "
+            f"({int(sp['flagged'].sum())} noise-flagged in at least one). "
+            f"The runs' medians of one row spread by (largest / "
             f"smallest − 1): times {pct(times.median())} for the median row, "
             f"{pct(times.quantile(0.9))} at the 90th percentile, "
             f"{pct(times.max())} at most ({len(times)} rows)")
