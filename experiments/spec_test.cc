@@ -845,7 +845,23 @@ keys = 1000
 requests = 4000
 )"),
               HasSubstr("key 'nodes': value 100 out of range for mode "
-                        "'memcached'"));
+                        "'memcached' (one process per server, on 2 cores); "
+                        "valid: 2..64"));
+  const std::string real = R"([[sweep]]
+kind = "cluster"
+mode = ["memcached"]
+scenario = ["add"]
+algorithm = ["ring"]
+nodes = 10
+)";
+  EXPECT_THAT(Error(real + "keys = 300000\nrequests = 4000\n"),
+              HasSubstr("key 'keys': value 300000 out of range for mode "
+                        "'memcached' (every key must fit its server's 64 MB: "
+                        "no eviction); valid: 1..200000"));
+  EXPECT_THAT(Error(real + "keys = 1000\nrequests = 20000000\n"),
+              HasSubstr("key 'requests': value 20000000 out of range for "
+                        "mode 'memcached' (a bounded request loop); valid: "
+                        "40..10000000"));  // one request per bucket at least
   EXPECT_THAT(Error(R"([[sweep]]
 kind = "balance"
 algorithm = ["ring"]

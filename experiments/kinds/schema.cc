@@ -129,35 +129,29 @@ absl::Status CheckCluster(const SweepBlock& b) {
   const bool real =
       std::find(b.mode.begin(), b.mode.end(), "memcached") != b.mode.end();
   if (real) {
-    for (int64_t n : b.nodes) {
-      if (n > 64) {
-        return BlockKeyError(
-            "nodes",
-            absl::StrCat("value ", n,
-                         " out of range for mode 'memcached' (one process "
-                         "per server, on 2 cores); valid: ",
-                         Range(2, 64)));
+    // A value above `hi` of axis `key` is refused for real servers, `why`
+    // saying the limit's reason; the valid range starts at `lo`.
+    const auto at_most = [](std::string_view key,
+                            const std::vector<int64_t>& values, int64_t lo,
+                            int64_t hi, std::string_view why) {
+      for (int64_t v : values) {
+        if (v > hi) {
+          return BlockKeyError(
+              key,
+              absl::StrCat("value ", v, " out of range for mode 'memcached' (",
+                           std::string(why), "); valid: ", Range(lo, hi)));
+        }
       }
-    }
-    for (int64_t k : b.keys) {
-      if (k > 200000) {
-        return BlockKeyError(
-            "keys",
-            absl::StrCat("value ", k,
-                         " out of range for mode 'memcached' (every key "
-                         "must fit its server's 64 MB: no eviction); valid: ",
-                         Range(1, 200000)));
-      }
-    }
-    for (int64_t r : b.requests) {
-      if (r > 10000000) {
-        return BlockKeyError(
-            "requests",
-            absl::StrCat("value ", r,
-                         " out of range for mode 'memcached' (a bounded "
-                         "request loop); valid: ",
-                         Range(b.buckets, 10000000)));
-      }
+      return absl::OkStatus();
+    };
+    for (absl::Status s :
+         {at_most("nodes", b.nodes, 2, 64,
+                  "one process per server, on 2 cores"),
+          at_most("keys", b.keys, 1, 200000,
+                  "every key must fit its server's 64 MB: no eviction"),
+          at_most("requests", b.requests, b.buckets, 10000000,
+                  "a bounded request loop")}) {
+      if (!s.ok()) return s;
     }
     if (b.set_keys.count("cache_items") && b.mode.size() == 1) {
       return BlockKeyError("cache_items",
