@@ -950,8 +950,9 @@ std::string AxisNames() {
 
 absl::Status Parser::Apply(const toml::table& t, bool allow_kind,
                            SweepBlock* b) const {
-  for (const auto& [k, node] : t) {
-    const std::string key(k.str());
+  for (const auto& entry : t) {
+    const std::string key(entry.first.str());
+    const toml::node& node = entry.second;
     const Axis* axis = FindAxis(key);
     if (axis == nullptr) {
       return Error(key, absl::StrCat("unknown key; valid: ", AxisNames()));
