@@ -204,9 +204,30 @@ TEST(PipelineTest, MergeRefusesMissingAndMismatchedShards) {
   fs::remove_all(root);
 }
 
-// The fault tests run `vnodes` (default tier: 220 non-timing cells, a few
-// seconds with one job), interrupt it, and resume.
-constexpr char kFaultRun[] = "run vnodes --tier default --jobs 1";
+// The fault tests run a spec of their own, interrupt it, and resume: 120
+// ring balance cells at N = 10 (about 4 ms each with one job, so a run
+// lasts about half a second and a signal after 5 cells lands mid-run; about
+// 3 KB each, so a 40 KiB disk fills after some 13 cells).
+constexpr char kFaultSpec[] = R"(description = "Fault tests: ring balance"
+[[sweep]]
+kind = "balance"
+algorithm = ["ring"]
+nodes = [10]
+vnodes = [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000]
+keys_per_node = [1000]
+repetitions = 12
+)";
+
+// "run vnodes ... --spec-dir <dir of kFaultSpec>", the spec written once.
+const std::string& FaultRunArgs() {
+  static const auto* args = [] {
+    const std::string dir = TempRoot("fault_spec");
+    EXPECT_TRUE(WriteFileAtomic(dir + "/vnodes.toml", kFaultSpec).ok());
+    return new std::string("run vnodes --tier default --jobs 1 --spec-dir " +
+                           dir);
+  }();
+  return *args;
+}
 
 // A clean, uninterrupted run: what every resumed run must equal.
 const std::map<std::string, std::vector<std::string>>& CleanFaultRun() {
@@ -214,7 +235,7 @@ const std::map<std::string, std::vector<std::string>>& CleanFaultRun() {
     const std::string root = TempRoot("clean");
     std::string err;
     EXPECT_EQ(
-        RunChbench(std::string(kFaultRun) + " --results-dir " + root, &err), 0)
+        RunChbench(FaultRunArgs() + " --results-dir " + root, &err), 0)
         << err;
     auto* r = new std::map<std::string, std::vector<std::string>>(
         NonTimingRows(root));
@@ -224,13 +245,13 @@ const std::map<std::string, std::vector<std::string>>& CleanFaultRun() {
   return *rows;
 }
 
-// Starts kFaultRun into `root` (stderr to `errfile`) and returns its pid once
+// Starts the fault run into `root` (stderr to `errfile`) and returns its pid once
 // it has written at least `cells` cell files.
 pid_t StartFaultRun(const std::string& root, const std::string& errfile,
                     size_t cells) {
   const pid_t pid = fork();
   if (pid == 0) {
-    const std::string cmd = std::string(CHBENCH_BIN) + " " + kFaultRun +
+    const std::string cmd = std::string(CHBENCH_BIN) + " " + FaultRunArgs() +
                             " --results-dir " + root + " 2>" + errfile;
     execl("/bin/sh", "sh", "-c", ("exec " + cmd).c_str(), nullptr);
     _exit(127);
@@ -275,7 +296,7 @@ size_t ExpectOnlyCompleteCells(const std::string& root, bool allow_tmp) {
 // Resumes the interrupted run in `root`: it must finish and equal a clean run.
 void ExpectResumeCompletes(const std::string& root) {
   std::string err;
-  ASSERT_EQ(RunChbench(std::string(kFaultRun) + " --results-dir " + root, &err),
+  ASSERT_EQ(RunChbench(FaultRunArgs() + " --results-dir " + root, &err),
             0)
       << err;
   EXPECT_THAT(err, ::testing::HasSubstr("cells already done"));
@@ -325,7 +346,7 @@ TEST(PipelineTest, FullDiskStopsCleanlyAndResumes) {
   const std::string out = TempRoot("fulldisk");
   const std::string mnt = out + "/mnt";
   fs::create_directories(mnt);
-  const std::string run = std::string(CHBENCH_BIN) + " " + kFaultRun +
+  const std::string run = std::string(CHBENCH_BIN) + " " + FaultRunArgs() +
                           " --results-dir " + mnt + "/r";
   const std::string script =
       "mount -t tmpfs -o size=40k tmpfs '" + mnt + "' || exit 99; " + run +

@@ -74,6 +74,22 @@ def _run(args):
     return r.stdout
 
 
+def _make_report(args):
+    """make_report.py with these arguments, in this process (the
+    interpreter and pandas are loaded once for every report the tests
+    write); its stdout is returned."""
+    import contextlib
+    import io
+    import make_report
+    buf = io.StringIO()
+    with contextlib.redirect_stdout(buf):
+        rc = make_report.main(args)
+    if rc != 0:
+        raise AssertionError(f"make_report {args} returned {rc}:\n"
+                             f"{buf.getvalue()}")
+    return buf.getvalue()
+
+
 def _read(path):
     with open(path, encoding="utf-8") as f:
         return f.read()
@@ -176,11 +192,11 @@ class ReportTest(unittest.TestCase):
         cls.report_ref = os.path.join(cls.tmp, "out", "REPORT-ref.md")
         _run([os.path.join(HERE, "make_figures.py"), "--results",
               cls.results, "--out", cls.figures, "--strict"])
-        _run([os.path.join(HERE, "make_report.py"), "--results",
-              cls.results, "--figures", cls.figures, "--out", cls.report])
-        _run([os.path.join(HERE, "make_report.py"), "--results",
-              cls.results, "--reference", cls.reference, "--figures",
-              cls.figures, "--out", cls.report_ref])
+        _make_report(["--results", cls.results, "--figures", cls.figures,
+                      "--out", cls.report])
+        _make_report(["--results",
+                      cls.results, "--reference", cls.reference, "--figures",
+                      cls.figures, "--out", cls.report_ref])
         with open(cls.report, encoding="utf-8") as f:
             cls.text = f.read()
         with open(cls.report_ref, encoding="utf-8") as f:
@@ -1087,8 +1103,8 @@ class ReportTest(unittest.TestCase):
         if not refs:
             self.skipTest("no committed reference runs")
         out = os.path.join(self.tmp, "refreport", "REPORT.md")
-        _run([os.path.join(HERE, "make_report.py"), "--results", refs[0],
-              "--figures", os.path.join(self.tmp, "nofigs"), "--out", out])
+        _make_report(["--results", refs[0], "--figures",
+                      os.path.join(self.tmp, "nofigs"), "--out", out])
         with open(out, encoding="utf-8") as f:
             t = f.read()
         for exp in ("removal", "overprovision"):
@@ -1394,9 +1410,9 @@ class ReportTest(unittest.TestCase):
                     empty, "--out", os.path.join(self.tmp, "figs2"),
                     "--strict"])
         self.assertEqual(out.count("skipped"), len(FIGURES))
-        _run([os.path.join(HERE, "make_report.py"), "--results", empty,
-              "--figures", os.path.join(self.tmp, "figs2"), "--out",
-              os.path.join(self.tmp, "r2.md")])
+        _make_report(["--results", empty,
+                      "--figures", os.path.join(self.tmp, "figs2"), "--out",
+                      os.path.join(self.tmp, "r2.md")])
         with open(os.path.join(self.tmp, "r2.md"), encoding="utf-8") as f:
             t = f.read()
         self.assertIn("No results found", t)
@@ -1502,13 +1518,11 @@ class ReportTest(unittest.TestCase):
         alt = _edit_tree(self.results, os.path.join(self.tmp, "sum-n"),
                          "lookup", faster)
         out = os.path.join(self.tmp, "sum-n-out", "REPORT.md")
-        _run([os.path.join(HERE, "make_report.py"), "--results", alt,
-              "--figures", self.figures, "--out", out])
-        ctx = report.make_context(_args(alt, out, self.figures))
-        ch = summary.findings(ctx)[0]["choice"]
+        rep = report.build_report(_args(alt, out, self.figures))
+        ch = summary.findings(rep.ctx)[0]["choice"]
         self.assertEqual([x["label"] for x in ch["per_n"][top][0]],
                          [other["label"]])
-        line = self._use_line(_read(out), "Cache tier")
+        line = self._use_line(rep.text, "Cache tier")
         if ch["pick"]["label"] == other["label"]:
             lost = [n for n in ch["ns"] if ch["pick"] not in
                     ch["per_n"][n][0]]
@@ -1533,11 +1547,9 @@ class ReportTest(unittest.TestCase):
         alt = _edit_tree(self.results, os.path.join(self.tmp, "sum-a"),
                          "lookup", fastest)
         out = os.path.join(self.tmp, "sum-a-out", "REPORT.md")
-        _run([os.path.join(HERE, "make_report.py"), "--results", alt,
-              "--figures", self.figures, "--out", out])
-        ctx = report.make_context(_args(alt, out, self.figures))
-        fs = {f["use"]["key"]: f for f in summary.findings(ctx)}
-        text = _read(out)
+        rep = report.build_report(_args(alt, out, self.figures))
+        fs = {f["use"]["key"]: f for f in summary.findings(rep.ctx)}
+        text = rep.text
         for key, title in (("cache", "Cache tier"),
                            ("l4", "L4 load balancer")):
             self.assertNotEqual(fs[key]["choice"]["pick"]["algorithm"],

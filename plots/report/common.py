@@ -18,6 +18,7 @@ Statistics labels (results/README.md, "Rule everywhere"):
 import math
 import os
 import re
+import weakref
 
 import numpy as np
 import pandas as pd
@@ -655,32 +656,71 @@ _VARIANT_COLS = ("algorithm", "vnodes", "table_size", "load_factor",
                  "capacity", "probes", "keys", "placed_keys")
 
 
+# A value no row value equals: a data.csv string column's missing entry
+# (which the original mask never matched).
+_NO_MATCH = object()
+# id(data) -> (weak reference to data, config columns, {config key: [row
+# positions with a value, in data order]}): cell_values is called hundreds
+# of times per data frame, and a full mask per call dominated the report's
+# time.
+_CELL_INDEX = {}
+
+
+def _num_key(x):
+    if x is None:
+        return None
+    try:
+        f = float(x)
+    except (TypeError, ValueError):
+        return _NO_MATCH
+    return None if f != f else f
+
+
+def _cell_index(data):
+    hit = _CELL_INDEX.get(id(data))
+    if hit is not None and hit[0]() is data:
+        return hit[1], hit[2]
+    cols = [c for c in chdata.CONFIG_COLUMNS + ["metric"]
+            if c in data.columns]
+    keyed = []
+    for c in cols:
+        a = data[c].tolist()
+        if c in chdata.STRING_COLUMNS or c == "metric":
+            keyed.append([x if isinstance(x, str) else _NO_MATCH for x in a])
+        else:
+            keyed.append([_num_key(x) for x in a])
+    valid = data["value"].notna().to_numpy()
+    index = {}
+    for i, key in enumerate(zip(*keyed)):
+        if valid[i]:
+            index.setdefault(key, []).append(i)
+    for k in [k for k, (ref, _, _) in _CELL_INDEX.items() if ref() is None]:
+        del _CELL_INDEX[k]
+    _CELL_INDEX[id(data)] = (weakref.ref(data), cols, index)
+    return cols, index
+
+
 def cell_values(data, row, on=PAIR_ON):
     """The data rows of one summary row's cell: {pair key: value}, pair key
     = the `on` columns (seed, repetition)."""
     if data is None or row is None:
         return {}
-    m = np.ones(len(data), dtype=bool)
-    for c in chdata.CONFIG_COLUMNS + ["metric"]:
-        if c not in data.columns:
-            continue
+    cols, index = _cell_index(data)
+    key = []
+    for c in cols:
         v = row.get(c)
-        col = data[c]
         if c in chdata.STRING_COLUMNS or c == "metric":
-            v = "" if v is None or (not isinstance(v, str) and isnan(v)) \
-                else v
-            m &= (col.to_numpy() == v)
-        elif v is None or isnan(v):
-            m &= col.isna().to_numpy()
+            key.append("" if v is None or (not isinstance(v, str) and
+                                           isnan(v)) else v)
         else:
-            m &= (col.to_numpy() == float(v))
-    d = data[m]
-    d = d[d["value"].notna()]
-    out = {}
-    for _, r in d.iterrows():
-        k = tuple(r.get(c) for c in on)
-        out[k] = float(r["value"])
-    return out
+            key.append(None if v is None or isnan(v) else float(v))
+    rows = index.get(tuple(key), [])
+    if not rows:
+        return {}
+    d = data.iloc[rows]
+    pairs = zip(*(d[c].tolist() if c in d.columns else [None] * len(d)
+                  for c in on))
+    return {k: float(v) for k, v in zip(pairs, d["value"].tolist())}
 
 
 def same_group(a, b, free=()):
