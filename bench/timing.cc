@@ -176,7 +176,15 @@ absl::StatusOr<TimingGroupResult> MeasureMembers(const TimingGroup& g,
     if (FindPreset(m.algorithm) != nullptr) {
       inner = AddPresetMember(build, g, i, st);
     } else if (!DispatchHash(m.params.hash, [&]<typename H>() {
-                 inner = AddMemberForHash<H>(build, g, i, st);
+                 if constexpr (std::is_same_v<H, SipHash>) {
+                   inner = absl::InvalidArgumentError(absl::StrCat(
+                       "hash '", m.params.hash, "' in a ",
+                       build ? "build" : "lookup",
+                       " group: lookups are timed with ",
+                       LookupTimedHashNames(), " only (bench/timing.h)"));
+                 } else {
+                   inner = AddMemberForHash<H>(build, g, i, st);
+                 }
                })) {
       return absl::InvalidArgumentError(absl::StrCat(
           "unknown hash '", m.params.hash,

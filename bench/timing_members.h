@@ -10,9 +10,9 @@
 // one translation unit took most of the build (about 18 CPU-minutes under
 // ASan), so the hash policies' instantiations live in their own units
 // (AddMemberForHash<H>, explicitly instantiated there and declared extern
-// here): the default hash in bench/timing_xxh64.cc, the other eight four per
-// unit in bench/timing_md5_xxh3_murmur3.cc and
-// bench/timing_crc32_fnv1a_absl_siphash.cc, and the presets' in
+// here): the default hash in bench/timing_xxh64.cc, the other timed hashes
+// (kLookupTimedHashes, bench/timing.h) in bench/timing_md5_xxh3_murmur3.cc
+// and bench/timing_crc32_fnv1a_absl.cc, and the presets' in
 // bench/timing_presets.cc; the units compile in parallel and bench/timing.cc
 // only dispatches to them.
 // Only the default hash's unit has every kernel; the others have the
@@ -712,8 +712,6 @@ extern template absl::Status AddMemberForHash<Fnv1a>(bool, const TimingGroup&,
 extern template absl::Status AddMemberForHash<AbslHash>(bool,
                                                         const TimingGroup&,
                                                         size_t, LookupState*);
-extern template absl::Status AddMemberForHash<SipHash>(bool, const TimingGroup&,
-                                                       size_t, LookupState*);
 
 // The same for a production preset (bench/timing_presets.cc).
 absl::Status AddPresetMember(bool build, const TimingGroup& g, size_t index,

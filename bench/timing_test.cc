@@ -248,6 +248,15 @@ TEST(LookupGroupTest, ErrorsNameTheBadValue) {
   EXPECT_THAT(r.status().message(), HasSubstr("nodes"));
   r = RunTimingGroup(Tiny("lookup", {"ring"}, 10, 0, "prehashed"));
   EXPECT_THAT(r.status().message(), HasSubstr("num_keys"));
+  // A registered hash whose lookup kernels are not compiled.
+  TimingGroup sip = Tiny("lookup", {"ring"}, 10, 100, "string");
+  sip.members[0].params.hash = "siphash";
+  r = RunTimingGroup(sip);
+  EXPECT_EQ(r.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_THAT(r.status().message(),
+              HasSubstr("hash 'siphash' in a lookup group: lookups are timed "
+                        "with md5, xxh64, xxh3, murmur3_128, murmur3_32, "
+                        "crc32, fnv1a, absl_hash only"));
   TimingGroup bad = Tiny("lookup", {"ring"}, 10, 100, "string");
   bad.keyset = "klingon";
   r = RunTimingGroup(bad);

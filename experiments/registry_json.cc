@@ -2,6 +2,7 @@
 
 #include "experiments/registry_json.h"
 
+#include <cmath>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -145,12 +146,19 @@ std::string RegistryJson(const std::string& spec_dir,
   out += Array("experiments", els, false);
 
   els.clear();
+  // A bound of the metric's range (RangeOfMetric): a number, or null when
+  // unbounded on that side.
+  auto bound = [](double b) {
+    return std::isfinite(b) ? absl::StrFormat("%.17g", b) : "null";
+  };
   for (const MetricInfo& m : Metrics()) {
+    const MetricRange range = RangeOfMetric(m.name);
     els.push_back(absl::StrFormat(
         "{\"name\": %s, \"unit\": %s, \"better\": %s, \"timing\": %s, "
-        "\"description\": %s}",
+        "\"range\": [%s, %s], \"description\": %s}",
         JsonString(m.name), JsonString(m.unit), JsonString(m.better),
-        Bool(m.timing), JsonString(m.description)));
+        Bool(m.timing), bound(range.lower), bound(range.upper),
+        JsonString(m.description)));
   }
   out += Array("metrics", els, false);
 

@@ -758,6 +758,14 @@ class Parser {
                        }) != b.scenario.end();
       for (const std::string& h : b.hash) {
         if (h != def && !prehashed) {
+          if (std::find(std::begin(kLookupTimedHashes),
+                        std::end(kLookupTimedHashes),
+                        h) == std::end(kLookupTimedHashes)) {
+            return Error("hash", absl::StrCat("value '", h,
+                                              "': lookups are timed with ",
+                                              LookupTimedHashNames(),
+                                              " only (bench/timing.h)"));
+          }
           for (const std::string& a : b.algorithm) {
             const AlgorithmInfo* info = FindIn(algorithms_, a);
             if (info != nullptr && !info->hash_axis) {

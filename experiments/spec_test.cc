@@ -191,6 +191,17 @@ keys = [100]
                         "lookups with hashes other than 'xxh64' are timed for "
                         "modulo, ring, rendezvous, jump, maglev, bounded_load "
                         "only"));
+  EXPECT_THAT(Error(R"([[sweep]]
+kind = "lookup"
+scenario = ["string"]
+algorithm = ["ring"]
+hash = ["siphash"]
+nodes = [10]
+keys = [100]
+)"),
+              HasSubstr("key 'hash': value 'siphash': lookups are timed with "
+                        "md5, xxh64, xxh3, murmur3_128, murmur3_32, crc32, "
+                        "fnv1a, absl_hash only"));
 }
 
 TEST(SpecTest, RejectsEmptyAxis) {

@@ -134,9 +134,12 @@ def median_ci_rank(n, level=0.95):
     return best
 
 
-def stats_of(values, n_eff_one=False, noisy=False):
+def stats_of(values, n_eff_one=False, noisy=False,
+             rng=(-math.inf, math.inf)):
     """The summary statistics (STAT_COLUMNS, as a dict) of one group's
-    values, by the definitions in results/README.md (summary.csv columns)."""
+    values, by the definitions in results/README.md (summary.csv columns);
+    the mean's interval is cut to `rng`, the metric's range, as the
+    runner's summary.csv is."""
     v = sorted(float(x) for x in values)
     n = len(v)
     nan = float("nan")
@@ -156,7 +159,8 @@ def stats_of(values, n_eff_one=False, noisy=False):
         out["cv"] = sd / mean if mean != 0 else nan
         if out["n_eff"] > 1:
             half = t975(n - 1) * sd / math.sqrt(n)
-            out["mean_ci_low"], out["mean_ci_high"] = mean - half, mean + half
+            out["mean_ci_low"] = min(max(mean - half, rng[0]), rng[1])
+            out["mean_ci_high"] = min(max(mean + half, rng[0]), rng[1])
     if out["n_eff"] > 1:
         j = median_ci_rank(n)
         if j is not None:
@@ -239,7 +243,8 @@ def summarize(data):
     """summary.csv rows from data.csv rows, as the runner writes them.
 
     Groups by the configuration columns + metric + unit. Statistics over the
-    rows with a value; n_eff = 1 when any row's n_eff column is 1; noisy = 1
+    rows with a value (mean intervals cut to the metric's range from the
+    registries read so far: metric_range); n_eff = 1 when any row's n_eff column is 1; noisy = 1
     when any row's noisy column is 1. ValueError for rows without flags (a
     data.csv from before the flag columns: see the module docstring)."""
     if data.empty:
@@ -252,7 +257,8 @@ def summarize(data):
     for k, g in data.groupby(keys, dropna=False, sort=True):
         st = stats_of(g["value"].dropna(),
                       n_eff_one=bool((g["n_eff"] == 1).any()),
-                      noisy=bool((g["noisy"] >= 1).any()))
+                      noisy=bool((g["noisy"] >= 1).any()),
+                      rng=metric_range(k[keys.index("metric")]))
         out.append(list(k) + [st[c] for c in STAT_COLUMNS])
     return pd.DataFrame(out, columns=SUMMARY_COLUMNS)
 
@@ -438,15 +444,44 @@ def split_hash_axis(e):
 _CATALOGUE = {}
 
 
+# Metric name (or pattern row "<prefix><peer>") -> (lower, upper), the
+# values the metric can take (registry.json "range"; null = unbounded).
+# Filled by use_registry.
+_METRIC_RANGES = {}
+
+
 def use_registry(reg):
     """Adds the algorithms of a registry.json dict to the catalogue, in
     registry order; an algorithm already there keeps its place and entry
-    (the first results tree read decides). Returns reg."""
+    (the first results tree read decides); the same for the metrics'
+    ranges. Returns reg."""
     for a in (reg or {}).get("algorithms", []) or []:
         name = a.get("name") if isinstance(a, dict) else None
         if name and name not in _CATALOGUE:
             _CATALOGUE[name] = a
+    for m in (reg or {}).get("metrics", []) or []:
+        if not isinstance(m, dict) or not isinstance(m.get("range"), list) \
+                or len(m["range"]) != 2 or m.get("name") in _METRIC_RANGES:
+            continue
+        lo, hi = m["range"]
+        _METRIC_RANGES[m["name"]] = (
+            -math.inf if lo is None else float(lo),
+            math.inf if hi is None else float(hi))
     return reg
+
+
+def metric_range(metric):
+    """(lower, upper) of a metric from the registries read so far; a
+    pattern row ("lookup_ns_ratio_to_<peer>") covers every name with its
+    prefix; (-inf, inf) for a metric no registry bounds (a run written
+    before registry.json gave ranges)."""
+    if metric in _METRIC_RANGES:
+        return _METRIC_RANGES[metric]
+    for name, rng in _METRIC_RANGES.items():
+        if name.endswith(">") and "<" in name and \
+                metric.startswith(name[:name.index("<")]):
+            return rng
+    return (-math.inf, math.inf)
 
 
 def algorithm_names():

@@ -89,6 +89,34 @@ class FlagsTest(unittest.TestCase):
         self.assertEqual(s.iloc[0]["noisy"], 0)
         self.assertEqual(s.iloc[0]["n_eff"], 3)
 
+    def test_mean_interval_cut_to_the_metric_range(self):
+        """Two values 0 and 0.9 of a fraction: mean 0.45, the t interval
+        (12.7 * 0.64 / 1.41 = 5.7 wide each side) reaches far below 0 and
+        above 1; a registry that bounds the metric to [0, 1] cuts it
+        there, an unbounded metric keeps it."""
+        rows = _rows(chdata.COLUMNS, [("0", "", ""), ("0", "", "")])
+        for r, v in zip(rows, ("0", "0.9")):
+            r.update(metric="hit_ratio", unit="fraction", value=v)
+        plain = self._summary(rows).iloc[0]
+        self.assertLess(plain["mean_ci_low"], -1)
+        self.assertGreater(plain["mean_ci_high"], 2)
+        saved = dict(chdata._METRIC_RANGES)
+        try:
+            chdata.use_registry({"metrics": [
+                {"name": "hit_ratio", "range": [0, 1]},
+                {"name": "lookup_ns_ratio_to_<peer>", "range": [0, None]}]})
+            cut = self._summary(rows).iloc[0]
+            self.assertEqual(cut["mean_ci_low"], 0)
+            self.assertEqual(cut["mean_ci_high"], 1)
+            self.assertAlmostEqual(cut["mean"], 0.45)
+            self.assertEqual(chdata.metric_range("lookup_ns_ratio_to_ketama"),
+                             (0.0, float("inf")))
+            self.assertEqual(chdata.metric_range("no_such_metric"),
+                             (float("-inf"), float("inf")))
+        finally:
+            chdata._METRIC_RANGES.clear()
+            chdata._METRIC_RANGES.update(saved)
+
     def test_old_run_loads_with_the_flags_of_its_summary(self):
         _write(self.data, OLD_COLUMNS, _rows(OLD_COLUMNS, [
             ("", "", "noisy: cv 9 %"), ("", "", ""), ("", "", "")]))
