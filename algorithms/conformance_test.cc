@@ -640,16 +640,33 @@ TEST_P(ConformanceTest, Replicas) {
       for (NodeId id : out) ASSERT_LT(id, n);
     }
   }
-  // Distinct zones: 3 zones, so r = 2, 3 give that many zones and r = 5
-  // gives 3 nodes (fewer than r).
+  // Distinct zones: 3 zones, so the first min(r, 3) replicas are in
+  // distinct zones; past them (r = 5) the list goes on with other nodes, so
+  // it always has r distinct nodes.
   for (size_t r : {size_t{2}, size_t{3}, size_t{5}}) {
     for (size_t k = 0; k < keys.size(); k += 4) {
       ASSERT_TRUE(algo->LookupReplicas(keys[k], r, true, &out).ok());
-      ASSERT_EQ(out.size(), std::min<size_t>(r, 3));
+      ASSERT_EQ(out.size(), r);
       EXPECT_EQ(out[0], algo->Lookup(keys[k]));
+      EXPECT_EQ(std::set<NodeId>(out.begin(), out.end()).size(), r);
       std::set<std::string> zones;
-      for (NodeId id : out) zones.insert(specs[id].zone);
-      EXPECT_EQ(zones.size(), out.size()) << "zones must be distinct";
+      for (size_t i = 0; i < std::min<size_t>(r, 3); ++i) {
+        zones.insert(specs[out[i]].zone);
+      }
+      EXPECT_EQ(zones.size(), std::min<size_t>(r, 3))
+          << "the first replicas must be in distinct zones";
+    }
+  }
+  // Prefix: raising r only appends, with and without zones.
+  std::vector<NodeId> longer;
+  for (bool zoned : {false, true}) {
+    for (size_t k = 0; k < keys.size(); k += 8) {
+      for (size_t r = 1; r < 6; ++r) {
+        ASSERT_TRUE(algo->LookupReplicas(keys[k], r, zoned, &out).ok());
+        ASSERT_TRUE(algo->LookupReplicas(keys[k], r + 1, zoned, &longer).ok());
+        EXPECT_TRUE(std::equal(out.begin(), out.end(), longer.begin()))
+            << "r = " << r << (zoned ? " with zones" : "");
+      }
     }
   }
   // More replicas than live nodes: an error.

@@ -140,8 +140,10 @@ class ConsistentHash {
     for (size_t i = 0; i < keys.size(); ++i) out[i] = Place(keys[i]);
   }
   // Fills `out` with r distinct live nodes in preference order (the first is
-  // Lookup's answer). With `distinct_zones`, also in distinct zones (fewer
-  // than r if there are not enough zones). Error where replicas are not
+  // Lookup's answer). With `distinct_zones`, the first min(r, zones) are in
+  // distinct zones, and the rest are the nodes passed over, in preference
+  // order (Cassandra's NetworkTopologyStrategy rule within a data center).
+  // Raising r only appends. Error where replicas are not
   // supported or r exceeds the number of live nodes.
   virtual absl::Status LookupReplicas(uint64_t key_hash, size_t r,
                                       bool distinct_zones,

@@ -726,14 +726,24 @@ class Rendezvous final : public NodeTableAlgorithm<H> {
       for (size_t k = 0; k < r; ++k) out->push_back(ids_[scored[k].second]);
       return;
     }
+    // Distinct zones first, in score order; when the zones run out, the
+    // nodes passed over, in score order (the ring's rule, by score).
     std::sort(scored.begin(), scored.end(), better);
+    std::vector<NodeId> skipped;
     for (const auto& [score, i] : scored) {
       if (out->size() == r) break;
       const std::string& zone = table_.spec(ids_[i]).zone;
       const bool taken = std::any_of(
           out->begin(), out->end(),
           [&](NodeId chosen) { return table_.spec(chosen).zone == zone; });
-      if (!taken) out->push_back(ids_[i]);
+      if (taken) {
+        skipped.push_back(ids_[i]);
+      } else {
+        out->push_back(ids_[i]);
+      }
+    }
+    for (size_t k = 0; k < skipped.size() && out->size() < r; ++k) {
+      out->push_back(skipped[k]);
     }
   }
 

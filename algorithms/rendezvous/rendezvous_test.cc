@@ -524,8 +524,18 @@ TYPED_TEST(RendezvousTest, ReplicasWithZones) {
       }
     }
     ASSERT_EQ(out, want);
+    // Six replicas, four zones: the four zones' best nodes, then the nodes
+    // passed over, in score order.
     ASSERT_TRUE(hrw.LookupReplicas(key, 6, true, &out).ok());
-    ASSERT_EQ(out.size(), 4u);  // only four zones
+    want.clear();
+    std::vector<NodeId> passed;
+    zones.clear();
+    for (NodeId id : ReferenceOrder<TypeParam>(nodes, ids, key, true)) {
+      (zones.insert(nodes[id].zone).second ? want : passed).push_back(id);
+    }
+    want.insert(want.end(), passed.begin(), passed.end());
+    want.resize(6);
+    ASSERT_EQ(out, want);
     ASSERT_EQ(out[0], hrw.Lookup(key));
   }
   const absl::Status zero = hrw.LookupReplicas(1, 0, false, &out);

@@ -22,8 +22,11 @@
 //   * For a 32-bit H, `Lookup` reduces the digest mod 2^32 (a no-op for
 //     digests from `HashKey`).
 //   * LookupReplicas(key, r) walks clockwise from the owner's point and
-//     collects the first r distinct nodes (with `distinct_zones`, nodes whose
-//     zone is not yet taken; zones compare as strings, "" is one zone).
+//     collects the first r distinct nodes. With `distinct_zones` it is
+//     Cassandra's NetworkTopologyStrategy rule within one data center: nodes
+//     whose zone is not yet taken first (zones compare as strings, "" is one
+//     zone), then, when the zones run out, the nodes passed over, in ring
+//     order; so the list always has r nodes.
 //
 // Guarantees: arbitrary removal; minimal disruption (adding a node moves only
 // the keys its points capture, removing one moves only its keys); weights
@@ -310,16 +313,28 @@ class Ring final : public NodeTableAlgorithm<H> {
     std::vector<bool> seen;
     const bool use_bitmap = r > 16;
     if (use_bitmap) seen.assign(table_.issued(), false);
+    // With zones: the nodes passed over because their zone was taken, in
+    // ring order (each once), which fill the list when the zones run out.
+    std::vector<NodeId> skipped;
     for (uint32_t step = 0; step < n && out->size() < r; ++step) {
       const NodeId owner = owners_[pos];
       if (++pos == n) pos = 0;
       const bool taken =
           use_bitmap ? static_cast<bool>(seen[owner])
-                     : std::find(out->begin(), out->end(), owner) != out->end();
+                     : (std::find(out->begin(), out->end(), owner) !=
+                            out->end() ||
+                        std::find(skipped.begin(), skipped.end(), owner) !=
+                            skipped.end());
       if (taken) continue;
       if (use_bitmap) seen[owner] = true;
-      if (distinct_zones && ZoneTaken(*out, owner)) continue;
+      if (distinct_zones && ZoneTaken(*out, owner)) {
+        skipped.push_back(owner);
+        continue;
+      }
       out->push_back(owner);
+    }
+    for (size_t i = 0; i < skipped.size() && out->size() < r; ++i) {
+      out->push_back(skipped[i]);
     }
     return absl::OkStatus();
   }

@@ -131,8 +131,10 @@ TEST(RingSemanticsTest, ReplicasWalkClockwiseWithZones) {
   EXPECT_THAT(out, ElementsAre(0, 1, 2));  // a(100) b(200) [a(250)] c(300)
   ASSERT_TRUE(ring.LookupReplicas(50, 3, true, &out).ok());
   EXPECT_THAT(out, ElementsAre(0, 2, 3));  // b shares z1 with a
+  // Four replicas, three zones: then the node passed over (b), as
+  // Cassandra's NetworkTopologyStrategy fills a data center.
   ASSERT_TRUE(ring.LookupReplicas(50, 4, true, &out).ok());
-  EXPECT_THAT(out, ElementsAre(0, 2, 3));  // only three zones
+  EXPECT_THAT(out, ElementsAre(0, 2, 3, 1));
   ASSERT_TRUE(ring.LookupReplicas(350, 4, false, &out).ok());
   EXPECT_THAT(out, ElementsAre(3, 0, 1, 2));  // wraps past d(400)
   ASSERT_TRUE(ring.LookupReplicas(350, 3, true, &out).ok());
@@ -539,12 +541,20 @@ TYPED_TEST(RingTest, ReplicasAgreeWithLookupAndAreDistinct) {
       ASSERT_EQ(out[0], ring.Lookup(key));
       ASSERT_EQ(std::set<NodeId>(out.begin(), out.end()).size(), r);
     }
+    // Three zones, five replicas: the first three in distinct zones, then
+    // the nodes passed over in walk order, i.e. the plain walk's list with
+    // the first node of each new zone moved to the front (model).
     ASSERT_TRUE(ring.LookupReplicas(key, 5, true, &out).ok());
-    ASSERT_EQ(out.size(), 3u);  // three zones
-    ASSERT_EQ(out[0], ring.Lookup(key));
+    std::vector<NodeId> walk;
+    ASSERT_TRUE(ring.LookupReplicas(key, 12, false, &walk).ok());
+    std::vector<NodeId> want, passed;
     std::set<std::string> zones;
-    for (NodeId id : out) zones.insert(nodes[id].zone);
-    ASSERT_EQ(zones.size(), 3u);
+    for (NodeId id : walk) {
+      (zones.insert(nodes[id].zone).second ? want : passed).push_back(id);
+    }
+    want.insert(want.end(), passed.begin(), passed.end());
+    want.resize(5);
+    ASSERT_EQ(out, want);
   }
 }
 

@@ -279,8 +279,8 @@ void AddMapCommand(CLI::App& app, int* exit_code) {
   options->zones =
       map->add_option("--zones", flags.zones.value,
                       "Comma-separated zone per node; with --replicas R > 1 "
-                      "the owners are in distinct zones (fewer than R when "
-                      "there are fewer zones)")
+                      "the first owners are in distinct zones, then, when "
+                      "the zones run out, the nodes passed over")
           ->type_name("Z1,Z2,...");
   options->capacity =
       map->add_option("--capacity", flags.capacity.value,
