@@ -640,6 +640,20 @@ TEST_P(ConformanceTest, Replicas) {
       for (NodeId id : out) ASSERT_LT(id, n);
     }
   }
+  // Prefix: raising r only appends (the list for r is the first r of the
+  // list for all n), also with distinct zones.
+  std::vector<NodeId> all;
+  for (bool zones : {false, true}) {
+    for (size_t k = 0; k < keys.size(); k += 8) {
+      ASSERT_TRUE(algo->LookupReplicas(keys[k], n, zones, &all).ok());
+      for (size_t r = 1; r <= all.size(); ++r) {
+        ASSERT_TRUE(algo->LookupReplicas(keys[k], r, zones, &out).ok());
+        ASSERT_EQ(out, std::vector<NodeId>(all.begin(), all.begin() + r))
+            << "r = " << r << (zones ? " with distinct zones" : "")
+            << ": not a prefix of the longer list";
+      }
+    }
+  }
   // Distinct zones: 3 zones, so r = 2, 3 give that many zones and r = 5
   // gives 3 nodes (fewer than r).
   for (size_t r : {size_t{2}, size_t{3}, size_t{5}}) {
@@ -654,12 +668,18 @@ TEST_P(ConformanceTest, Replicas) {
   }
   // More replicas than live nodes: an error.
   EXPECT_FALSE(algo->LookupReplicas(keys[0], n + 1, false, &out).ok());
-  // After a removal replicas avoid the removed node.
+  // After a removal replicas are live (the removed node is avoided), still
+  // distinct and led by the owner, also for every live node (r = n - 1).
   if (caps().arbitrary_removal) {
     ASSERT_TRUE(algo->RemoveNode(4).ok());
+    const std::vector<NodeId> live = algo->LiveNodes();
+    const std::set<NodeId> live_set(live.begin(), live.end());
     for (size_t k = 0; k < keys.size(); k += 4) {
       ASSERT_TRUE(algo->LookupReplicas(keys[k], 3, false, &out).ok());
       EXPECT_EQ(std::count(out.begin(), out.end(), NodeId{4}), 0);
+      ASSERT_TRUE(algo->LookupReplicas(keys[k], n - 1, false, &out).ok());
+      EXPECT_EQ(std::set<NodeId>(out.begin(), out.end()), live_set);
+      EXPECT_EQ(out[0], algo->Lookup(keys[k]));
     }
   }
 }
