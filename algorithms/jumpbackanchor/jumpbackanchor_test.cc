@@ -185,6 +185,28 @@ TEST(JumpBackAnchorOracleTest, NoRemovalsIsJumpBackAndReAddsAreLifo) {
   EXPECT_EQ(core.working(), 500u);
 }
 
+// uniformInt against the model, with bounds where Lemire's rejection step
+// (low product word below 2^32 mod v) is common: v = 3 * 2^29 rejects a
+// quarter of the draws, which no vector file reaches (their A values are
+// small). The stream must also be left at the same value.
+TEST(JumpBackAnchorTest, UniformIntEqualsTheModel) {
+  SplitMix64 rng(26);
+  size_t redraws = 0;
+  for (uint32_t v : {1u, 5u, 1000u, 3u << 29, 0x7FFFFFFFu}) {
+    for (int i = 0; i < 4000; ++i) {
+      const uint64_t x = rng();
+      jumpbackanchor_internal::SplitMix64Stream g(x);  // value 0 unread
+      uint64_t drawn = 1;
+      const uint32_t got = jumpbackanchor_internal::Uniform(g, v);
+      ASSERT_EQ(got, JumpBackAnchorModel::UniformInt(x, &drawn, v)) << v;
+      ASSERT_LT(got, v);
+      ASSERT_EQ(g.Next(), ::chbench::testing::ModelSplitMix64Value(x, drawn));
+      redraws += drawn - 2;
+    }
+  }
+  EXPECT_GT(redraws, 500u) << "the rejection step was not exercised";
+}
+
 // Removal rules: the last bucket with nothing removed shrinks a; with
 // something removed it is pushed; the last working bucket resets.
 TEST(JumpBackAnchorTest, RemovalRules) {

@@ -883,17 +883,23 @@ class JumpBackAnchorModel final : public ReferenceModel {
     uint32_t b = JumpBack(x, a_, &drawn);
     while (A_.count(b) != 0) {
       const uint64_t v = A_.at(b);
-      // uniformInt(v): Lemire with 32-bit words.
-      uint64_t m = (ModelSplitMix64Value(x, drawn++) % (uint64_t{1} << 32)) * v;
-      if (m % (uint64_t{1} << 32) < v) {
-        const uint64_t t = (uint64_t{1} << 32) % v;
-        while (m % (uint64_t{1} << 32) < t) {
-          m = (ModelSplitMix64Value(x, drawn++) % (uint64_t{1} << 32)) * v;
-        }
-      }
-      b = View(static_cast<uint32_t>(m >> 32), static_cast<uint32_t>(v));
+      b = View(UniformInt(x, &drawn, v), static_cast<uint32_t>(v));
     }
     return b;
+  }
+
+  // uniformInt(v) on the key's stream from value *drawn on (Lemire with
+  // 32-bit words: redraw while the low product word is below 2^32 mod v).
+  static uint32_t UniformInt(uint64_t x, uint64_t* drawn, uint64_t v) {
+    uint64_t m =
+        (ModelSplitMix64Value(x, (*drawn)++) % (uint64_t{1} << 32)) * v;
+    if (m % (uint64_t{1} << 32) < v) {
+      const uint64_t t = (uint64_t{1} << 32) % v;
+      while (m % (uint64_t{1} << 32) < t) {
+        m = (ModelSplitMix64Value(x, (*drawn)++) % (uint64_t{1} << 32)) * v;
+      }
+    }
+    return static_cast<uint32_t>(m >> 32);
   }
 
  private:
