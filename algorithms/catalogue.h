@@ -51,10 +51,12 @@
 #include "algorithms/anchor/anchor.h"
 #include "algorithms/binomial/binomial.h"
 #include "algorithms/bounded_load/bounded_load.h"
+#include "algorithms/choosek/choosek.h"
 #include "algorithms/dx/dx.h"
 #include "algorithms/flip/flip.h"
 #include "algorithms/jump/jump.h"
 #include "algorithms/jumpback/jumpback.h"
+#include "algorithms/jumpbackanchor/jumpbackanchor.h"
 #include "algorithms/maglev/maglev.h"
 #include "algorithms/memento/memento.h"
 #include "algorithms/modulo/modulo.h"
@@ -178,6 +180,18 @@ inline constexpr HashGolden kBinomialGoldens[] = {
     {"md5", 0xb7bc96a1e5326e8fULL},
     {"murmur3_32", 0xb7bc96a1e5326e8fULL},
     {"crc32", 0xb7bc96a1e5326e8fULL},
+};
+inline constexpr HashGolden kChooseKGoldens[] = {
+    {"xxh64", 0xea4d96ba884e8b5fULL},
+    {"md5", 0xea4d96ba884e8b5fULL},
+    {"murmur3_32", 0xea4d96ba884e8b5fULL},
+    {"crc32", 0xea4d96ba884e8b5fULL},
+};
+inline constexpr HashGolden kJumpBackAnchorGoldens[] = {
+    {"xxh64", 0x8a09fc2b23d9f009ULL},
+    {"md5", 0x8a09fc2b23d9f009ULL},
+    {"murmur3_32", 0x8a09fc2b23d9f009ULL},
+    {"crc32", 0x8a09fc2b23d9f009ULL},
 };// GOLDEN-TABLE-END
 
 // The catalogue, in the order the CLI, the specs' "all" and the reports list
@@ -440,6 +454,51 @@ inline constexpr auto kCatalogue = std::make_tuple(
         .make = &MakeBinomial,
         .goldens = kBinomialGoldens,
         .lookup_complexity = "O(1)",
+        .lookup_class = "constant",
+        .parameters = kHashOnlyParams,
+        .conformance = {.balance = BalanceModel::kBinomial,
+                        .churn = Churn::kMinimal,
+                        .reference_model = true},
+    }},
+    Entry<ChooseK>{{
+        .name = "choosek",
+        .description =
+            "ConsistentChooseK node map: a consistent, ranked k-subset of "
+            "slots (the first live one owns the key), deleted slots for "
+            "arbitrary removal; bit-exact with rust-gems consistent-choose-k "
+            "(SipHash-1-3 keyed by the digest)",
+        .citation =
+            "github/rust-gems crates/consistent-choose-k "
+            "(ConsistentChooseKHasher, ConsistentNodeMap; no paper: the "
+            "crate's README relates it to reservoir sampling)",
+        .capabilities = kChooseKCapabilities,
+        .make = &MakeChooseK,
+        .goldens = kChooseKGoldens,
+        .lookup_complexity =
+            "O(1) expected with no deleted slot; O((1 + ln(T/N))^2) sample "
+            "calls with T slots",
+        .lookup_class = "constant",
+        .parameters = kHashOnlyParams,
+        .conformance = {.balance = BalanceModel::kBinomial,
+                        .churn = Churn::kMinimal,
+                        .reference_model = true},
+    }},
+    Entry<JumpBackAnchor>{{
+        .name = "jumpbackanchor",
+        .description =
+            "JumpBackAnchorHash: AnchorHash's removal over JumpBackHash of the "
+            "historic maximum, no capacity, LIFO re-add; bit-exact with "
+            "hash4j's jumpBackAnchorHash (SplitMix64)",
+        .citation =
+            "Ertl, dynatrace-oss/hash4j ConsistentHashing.jumpBackAnchorHash, "
+            "2025, after Mendelson et al., \"AnchorHash: A Scalable Consistent "
+            "Hash\", IEEE/ACM ToN 2021, and Ertl, \"JumpBackHash\", Software: "
+            "Practice and Experience 2025",
+        .capabilities = kJumpBackAnchorCapabilities,
+        .make = &MakeJumpBackAnchor,
+        .goldens = kJumpBackAnchorGoldens,
+        .lookup_complexity =
+            "O(1) expected; O(1 + ln^2(a/w)) for keys of removed buckets",
         .lookup_class = "constant",
         .parameters = kHashOnlyParams,
         .conformance = {.balance = BalanceModel::kBinomial,

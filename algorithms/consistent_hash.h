@@ -192,7 +192,7 @@ inline absl::Status ConsistentHash::LookupReplicas(uint64_t, size_t, bool,
                                                    std::vector<NodeId>*) const {
   return absl::UnimplementedError(std::string(name()) +
                                   " does not support replicas; algorithms "
-                                  "with replicas: ring, rendezvous");
+                                  "with replicas: ring, rendezvous, choosek");
 }
 
 inline absl::StatusOr<NodeId> ConsistentHash::FindNode(

@@ -45,11 +45,11 @@ TEST(RegistryTest, ListsTheAlgorithmsInOrder) {
   for (const AlgorithmInfo& info : Algorithms()) {
     names.emplace_back(info.name);
   }
-  EXPECT_THAT(names, ::testing::ElementsAre("modulo", "ring", "rendezvous",
-                                            "jump", "maglev", "bounded_load",
-                                            "multiprobe", "anchor", "memento",
-                                            "dx", "jumpback", "flip", "power",
-                                            "binomial"));
+  EXPECT_THAT(names, ::testing::ElementsAre(
+                         "modulo", "ring", "rendezvous", "jump", "maglev",
+                         "bounded_load", "multiprobe", "anchor", "memento",
+                         "dx", "jumpback", "flip", "power", "binomial",
+                         "choosek", "jumpbackanchor"));
   EXPECT_EQ(AlgorithmNames(), absl::StrJoin(names, ", "));
 }
 
@@ -235,6 +235,9 @@ TEST(RegistryTest, CapabilitiesMatchTheDesign) {
       {"flip", {false, true, false, false, false}},
       {"power", {false, true, false, false, false}},
       {"binomial", {false, true, false, false, false}},
+      // choosek: the node map's deleted slots; replicas are its ranking.
+      {"choosek", {true, true, false, true, false}},
+      {"jumpbackanchor", {true, true, false, false, false}},
   };
   for (const Want& w : wants) {
     const AlgorithmInfo* info = FindAlgorithm(w.name);

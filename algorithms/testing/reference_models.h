@@ -35,6 +35,7 @@
 #include <limits>
 #include <map>
 #include <memory>
+#include <set>
 #include <span>
 #include <string>
 #include <string_view>
@@ -817,6 +818,299 @@ class DxModel final : public ReferenceModel {
   std::map<uint32_t, NodeId> owner_;  // active slot -> id
 };
 
+// jumpbackanchor, transcribed from hash4j's
+// ConsistentJumpBackAnchorBucketSetHasher (dynatrace-oss/hash4j@41d814f):
+// std::map arrays A and K, a vector stack R; the key's SplitMix64 values
+// indexed from 0 (ModelSplitMix64Value) with a counter of values drawn,
+// JumpBack written out with % instead of masks, uniformInt with 64-bit
+// arithmetic. Buckets map to ids through a std::map.
+class JumpBackAnchorModel final : public ReferenceModel {
+ public:
+  void Rebuild(std::span<const LiveNode> live) override {
+    a_ = static_cast<uint32_t>(live.size());
+    R_.clear();
+    A_.clear();
+    K_.clear();
+    owner_.clear();
+    for (size_t i = 0; i < live.size(); ++i) {
+      owner_[static_cast<uint32_t>(i)] = live[i].id;
+    }
+  }
+
+  void Added(NodeId id, const NodeSpec&) override {
+    uint32_t b;
+    if (R_.empty()) {
+      b = a_++;
+    } else {
+      b = R_.back();
+      R_.pop_back();
+      A_.erase(b);
+      K_.erase(b);
+    }
+    owner_[b] = id;
+  }
+
+  void Removed(NodeId id) override {
+    uint32_t b = 0;
+    for (const auto& [bucket, who] : owner_) {
+      if (who == id) b = bucket;
+    }
+    owner_.erase(b);
+    const uint32_t r = static_cast<uint32_t>(R_.size());
+    if (a_ - 1 == r) {
+      a_ = 0;
+      R_.clear();
+      A_.clear();
+      K_.clear();
+    } else if (b == a_ - 1 && r == 0) {
+      a_ -= 1;
+    } else {
+      R_.push_back(b);
+      const uint32_t n = a_ - static_cast<uint32_t>(R_.size());
+      const uint32_t h = View(n, n + 1);
+      A_[b] = n;
+      K_[b] = h;
+    }
+  }
+
+  NodeId Lookup(uint64_t key_hash) const override {
+    return owner_.at(Bucket(key_hash));
+  }
+
+  uint32_t Bucket(uint64_t x) const {
+    if (a_ <= 1) return 0;
+    uint64_t drawn = 0;  // values of the key's stream used so far
+    uint32_t b = JumpBack(x, a_, &drawn);
+    while (A_.count(b) != 0) {
+      const uint64_t v = A_.at(b);
+      b = View(UniformInt(x, &drawn, v), static_cast<uint32_t>(v));
+    }
+    return b;
+  }
+
+  // uniformInt(v) on the key's stream from value *drawn on (Lemire with
+  // 32-bit words: redraw while the low product word is below 2^32 mod v).
+  static uint32_t UniformInt(uint64_t x, uint64_t* drawn, uint64_t v) {
+    uint64_t m =
+        (ModelSplitMix64Value(x, (*drawn)++) % (uint64_t{1} << 32)) * v;
+    if (m % (uint64_t{1} << 32) < v) {
+      const uint64_t t = (uint64_t{1} << 32) % v;
+      while (m % (uint64_t{1} << 32) < t) {
+        m = (ModelSplitMix64Value(x, (*drawn)++) % (uint64_t{1} << 32)) * v;
+      }
+    }
+    return static_cast<uint32_t>(m >> 32);
+  }
+
+ private:
+  // The first draw is value 0; *drawn counts the values used.
+  static uint32_t JumpBack(uint64_t x, uint32_t n, uint64_t* drawn) {
+    const uint64_t r0 = ModelSplitMix64Value(x, (*drawn)++);
+    int width = 0;  // bit length of n - 1
+    while ((uint64_t{1} << width) <= uint64_t{n} - 1) ++width;
+    uint64_t bits =
+        ((r0 ^ (r0 >> 32)) % (uint64_t{1} << 32)) % (uint64_t{1} << width);
+    for (int k = 31; k >= 0; --k) {
+      const uint64_t low = uint64_t{1} << k;
+      if ((bits / low) % 2 == 0) continue;
+      int ones = 0;
+      for (int i = 0; i < 32; ++i) ones += static_cast<int>((bits >> i) & 1);
+      const uint64_t half = ones % 2 == 1 ? r0 >> 32 : r0 % (uint64_t{1} << 32);
+      if (low + half % low < n) return static_cast<uint32_t>(low + half % low);
+      for (bool same = true; same;) {
+        const uint64_t r = ModelSplitMix64Value(x, (*drawn)++);
+        for (uint64_t h : {r % (uint64_t{1} << 32), r >> 32}) {
+          const uint64_t t = h % (2 * low);
+          if (t < low) {
+            same = false;
+            break;
+          }
+          if (t < n) return static_cast<uint32_t>(t);
+        }
+      }
+      bits -= low;
+    }
+    return 0;
+  }
+
+  uint32_t View(uint32_t u, uint32_t v) const {
+    while (A_.count(u) != 0 && A_.at(u) >= v) u = K_.at(u);
+    return u;
+  }
+
+  uint32_t a_ = 0;
+  std::vector<uint32_t> R_;
+  std::map<uint32_t, uint32_t> A_, K_;  // removed buckets only
+  std::map<uint32_t, NodeId> owner_;    // working bucket -> id
+};
+
+// choosek, written from the crate's definitions (github/rust-gems@a7aecfb,
+// crates/consistent-choose-k): SipHash-1-3 with zero keys over a byte
+// buffer (the message rebuilt for every hash, no cloned state), prev and
+// sample as defined, the set S(k, n) by its recursion
+// S(k, n) = {M} + S(k - 1, M), and rho_j as the one element of
+// S(j + 1, n) minus S(j, n) (not the incremental walk of choosek.h). The
+// node map: T slots, a std::set of deleted slots, AddNode takes the smallest
+// deleted slot.
+inline uint64_t ModelRotl(uint64_t x, int b) {
+  return (x << b) | (x >> (64 - b));
+}
+
+inline uint64_t ModelSipHash13(const std::vector<unsigned char>& msg) {
+  uint64_t v[4] = {0x736f6d6570736575ULL, 0x646f72616e646f6dULL,
+                   0x6c7967656e657261ULL, 0x7465646279746573ULL};
+  const auto round = [&v] {
+    v[0] += v[1];
+    v[1] = ModelRotl(v[1], 13) ^ v[0];
+    v[0] = ModelRotl(v[0], 32);
+    v[2] += v[3];
+    v[3] = ModelRotl(v[3], 16) ^ v[2];
+    v[0] += v[3];
+    v[3] = ModelRotl(v[3], 21) ^ v[0];
+    v[2] += v[1];
+    v[1] = ModelRotl(v[1], 17) ^ v[2];
+    v[2] = ModelRotl(v[2], 32);
+  };
+  const size_t blocks = msg.size() / 8;
+  for (size_t i = 0; i < blocks; ++i) {
+    uint64_t m = 0;
+    for (int j = 7; j >= 0; --j) m = m * 256 + msg[8 * i + j];
+    v[3] ^= m;
+    round();
+    v[0] ^= m;
+  }
+  uint64_t b = static_cast<uint64_t>(msg.size() % 256) << 56;
+  for (size_t j = 8 * blocks; j < msg.size(); ++j) {
+    b |= static_cast<uint64_t>(msg[j]) << (8 * (j - 8 * blocks));
+  }
+  v[3] ^= b;
+  round();
+  v[0] ^= b;
+  v[2] ^= 0xff;
+  for (int i = 0; i < 3; ++i) round();
+  return v[0] ^ v[1] ^ v[2] ^ v[3];
+}
+
+// H(w1, w2, ...) over 8-byte little-endian words.
+inline uint64_t ModelSipWords(const std::vector<uint64_t>& words) {
+  std::vector<unsigned char> msg;
+  for (uint64_t w : words) {
+    for (int i = 0; i < 8; ++i)
+      msg.push_back(static_cast<unsigned char>(w >> (8 * i)));
+  }
+  return ModelSipHash13(msg);
+}
+
+// prev(K, i, m), m >= 1.
+inline uint64_t ModelChooseKPrev(uint64_t key, uint64_t i, uint64_t m) {
+  uint64_t p = 1;
+  while (p < m) p *= 2;
+  const uint64_t bits = ModelSipWords({key, i}) % p;
+  for (int j = 63; j >= 0; --j) {
+    const uint64_t b = uint64_t{1} << j;
+    if ((bits / b) % 2 == 0) continue;
+    std::vector<uint64_t> words = {key, i, b, 54387634019ULL};
+    uint64_t v = b + ModelSipWords(words) % b;
+    if (v < m) return v;
+    while (true) {
+      words.push_back(54387634019ULL);
+      v = ModelSipWords(words) % (2 * b);
+      if (v < b) break;
+      if (v < m) return v;
+    }
+  }
+  return 0;
+}
+
+inline uint64_t ModelChooseKSample(uint64_t key, uint64_t i, uint64_t m) {
+  return i + ModelChooseKPrev(key, i, m - i);
+}
+
+// S(k, n) by the recursion, ascending.
+inline std::set<uint64_t> ModelChooseKSet(uint64_t key, uint64_t n,
+                                          uint64_t k) {
+  std::set<uint64_t> s;
+  while (k > 0) {
+    uint64_t max = 0;
+    for (uint64_t i = 0; i < k; ++i) {
+      max = std::max(max, ModelChooseKSample(key, i, n));
+    }
+    s.insert(max);
+    n = max;
+    --k;
+  }
+  return s;
+}
+
+// rho_0 .. rho_(k-1) over n slots: successive set differences.
+inline std::vector<uint64_t> ModelChooseKRanking(uint64_t key, uint64_t n,
+                                                 uint64_t k) {
+  std::vector<uint64_t> out;
+  std::set<uint64_t> prev;
+  for (uint64_t j = 1; j <= k && j <= n; ++j) {
+    const std::set<uint64_t> next = ModelChooseKSet(key, n, j);
+    for (uint64_t x : next) {
+      if (prev.count(x) == 0) out.push_back(x);
+    }
+    prev = next;
+  }
+  return out;
+}
+
+class ChooseKModel final : public ReferenceModel {
+ public:
+  void Rebuild(std::span<const LiveNode> live) override {
+    slots_ = live.size();
+    deleted_.clear();
+    owner_.clear();
+    for (size_t i = 0; i < live.size(); ++i) owner_[i] = live[i].id;
+  }
+
+  void Added(NodeId id, const NodeSpec&) override {
+    uint64_t slot = slots_;
+    if (!deleted_.empty()) {
+      slot = *deleted_.begin();
+      deleted_.erase(deleted_.begin());
+    } else {
+      ++slots_;
+    }
+    owner_[slot] = id;
+  }
+
+  void Removed(NodeId id) override {
+    uint64_t slot = 0;
+    for (const auto& [s, who] : owner_) {
+      if (who == id) slot = s;
+    }
+    owner_.erase(slot);
+    if (slot + 1 == slots_) {
+      --slots_;
+    } else {
+      deleted_.insert(slot);
+    }
+  }
+
+  // The first ranking slot over T that is not deleted.
+  NodeId Lookup(uint64_t key_hash) const override {
+    std::set<uint64_t> before;
+    for (uint64_t j = 1; j <= slots_; ++j) {
+      const std::set<uint64_t> set = ModelChooseKSet(key_hash, slots_, j);
+      for (uint64_t x : set) {
+        if (before.count(x) == 0 && deleted_.count(x) == 0) {
+          return owner_.at(x);
+        }
+      }
+      before = set;
+    }
+    return kInvalidNode;
+  }
+
+ private:
+  uint64_t slots_ = 0;
+  std::set<uint64_t> deleted_;
+  std::map<uint64_t, NodeId> owner_;  // live slot -> id
+};
+
 // multiprobe (Appleton & O'Reilly, arXiv:1505.00062; the definition in
 // multiprobe/multiprobe.h and dgryski/go-mpchash), brute force: node X's
 // point is H(X, seed 0); the digest's 8 little-endian bytes hashed with seeds
@@ -900,6 +1194,10 @@ inline std::unique_ptr<ReferenceModel> MakeReferenceModel(
   }
   if (algorithm == "memento") return std::make_unique<MementoModel>();
   if (algorithm == "dx") return std::make_unique<DxModel>(params.capacity);
+  if (algorithm == "jumpbackanchor") {
+    return std::make_unique<JumpBackAnchorModel>();
+  }
+  if (algorithm == "choosek") return std::make_unique<ChooseKModel>();
   if (algorithm == "jumpback") {
     return std::make_unique<RangeHashModel>(&RangeHashModel::JumpBack);
   }

@@ -876,6 +876,72 @@ TEST(MapTest, ReplicasMatchLibraryWithDistinctZones) {
   }
 }
 
+// The data lines `key<TAB>v1,v2,...` of a reference-vector file under
+// algorithms/<folder>/testdata/, as (key, values).
+std::vector<std::pair<std::string, std::vector<std::string>>> VectorLines(
+    const std::string& folder, const std::string& file) {
+  std::ifstream in(std::string(CHBENCH_SOURCE_DIR) + "/algorithms/" + folder +
+                   "/testdata/" + file);
+  EXPECT_TRUE(in.good()) << folder << "/testdata/" << file;
+  std::vector<std::pair<std::string, std::vector<std::string>>> rows;
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.empty() || line[0] == '#') continue;
+    const std::vector<std::string> f = SplitTabs(line);
+    if (f.size() != 2) {
+      ADD_FAILURE() << "bad line '" << line << "'";
+      continue;
+    }
+    std::vector<std::string> values;
+    std::stringstream list(f[1]);
+    for (std::string v; std::getline(list, v, ',');) values.push_back(v);
+    rows.emplace_back(f[0], values);
+  }
+  return rows;
+}
+
+// `chbench map` with u64 keys reproduces the reference vectors of choosek
+// (rust-gems ConsistentChooseKHasher's ranking, ConsistentNodeMap after
+// removals) and jumpbackanchor (hash4j after removals): the key's line is
+// its owners in ranking order, node i being slot or bucket i.
+TEST(MapTest, ChooseKAndJumpBackAnchorMatchTheReferenceVectors) {
+  struct Case {
+    std::string algorithm, folder, file, replicas, remove;
+  };
+  const Case cases[] = {
+      {"choosek", "choosek", "choosek_n100_k5.tsv", "5", ""},
+      {"choosek", "choosek", "choosek_n10_k10.tsv", "10", ""},
+      {"choosek", "choosek", "nodemap_n100_rm7_13_50.tsv", "1",
+       "node-7,node-13,node-50"},
+      {"jumpbackanchor", "jumpbackanchor", "jba_n100_rm17_3_99_50.tsv", "1",
+       "node-17,node-3,node-99,node-50"},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.file);
+    const auto rows = VectorLines(c.folder, c.file);
+    ASSERT_EQ(rows.size(), 100u);
+    std::string input, expected;
+    for (const auto& [key, values] : rows) {
+      input += key + "\n";
+      expected += key;
+      for (const std::string& v : values) expected += "\tnode-" + v;
+      expected += "\n";
+    }
+    std::vector<std::string> args = {"map",      "--algorithm",  c.algorithm,
+                                     "--nodes",  "100",          "--replicas",
+                                     c.replicas, "--key-format", "u64"};
+    if (c.file == "choosek_n10_k10.tsv") args[4] = "10";
+    if (!c.remove.empty()) {
+      args.push_back("--remove");
+      args.push_back(c.remove);
+    }
+    const RunResult r = RunChbench(args, input);
+    ASSERT_TRUE(r.exited);
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_EQ(r.out, expected);
+  }
+}
+
 TEST(MapTest, NodeNamesAndWeightsMatchLibrary) {
   const std::vector<std::string> keys = SampleKeys(300);
   std::vector<NodeSpec> nodes(3);
