@@ -437,13 +437,15 @@ TEST(ChooseKReplicaTest, DistinctZonesAndErrors) {
     const uint64_t key = rng();
     ASSERT_TRUE(algo->LookupReplicas(key, 11, false, &full).ok());
     ASSERT_TRUE(algo->LookupReplicas(key, 6, true, &out).ok());
-    ASSERT_EQ(out.size(), 4u) << "four zones";
-    // Best-first: the first node of each zone in the plain ranking.
-    std::vector<NodeId> want;
+    // Four zones, six replicas: the first node of each zone in the plain
+    // ranking, then the nodes passed over, in ranking order.
+    std::vector<NodeId> want, passed;
     std::set<std::string> zones;
     for (NodeId id : full) {
-      if (zones.insert(specs[id].zone).second) want.push_back(id);
+      (zones.insert(specs[id].zone).second ? want : passed).push_back(id);
     }
+    want.insert(want.end(), passed.begin(), passed.end());
+    want.resize(6);
     ASSERT_EQ(out, want);
   }
   EXPECT_THAT(algo->LookupReplicas(1, 0, false, &out).message(),
