@@ -121,6 +121,12 @@ struct AlgorithmInfo {
   // instantiates its lookup loops for every hash; the others only for the
   // default hash).
   bool hash_axis = false;
+  // Selected by a spec's "all" and by its capability and class selections
+  // (experiments/spec.h). false: by name only (`algorithm = ["choosek"]`),
+  // for an algorithm the committed experiments do not measure yet, so that
+  // a fresh `make experiments` and the committed reference hold the same
+  // algorithms. registry.json and `chbench list --json` carry it.
+  bool in_sweeps = true;
   ConformanceTraits conformance;
 
   // The parameter named `param`, or nullptr when `make` does not read it.

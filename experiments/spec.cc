@@ -401,7 +401,7 @@ class Parser {
     if (node.is_string() && *node.value<std::string>() == "all") {
       out->clear();
       for (const AlgorithmInfo& info : algorithms_) {
-        out->push_back(std::string(info.name));
+        if (info.in_sweeps) out->push_back(std::string(info.name));
       }
       return absl::OkStatus();
     }
@@ -467,6 +467,7 @@ class Parser {
       bool keep = std::all_of(
           capabilities.begin(), capabilities.end(),
           [&](const auto& c) { return info.capabilities.*c.first == c.second; });
+      keep = keep && info.in_sweeps;
       keep = keep && (!hash_axis || info.hash_axis == *hash_axis);
       keep = keep && (classes.empty() ||
                       std::find(classes.begin(), classes.end(),
