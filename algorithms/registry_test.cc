@@ -45,11 +45,11 @@ TEST(RegistryTest, ListsTheAlgorithmsInOrder) {
   for (const AlgorithmInfo& info : Algorithms()) {
     names.emplace_back(info.name);
   }
-  EXPECT_THAT(names, ::testing::ElementsAre("modulo", "ring", "rendezvous",
-                                            "jump", "maglev", "bounded_load",
-                                            "multiprobe", "anchor", "memento",
-                                            "dx", "jumpback", "flip", "power",
-                                            "binomial"));
+  EXPECT_THAT(names,
+              ::testing::ElementsAre("modulo", "ring", "rendezvous", "jump",
+                                     "maglev", "bounded_load", "multiprobe",
+                                     "anchor", "memento", "dx", "jumpback",
+                                     "flip", "power", "binomial", "crush"));
   EXPECT_EQ(AlgorithmNames(), absl::StrJoin(names, ", "));
 }
 
@@ -235,6 +235,9 @@ TEST(RegistryTest, CapabilitiesMatchTheDesign) {
       {"flip", {false, true, false, false, false}},
       {"power", {false, true, false, false, false}},
       {"binomial", {false, true, false, false, false}},
+      // crush: straw2 moves only keys to or from the changed item of a
+      // bucket (crush/crush.h says where that makes Lookup minimal).
+      {"crush", {true, true, true, true, false}},
   };
   for (const Want& w : wants) {
     const AlgorithmInfo* info = FindAlgorithm(w.name);
