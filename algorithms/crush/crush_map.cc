@@ -140,6 +140,9 @@ class Parser {
       return Error(Cat(state_ == State::kBucket ? "bucket " : "rule ",
                        Quote(open_name_), " is not closed; expected '}'"));
     }
+    if (map_.rules.empty()) {
+      return absl::InvalidArgumentError("the map has no rule");
+    }
     if (map_.tunables.choose_local_fallback_tries != 0) {
       return absl::InvalidArgumentError(
           Cat("tunable choose_local_fallback_tries is ",
@@ -148,9 +151,6 @@ class Parser {
                                  : " (the legacy default: the map does not "
                                    "set it)",
               "; supported: 0 (the permutation fallback is not implemented)"));
-    }
-    if (map_.rules.empty()) {
-      return absl::InvalidArgumentError("the map has no rule");
     }
     return std::move(map_);
   }

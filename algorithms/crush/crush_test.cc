@@ -300,7 +300,7 @@ INSTANTIATE_TEST_SUITE_P(
 // The oracle set's own properties the design notes state (§8, §12), which
 // the rows above pin: indep over 3 racks for 4 positions leaves exactly one
 // hole per row; 5 rows of uneven16-rack have 2 OSDs.
-TEST(CrushtoolOracleTest, HolesAndShortRowsAreWhereTheNotesSay) {
+TEST(CrushtoolOracleFactsTest, HolesAndShortRowsAreWhereTheNotesSay) {
   for (const auto& [x, osds] : ReadOracle("hier24-rack-indep-r4.tsv").rows) {
     EXPECT_EQ(std::count(osds.begin(), osds.end(), crush::kItemNone), 1)
         << "x=" << x;

@@ -35,6 +35,15 @@
 //     MakeBoundedLoad's one-line error, before any key is read.
 //   * Exit 1 only for internal failures: a read or write error, out of
 //     memory, or an algorithm that fails at lookup time.
+//   * CRUSH maps (CrushMapping in cli/map_input.h): `--algorithm crush
+//     --crush-map FILE --rule NAME|ID --replicas R [--reweight ID:W,...]
+//     --key-format u64` prints `x<TAB>osd<TAB>osd...` as `crushtool --test
+//     --show-mappings --num-rep R` computes it (`none` for a hole of an
+//     indep rule); `--preset ceph --crush-map FILE --preset-options
+//     pool=ID,pg_num=N,rule=NAME --replicas R` maps object names as
+//     `osdmaptool --test-map-object` does with every OSD up and in, printing
+//     `name<TAB>pgid<TAB>osd...`. Both are bit-exact with Ceph 16.2.15
+//     (algorithms/crush/testdata).
 //
 // The flags' validation, the build, the line splitting and the per-key step
 // are in cli/map_input.h (shared with fuzz/map_input_fuzzer.cc); this file
