@@ -24,7 +24,8 @@ for i in $(seq 0 299); do echo "obj-$i"; done > "$TMP/objects"
 
 status=0
 count=0
-while IFS=$'\t' read -r stem tool map rule replicas reweight options; do
+# Tabs become \x1f first: read collapses runs of a whitespace IFS (empty columns).
+while IFS=$'\x1f' read -r stem tool map rule replicas reweight options; do
   case "$stem" in ''|'#'*|stem) continue ;; esac
   file="$OUT/$stem.tsv"
   [ -f "$file" ] || continue
@@ -56,6 +57,6 @@ while IFS=$'\t' read -r stem tool map rule replicas reweight options; do
       }' "$TMP/expected" "$TMP/got"
     status=1
   fi
-done < "$HERE/configs.tsv"
+done < <(tr '\t' '\037' < "$HERE/configs.tsv")
 [ "$count" -gt 0 ] || { echo "compare: no <stem>.tsv of configs.tsv in $OUT" >&2; exit 2; }
 exit "$status"

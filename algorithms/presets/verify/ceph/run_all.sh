@@ -27,7 +27,9 @@ for t in crushtool osdmaptool; do
 done
 mkdir -p "$OUT" || exit 2
 export LC_ALL=C
-version=$(crushtool --version 2>/dev/null | head -1)
+# crushtool has no --version; the same build's `ceph --version` (ceph-common) says it.
+version=$(ceph --version 2>/dev/null | head -1)
+[ -n "$version" ] || version="ceph-common $(dpkg-query -W -f='${Version}' ceph-common 2>/dev/null || echo unknown)"
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 
@@ -37,7 +39,8 @@ wanted() {  # wanted STEM: true when no STEMs were given or STEM is one of them
 }
 STEMS=("$@")
 status=0
-while IFS=$'\t' read -r stem tool map rule replicas reweight options; do
+# Tabs become \x1f first: read collapses runs of a whitespace IFS (empty columns).
+while IFS=$'\x1f' read -r stem tool map rule replicas reweight options; do
   case "$stem" in ''|'#'*|stem) continue ;; esac
   wanted "$stem" || continue
   src="$MAPS/$map.txt"
@@ -83,5 +86,5 @@ while IFS=$'\t' read -r stem tool map rule replicas reweight options; do
     } > "$out" || { echo "ceph: $stem: osdmaptool failed" >&2; status=1; continue; }
   fi
   echo "ceph: $stem: $(grep -vc '^#' "$out") rows -> $out"
-done < "$HERE/configs.tsv"
+done < <(tr '\t' '\037' < "$HERE/configs.tsv")
 exit "$status"
