@@ -181,6 +181,40 @@ TEST(CrushHashTest, CrushLnAndTheWorkedStraw2Draw) {
   EXPECT_EQ(crush::Straw2Quotient(u, 3 * 0x8000), 1249666456950u / 98304);
 }
 
+// Straw2Choose's blocks of kStraw2Block items (the oracle maps' buckets are
+// smaller) against the definition taken one item at a time: 37 items (two
+// blocks and a tail), weights with and without a power of two, a zero
+// weight, ids negative and positive.
+TEST(CrushHashTest, Straw2BlocksEqualTheItemByItemDefinition) {
+  crush::Bucket b;
+  for (int i = 0; i < 37; ++i) {
+    b.items.push_back(i % 5 == 4 ? -2 - i : 3 * i);
+    b.weights.push_back(i == 7 ? 0 : 0x8000u * (1 + i % 3) + (i % 4 == 1));
+  }
+  ASSERT_GT(b.items.size(), 2 * crush::kStraw2Block);
+  for (uint32_t x = 0; x < 3000; ++x) {
+    for (uint32_t r = 0; r < 3; ++r) {
+      size_t best = 0;
+      int64_t best_draw = 0;
+      for (size_t i = 0; i < b.items.size(); ++i) {
+        const uint32_t u =
+            crush::Hash32_3(x, static_cast<uint32_t>(b.items[i]), r) & 0xFFFF;
+        const int64_t draw = b.weights[i] == 0
+                                 ? INT64_MIN
+                                 : (static_cast<int64_t>(crush::CrushLn(u)) -
+                                    (int64_t{1} << 48)) /
+                                       static_cast<int64_t>(b.weights[i]);
+        if (i == 0 || draw > best_draw) {
+          best = i;
+          best_draw = draw;
+        }
+      }
+      ASSERT_EQ(crush::Straw2Choose(b, x, r), b.items[best])
+          << "x=" << x << " r=" << r;
+    }
+  }
+}
+
 TEST(CephPoolTest, MasksAndTheDesignNotesExample) {
   EXPECT_EQ(crush::PgMask(100), 127u);
   EXPECT_EQ(crush::PgMask(128), 127u);
