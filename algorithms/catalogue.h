@@ -52,6 +52,7 @@
 #include "algorithms/binomial/binomial.h"
 #include "algorithms/bounded_load/bounded_load.h"
 #include "algorithms/choosek/choosek.h"
+#include "algorithms/crush/crush.h"
 #include "algorithms/dx/dx.h"
 #include "algorithms/flip/flip.h"
 #include "algorithms/jump/jump.h"
@@ -174,6 +175,12 @@ inline constexpr HashGolden kPowerGoldens[] = {
     {"md5", 0xc3f88e4fc219a5a4ULL},
     {"murmur3_32", 0xc3f88e4fc219a5a4ULL},
     {"crc32", 0xc3f88e4fc219a5a4ULL},
+};
+inline constexpr HashGolden kCrushGoldens[] = {
+    {"xxh64", 0x95cbad4cc60cc897ULL},
+    {"md5", 0x95cbad4cc60cc897ULL},
+    {"murmur3_32", 0x95cbad4cc60cc897ULL},
+    {"crc32", 0x95cbad4cc60cc897ULL},
 };
 inline constexpr HashGolden kBinomialGoldens[] = {
     {"xxh64", 0xb7bc96a1e5326e8fULL},
@@ -506,6 +513,31 @@ inline constexpr auto kCatalogue = std::make_tuple(
         .conformance = {.balance = BalanceModel::kBinomial,
                         .churn = Churn::kMinimal,
                         .reference_model = true},
+    Entry<Crush>{{
+        .name = "crush",
+        .description =
+            "Ceph CRUSH with straw2 buckets: a root of OSDs (or root -> zones "
+            "-> OSDs), x = low 32 bits of the key hash; bit-exact with Ceph "
+            "16.2 crushtool",
+        .citation =
+            "Weil, Brandt, Miller & Maltzahn, \"CRUSH: Controlled, Scalable, "
+            "Decentralized Placement of Replicated Data\", SC 2006; straw2: "
+            "Ceph Hammer (2015), src/crush/mapper.c",
+        .capabilities = kCrushCapabilities,
+        .make = &MakeCrush,
+        .goldens = kCrushGoldens,
+        .lookup_complexity = "O(N) straw2 draws (O(Z + N/Z) with Z zones)",
+        .lookup_class = "linear",
+        .parameters = kHashOnlyParams,
+        .in_sweeps = false,
+        .conformance = {.balance = BalanceModel::kBinomial,
+                        .churn = Churn::kMinimal,
+                        .reference_model = true,
+                        .add_is_not_undo =
+                            "crush: an OSD's draws mix its id, and a re-added "
+                            "node gets a fresh id (osd.N for a new N), so it "
+                            "does not get its old keys back; Build(n) equals "
+                            "n AddNode calls (crush_test.cc tests both)"},
     }});
 
 // The rows of `catalogue`, in order.

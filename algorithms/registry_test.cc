@@ -49,7 +49,7 @@ TEST(RegistryTest, ListsTheAlgorithmsInOrder) {
                          "modulo", "ring", "rendezvous", "jump", "maglev",
                          "bounded_load", "multiprobe", "anchor", "memento",
                          "dx", "jumpback", "flip", "power", "binomial",
-                         "choosek", "jumpbackanchor"));
+                         "choosek", "jumpbackanchor", "crush"));
   EXPECT_EQ(AlgorithmNames(), absl::StrJoin(names, ", "));
 }
 
@@ -238,6 +238,9 @@ TEST(RegistryTest, CapabilitiesMatchTheDesign) {
       // choosek: the node map's deleted slots; replicas are its ranking.
       {"choosek", {true, true, false, true, false}},
       {"jumpbackanchor", {true, true, false, false, false}},
+      // crush: straw2 moves only keys to or from the changed item of a
+      // bucket (crush/crush.h says where that makes Lookup minimal).
+      {"crush", {true, true, true, true, false}},
   };
   for (const Want& w : wants) {
     const AlgorithmInfo* info = FindAlgorithm(w.name);

@@ -44,6 +44,7 @@
 #include <vector>
 
 #include "algorithms/consistent_hash.h"
+#include "algorithms/crush/crush_hash.h"    // the crush_ln tables (data)
 #include "algorithms/hash/hash_function.h"  // also xxhash.h: XXH32
 
 namespace chbench {
@@ -1180,6 +1181,91 @@ class MultiProbeModel final : public ReferenceModel {
   std::vector<Point> nodes_;
 };
 
+// crush (the flat map every conformance node set gives: no zones),
+// transcribed from the project's CRUSH design notes (§2.2, §3.1, §4, §7):
+// the live OSDs in id order (osd.i = node id i, so the model replays the
+// calls: ids are never reused), owner = the first OSD of the largest straw2
+// draw at rank 0, draw = (crush_ln(u) - 2^48) / w in signed 64-bit
+// (truncating), u = rjenkins1 hash32_3(x, id, 0) & 0xFFFF, x the low 32
+// bits of the key hash, w = (uint32_t)((float)weight * 65536). With every
+// OSD in and result_max 1 the rule's first attempt never collides, so that
+// is crush_do_rule's first OSD. It shares crush_hash.h's two tables (data,
+// pinned by their SHA-256 in crush_test.cc), not its code.
+class CrushModel final : public ReferenceModel {
+ public:
+  void Rebuild(std::span<const LiveNode> live) override {
+    osds_.clear();
+    for (const LiveNode& n : live) Added(n.id, n.spec);
+  }
+  void Added(NodeId id, const NodeSpec& spec) override {
+    osds_.push_back({id, static_cast<uint32_t>(static_cast<float>(spec.weight) *
+                                               65536.0f)});
+  }
+  void Removed(NodeId id) override {
+    for (size_t i = 0; i < osds_.size(); ++i) {
+      if (osds_[i].first == id) {
+        osds_.erase(osds_.begin() + static_cast<std::ptrdiff_t>(i));
+        return;
+      }
+    }
+  }
+
+  NodeId Lookup(uint64_t key_hash) const override {
+    const uint32_t x = static_cast<uint32_t>(key_hash);
+    NodeId owner = kInvalidNode;
+    int64_t best = 0;
+    for (const auto& [id, w] : osds_) {
+      const uint32_t u = Hash3(x, id, 0) & 0xFFFF;
+      const int64_t draw = (static_cast<int64_t>(Ln(u)) - (int64_t{1} << 48)) /
+                           static_cast<int64_t>(w);
+      if (owner == kInvalidNode || draw > best) {
+        owner = id;
+        best = draw;
+      }
+    }
+    return owner;
+  }
+
+ private:
+  // Jenkins' mix on (v[i], v[j], v[k]) as (a, b, c): line n updates role
+  // n % 3 from the next two roles, xoring a left shift on the b lines and
+  // right shifts on the others.
+  static void Mix(uint32_t* v, int i, int j, int k) {
+    static constexpr int kShift[9] = {13, 8, 13, 12, 16, 5, 3, 10, 15};
+    const int role[3] = {i, j, k};
+    for (int line = 0; line < 9; ++line) {
+      const int dst = role[line % 3];
+      const int s1 = role[(line + 1) % 3];
+      const int s2 = role[(line + 2) % 3];
+      v[dst] -= v[s1];
+      v[dst] -= v[s2];
+      v[dst] ^= line % 3 == 1 ? v[s2] << kShift[line] : v[s2] >> kShift[line];
+    }
+  }
+  static uint32_t Hash3(uint32_t a, uint32_t b, uint32_t c) {
+    uint32_t v[6] = {a, b, c, 231232, 1232, 1315423911u ^ a ^ b ^ c};
+    Mix(v, 0, 1, 5);  // (a, b, h)
+    Mix(v, 2, 3, 5);  // (c, x, h)
+    Mix(v, 4, 0, 5);  // (y, a, h)
+    Mix(v, 1, 3, 5);  // (b, x, h)
+    Mix(v, 4, 2, 5);  // (y, c, h)
+    return v[5];
+  }
+  static uint64_t Ln(uint32_t u) {
+    uint64_t x = u + 1;
+    uint64_t e = 15;
+    while ((x & 0x18000) == 0) {
+      x <<= 1;
+      --e;
+    }
+    const uint64_t i = (x >> 8) << 1;
+    const uint64_t y = (x * crush::kRhLh[i - 256]) >> 48;
+    return (e << 44) + ((crush::kRhLh[i - 255] + crush::kLl[y & 0xFF]) >> 4);
+  }
+
+  std::vector<std::pair<NodeId, uint32_t>> osds_;  // (id, 16.16 weight)
+};
+
 // The reference model of registry algorithm `algorithm` with `params` (the
 // hash, vnodes, load factor, capacity and probes it reads): an independent
 // model of the definition where one exists, else nullptr (maglev). Shared by
@@ -1193,6 +1279,7 @@ inline std::unique_ptr<ReferenceModel> MakeReferenceModel(
     return std::make_unique<AnchorModel>(params.capacity);
   }
   if (algorithm == "memento") return std::make_unique<MementoModel>();
+  if (algorithm == "crush") return std::make_unique<CrushModel>();
   if (algorithm == "dx") return std::make_unique<DxModel>(params.capacity);
   if (algorithm == "jumpbackanchor") {
     return std::make_unique<JumpBackAnchorModel>();

@@ -542,6 +542,187 @@ TEST(MapPresetTest, MatchesTheRealSystemsOutput) {
   EXPECT_EQ(r.out, want);
 }
 
+// --- CRUSH maps: --algorithm crush --crush-map and --preset ceph -----------
+
+std::string CrushTestdata(const std::string& file) {
+  return std::string(CHBENCH_SOURCE_DIR) + "/algorithms/crush/testdata/" + file;
+}
+
+// Every crushtool oracle of algorithms/crush/testdata (Ceph 16.2.15
+// crushtool --test --show-mappings), run through `chbench map` with the
+// options its `# command:` header names: the output is the oracle's rows,
+// x<TAB>osd<TAB>..., 2147483647 (CRUSH_ITEM_NONE) printed as `none`.
+TEST(MapCrushTest, MatchesEveryCrushtoolOracle) {
+  const char* files[] = {"flat10-r3.tsv",
+                         "flat10w-r3.tsv",
+                         "flat11-r3.tsv",
+                         "flat10-minus3-r3.tsv",
+                         "flat10-out3-r3.tsv",
+                         "flat10-half3-r3.tsv",
+                         "hier24-rack-r3.tsv",
+                         "hier24-host-r3.tsv",
+                         "hier24-host-reweight-r3.tsv",
+                         "hier24-host-indep-r4.tsv",
+                         "hier24-rack-indep-r4.tsv",
+                         "hier24-rack2host2-r4.tsv",
+                         "uneven16-host-r3.tsv",
+                         "uneven16-rack-r3.tsv"};
+  for (const char* file : files) {
+    SCOPED_TRACE(file);
+    std::ifstream in(CrushTestdata(file));
+    ASSERT_TRUE(in.good());
+    std::string line, keys, want, map, rule, reps, reweight;
+    while (std::getline(in, line)) {
+      if (line.rfind("# command: crushtool ", 0) == 0) {
+        std::istringstream words(line.substr(11));
+        std::vector<std::string> t;
+        for (std::string w; words >> w;) t.push_back(w);
+        for (size_t i = 0; i + 1 < t.size(); ++i) {
+          if (t[i] == "-i") map = t[i + 1].substr(0, t[i + 1].size() - 4);
+          if (t[i] == "--rule") rule = t[i + 1];
+          if (t[i] == "--num-rep") reps = t[i + 1];
+          if (t[i] == "--weight") {
+            reweight +=
+                (reweight.empty() ? "" : ",") + t[i + 1] + ":" + t[i + 2];
+          }
+        }
+        continue;
+      }
+      if (line.empty() || line[0] == '#') continue;
+      const size_t tab = line.find('\t');
+      keys += line.substr(0, tab) + "\n";
+      std::string osds = line.substr(tab + 1);
+      std::string row = line.substr(0, tab);
+      std::istringstream items(osds);
+      for (std::string item; std::getline(items, item, ',');) {
+        row += "\t" + (item == "2147483647" ? std::string("none") : item);
+      }
+      want += row + "\n";
+    }
+    ASSERT_FALSE(map.empty());
+    std::vector<std::string> args = {"map",
+                                     "--algorithm",
+                                     "crush",
+                                     "--crush-map",
+                                     CrushTestdata("maps/" + map + ".txt"),
+                                     "--rule",
+                                     rule,
+                                     "--replicas",
+                                     reps,
+                                     "--key-format",
+                                     "u64"};
+    if (!reweight.empty()) {
+      args.push_back("--reweight");
+      args.push_back(reweight);
+    }
+    const RunResult r = RunChbench(args, keys);
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_EQ(r.out, want);
+  }
+}
+
+// The osdmaptool oracles (Ceph 16.2.15 osdmaptool --test-map-object, every
+// OSD up and in): object name -> PG -> OSDs.
+TEST(MapCrushTest, PresetCephMatchesOsdmaptool) {
+  for (const auto& [map, rule] :
+       std::vector<std::pair<std::string, std::string>>{
+           {"flat10", "flat_firstn"}, {"hier24", "rack_firstn"}}) {
+    SCOPED_TRACE(map);
+    std::ifstream in(CrushTestdata("osdmap-" + map + "-pg100-objects.tsv"));
+    ASSERT_TRUE(in.good());
+    std::string line, keys, want;
+    while (std::getline(in, line)) {
+      if (line.empty() || line[0] == '#') continue;
+      keys += line.substr(0, line.find('\t')) + "\n";
+      std::replace(line.begin(), line.end(), ',', '\t');
+      want += line + "\n";
+    }
+    const RunResult r =
+        RunChbench({"map", "--preset", "ceph", "--crush-map",
+                    CrushTestdata("maps/" + map + ".txt"), "--preset-options",
+                    "pool=1,pg_num=100,rule=" + rule, "--replicas", "3"},
+                   keys);
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_EQ(r.out, want);
+  }
+}
+
+TEST(MapCrushTest, ErrorsAreOneLineWithExit2) {
+  TempFile bad;
+  ASSERT_TRUE(bad.ok());
+  {
+    std::string text = ReadFile(CrushTestdata("maps/flat10.txt"));
+    const size_t at = text.find("alg straw2");
+    ASSERT_NE(at, std::string::npos);
+    const std::string line_no = std::to_string(
+        std::count(text.begin(), text.begin() + static_cast<long>(at), '\n') +
+        1);
+    text.replace(at, 10, "alg straw");
+    std::ofstream(bad.path()) << text;
+    ASSERT_EQ(line_no, "41") << "the bad line's number, checked below";
+  }
+  const std::string flat10 = CrushTestdata("maps/flat10.txt");
+  const std::vector<std::string> crush = {"map", "--algorithm", "crush",
+                                          "--crush-map"};
+  auto with = [](std::vector<std::string> a,
+                 const std::vector<std::string>& more) {
+    a.insert(a.end(), more.begin(), more.end());
+    return a;
+  };
+  const std::vector<std::pair<std::vector<std::string>, std::string>> cases = {
+      {with(crush,
+            {"/nonexistent/m.txt", "--rule", "0", "--key-format", "u64"}),
+       "--crush-map /nonexistent/m.txt: cannot read the file"},
+      {with(crush, {bad.path(), "--rule", "0", "--key-format", "u64"}),
+       "line 41: unsupported bucket algorithm 'straw' in bucket 'default'; "
+       "supported: straw2"},
+      {with(crush, {flat10, "--rule", "nope", "--key-format", "u64"}),
+       "unknown rule 'nope'; rules in " + flat10 + " (id name): 0 flat_firstn"},
+      {with(crush, {flat10, "--key-format", "u64"}),
+       "needs --rule NAME|ID; rules in " + flat10 + ": 0 flat_firstn"},
+      {with(crush, {flat10, "--rule", "0"}), "give --key-format u64"},
+      {with(crush, {flat10, "--rule", "0", "--key-format", "u64", "--reweight",
+                    "3:1.5"}),
+       "invalid --reweight item '3:1.5'; expected ID:W with W in 0..1"},
+      {with(crush, {flat10, "--rule", "0", "--key-format", "u64", "--reweight",
+                    "33:0.5"}),
+       "no device 33 in " + flat10 + "; device ids: 0..9"},
+      {with(crush,
+            {flat10, "--rule", "0", "--key-format", "u64", "--replicas", "0"}),
+       "invalid --replicas '0'; expected an integer in 1..256"},
+      {with(crush,
+            {flat10, "--rule", "0", "--key-format", "u64", "--nodes", "3"}),
+       "--nodes does not apply to --algorithm crush --crush-map"},
+      {{"map", "--algorithm", "ring", "--crush-map", flat10},
+       "--crush-map applies to --algorithm crush and --preset ceph only"},
+      {{"map", "--algorithm", "crush", "--nodes", "3", "--rule", "0"},
+       "--rule and --reweight apply to --algorithm crush --crush-map FILE"},
+      {{"map", "--preset", "ceph", "--replicas", "3"},
+       "--preset ceph needs --crush-map FILE"},
+      {{"map", "--preset", "ceph", "--crush-map", flat10, "--preset-options",
+        "pool=1,rule=flat_firstn"},
+       "missing: pg_num"},
+      {{"map", "--preset", "ceph", "--crush-map", flat10, "--preset-options",
+        "pool=1,pg_num=0,rule=flat_firstn"},
+       "ceph: invalid pg_num '0'; valid: an integer in 1..2147483648"},
+      {{"map", "--preset", "ceph", "--crush-map", flat10, "--preset-options",
+        "pool=1,pg_num=8,rule=flat_firstn,size=3"},
+       "ceph: unknown option 'size'; valid: pool, pg_num, pgp_num, rule"},
+      {{"map", "--preset", "ceph", "--crush-map", flat10, "--preset-options",
+        "pool=1,pg_num=8,rule=host"},
+       "unknown rule 'host'; rules in " + flat10 + " (id name): 0 flat_firstn"},
+      {{"map", "--preset", "nope", "--servers", "a:1"},
+       "ceph (with --crush-map FILE)"},
+  };
+  for (const auto& [args, want] : cases) {
+    const RunResult r = RunChbench(args, "0\n");
+    EXPECT_EQ(r.exit_code, 2) << want;
+    EXPECT_EQ(r.out, "") << want;
+    EXPECT_NE(r.err.find(want), std::string::npos) << r.err;
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+  }
+}
+
 TEST(MapPresetTest, ErrorsAreOneLineWithExit2) {
   const std::vector<std::pair<std::vector<std::string>, std::string>> cases = {
       {{"map", "--preset", "nope", "--servers", "a:1"}, "valid presets:"},

@@ -35,6 +35,15 @@
 //     MakeBoundedLoad's one-line error, before any key is read.
 //   * Exit 1 only for internal failures: a read or write error, out of
 //     memory, or an algorithm that fails at lookup time.
+//   * CRUSH maps (CrushMapping in cli/map_input.h): `--algorithm crush
+//     --crush-map FILE --rule NAME|ID --replicas R [--reweight ID:W,...]
+//     --key-format u64` prints `x<TAB>osd<TAB>osd...` as `crushtool --test
+//     --show-mappings --num-rep R` computes it (`none` for a hole of an
+//     indep rule); `--preset ceph --crush-map FILE --preset-options
+//     pool=ID,pg_num=N,rule=NAME --replicas R` maps object names as
+//     `osdmaptool --test-map-object` does with every OSD up and in, printing
+//     `name<TAB>pgid<TAB>osd...`. Both are bit-exact with Ceph 16.2.15
+//     (algorithms/crush/testdata).
 //
 // The flags' validation, the build, the line splitting and the per-key step
 // are in cli/map_input.h (shared with fuzz/map_input_fuzzer.cc); this file
@@ -124,6 +133,9 @@ struct MapOptions {
   CLI::Option* capacity = nullptr;
   CLI::Option* probes = nullptr;
   CLI::Option* remove = nullptr;
+  CLI::Option* crush_map = nullptr;
+  CLI::Option* rule = nullptr;
+  CLI::Option* reweight = nullptr;
 
   void SetGiven() {
     flags.algorithm.given = algorithm->count() > 0;
@@ -143,6 +155,9 @@ struct MapOptions {
     flags.capacity.given = capacity->count() > 0;
     flags.probes.given = probes->count() > 0;
     flags.remove.given = remove->count() > 0;
+    flags.crush_map.given = crush_map->count() > 0;
+    flags.rule.given = rule->count() > 0;
+    flags.reweight.given = reweight->count() > 0;
   }
 };
 
@@ -304,6 +319,22 @@ void AddMapCommand(CLI::App& app, int* exit_code) {
                       "and the other range hashes: only the last) says why "
                       "and exits with 2")
           ->type_name("A,B,...");
+  options->crush_map =
+      map->add_option("--crush-map", flags.crush_map.value,
+                      "--algorithm crush or --preset ceph: a CRUSH map in "
+                      "crushtool's text form (crushtool -d); its rule is "
+                      "applied as Ceph 16.2 does")
+          ->type_name("FILE");
+  options->rule =
+      map->add_option("--rule", flags.rule.value,
+                      "--algorithm crush --crush-map: the rule, by name or "
+                      "id (crushtool --test --rule)")
+          ->type_name("NAME|ID");
+  options->reweight =
+      map->add_option("--reweight", flags.reweight.value,
+                      "--algorithm crush --crush-map: device reweights in "
+                      "0..1 (crushtool --weight ID W), e.g. 3:0.5,7:0")
+          ->type_name("ID:W,...");
   options->key_format = map->add_option("--key-format", flags.key_format.value,
                   "string: each line is a key, hashed with the algorithm's "
                   "HashKey (the --hash function, seed 0). u64: each line is a "
@@ -330,6 +361,14 @@ void AddMapCommand(CLI::App& app, int* exit_code) {
       "status 2 and names the line; the lines before it have already been "
       "printed, nothing after it is. Exit status 1 means an internal failure "
       "(e.g. a write error on stdout).\n"
+      "CRUSH maps: with --algorithm crush --crush-map FILE --rule NAME|ID "
+      "--replicas R --key-format u64 each line is a CRUSH input x (low 32 "
+      "bits) and the output is x<TAB>osd<TAB>osd... as crushtool --test "
+      "--show-mappings --num-rep R gives it (OSD ids; none for a hole of an "
+      "indep rule); with --preset ceph --crush-map FILE --preset-options "
+      "pool=ID,pg_num=N,rule=NAME[,pgp_num=N] --replicas R each line is an "
+      "object name and the output is name<TAB>pgid<TAB>osd... as osdmaptool "
+      "--test-map-object gives it with every OSD up and in.\n"
       "Example: printf 'alice\\nbob\\n' | chbench map --algorithm ring "
       "--nodes 3");
   map->callback([options, exit_code] {

@@ -3,9 +3,13 @@
 #include "experiments/cli/map_input.h"
 
 #include <algorithm>
+#include <cerrno>
 #include <cstdint>
+#include <cstring>
+#include <fstream>
 #include <memory>
 #include <set>
+#include <sstream>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -17,6 +21,7 @@
 #include "absl/strings/str_split.h"
 #include "algorithms/consistent_hash.h"
 #include "algorithms/hash/hash_registry.h"
+#include "algorithms/presets/preset.h"
 #include "algorithms/presets/registry.h"
 #include "algorithms/registry.h"
 #include "experiments/cli/cli_util.h"
@@ -35,7 +40,8 @@ bool Reads(const AlgorithmInfo& info, std::string_view param) {
 absl::Status ConfigurePreset(const MapFlags& flags, MapConfig* config) {
   if (FindPreset(flags.preset.value) == nullptr) {
     return Invalid(absl::StrCat("unknown preset '", Excerpt(flags.preset.value),
-                                "'; valid presets: ", PresetNames()));
+                                "'; valid presets: ", PresetNames(),
+                                ", ceph (with --crush-map FILE)"));
   }
   const std::pair<const MapFlag*, const char*> conflicts[] = {
       {&flags.algorithm, "--algorithm"}, {&flags.nodes, "--nodes"},
@@ -89,6 +95,251 @@ absl::Status ConfigurePreset(const MapFlags& flags, MapConfig* config) {
                                   "; at least one must stay live"));
     }
   }
+  return absl::OkStatus();
+}
+
+// --crush-map FILE with --algorithm crush or --preset ceph (CrushMapping in
+// map_input.h). The map is read and parsed here, so that a bad map, rule or
+// option is reported before any key is read.
+absl::Status ConfigureCrushMap(const MapFlags& flags, MapConfig* config) {
+  const bool ceph = flags.preset.given;
+  const std::string form =
+      ceph ? "--preset ceph" : "--algorithm crush --crush-map";
+  if (ceph ? flags.preset.value != "ceph"
+           : !flags.algorithm.given || flags.algorithm.value != "crush") {
+    return Invalid(absl::StrCat(
+        "--crush-map applies to --algorithm crush and --preset ceph only; "
+        "got ",
+        ceph ? "--preset " : "--algorithm ",
+        Excerpt(ceph ? flags.preset.value : flags.algorithm.value)));
+  }
+  if (ceph && flags.algorithm.given) {
+    return Invalid("give one of --algorithm crush and --preset ceph");
+  }
+  const std::pair<const MapFlag*, const char*> conflicts[] = {
+      {&flags.nodes, "--nodes"},
+      {&flags.node_names, "--node-names"},
+      {&flags.vnodes, "--vnodes"},
+      {&flags.hash, "--hash"},
+      {&flags.table_size, "--table-size"},
+      {&flags.load_factor, "--load-factor"},
+      {&flags.weights, "--weights"},
+      {&flags.zones, "--zones"},
+      {&flags.capacity, "--capacity"},
+      {&flags.probes, "--probes"},
+      {&flags.remove, "--remove"},
+      {&flags.servers, "--servers"}};
+  for (const auto& [flag, name] : conflicts) {
+    if (flag->given) {
+      return Invalid(absl::StrCat(name, " does not apply to ", form,
+                                  " (the map file defines the OSDs, their "
+                                  "weights and the hierarchy)"));
+    }
+  }
+  auto mapping = std::make_shared<CrushMapping>();
+  mapping->ceph = ceph;
+  const std::string& path = flags.crush_map.value;
+  std::string text;
+  {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) {
+      return Invalid(
+          absl::StrCat("--crush-map ", Excerpt(path),
+                       ": cannot read the file: ", std::strerror(errno)));
+    }
+    std::ostringstream ss;
+    ss << in.rdbuf();
+    text = ss.str();
+  }
+  absl::StatusOr<crush::CrushMap> map = crush::ParseCrushText(text);
+  if (!map.ok()) {
+    return Invalid(absl::StrCat("--crush-map ", Excerpt(path), ": ",
+                                map.status().message()));
+  }
+  mapping->map = *std::move(map);
+  const crush::CrushMap& m = mapping->map;
+
+  std::string rule_name;
+  if (ceph) {
+    if (flags.rule.given || flags.reweight.given) {
+      return Invalid(
+          "--rule and --reweight do not apply to --preset ceph; give the "
+          "rule in --preset-options pool=ID,pg_num=N,rule=NAME (every OSD "
+          "is up and in)");
+    }
+    absl::StatusOr<PresetOptions> options =
+        ParsePresetOptions(flags.preset_options.value);
+    if (!options.ok()) {
+      return Invalid(absl::StrCat("ceph: ", options.status().message()));
+    }
+    for (const auto& [key, value] : *options) {
+      if (key != "pool" && key != "pg_num" && key != "pgp_num" &&
+          key != "rule") {
+        return Invalid(absl::StrCat("ceph: unknown option '", Excerpt(key),
+                                    "'; valid: pool, pg_num, pgp_num, rule"));
+      }
+    }
+    for (const char* need : {"pool", "pg_num", "rule"}) {
+      if (options->count(need) == 0) {
+        return Invalid(absl::StrCat(
+            "--preset ceph needs --preset-options pool=ID,pg_num=N,rule=NAME "
+            "(pgp_num=N optional); missing: ",
+            need));
+      }
+    }
+    auto number = [&](const char* key, uint64_t lo, uint64_t hi,
+                      uint32_t* out) -> absl::Status {
+      uint64_t v = 0;
+      const std::string& value = options->at(key);
+      if (!ParseDecimalU64(value, &v) || v < lo || v > hi) {
+        return Invalid(absl::StrCat("ceph: invalid ", key, " '", Excerpt(value),
+                                    "'; valid: an integer in ", lo, "..", hi));
+      }
+      *out = static_cast<uint32_t>(v);
+      return absl::OkStatus();
+    };
+    if (absl::Status s =
+            number("pool", 0, uint64_t{INT32_MAX}, &mapping->pool.id);
+        !s.ok()) {
+      return s;
+    }
+    if (absl::Status s = number("pg_num", 1, 1u << 31, &mapping->pool.pg_num);
+        !s.ok()) {
+      return s;
+    }
+    mapping->pool.pgp_num = mapping->pool.pg_num;
+    if (options->count("pgp_num") != 0) {
+      if (absl::Status s = number("pgp_num", 1, mapping->pool.pg_num,
+                                  &mapping->pool.pgp_num);
+          !s.ok()) {
+        return s;
+      }
+    }
+    rule_name = options->at("rule");
+    if (flags.key_format.given && flags.key_format.value != "string") {
+      return Invalid(absl::StrCat(
+          "invalid --key-format '", Excerpt(flags.key_format.value),
+          "' for --preset ceph; valid: string (each line is an object name)"));
+    }
+  } else {
+    if (flags.preset_options.given) {
+      return Invalid("--preset-options applies to --preset only");
+    }
+    if (!flags.rule.given) {
+      return Invalid(absl::StrCat(
+          "--algorithm crush --crush-map needs --rule NAME|ID; rules in ",
+          Excerpt(path), ": ", m.RuleList()));
+    }
+    rule_name = flags.rule.value;
+    if (!flags.key_format.given || flags.key_format.value != "u64") {
+      return Invalid(
+          "--algorithm crush --crush-map maps CRUSH inputs x: give "
+          "--key-format u64 (each line a decimal x; its low 32 bits are "
+          "used)");
+    }
+  }
+  const crush::Rule* rule = m.FindRule(rule_name);
+  if (rule == nullptr) {
+    return Invalid(absl::StrCat("unknown rule '", Excerpt(rule_name),
+                                "'; rules in ", Excerpt(path),
+                                " (id name): ", m.RuleList()));
+  }
+  mapping->rule = static_cast<size_t>(rule - m.rules.data());
+
+  uint64_t r = 0;
+  constexpr uint64_t kMaxReplicas = 256;
+  if (!ParseDecimalU64(flags.replicas.value, &r) || r == 0 ||
+      r > kMaxReplicas) {
+    return Invalid(
+        absl::StrCat("invalid --replicas '", Excerpt(flags.replicas.value),
+                     "'; expected an integer in 1..", kMaxReplicas, " (",
+                     ceph ? "the pool size" : "--num-rep", ")"));
+  }
+  mapping->replicas = static_cast<int>(r);
+  mapping->result.resize(r);
+  mapping->work.resize(3 * r);
+
+  // Reweights: crushtool --test's vector (design notes §10): 1.0 for a
+  // device in some bucket, else 0 (osdmaptool with every OSD up and in: 1.0
+  // for every device), then the --reweight overrides.
+  mapping->weights.assign(static_cast<size_t>(m.max_devices),
+                          ceph ? crush::kWeightOne : 0);
+  if (!ceph) {
+    for (const crush::Bucket& b : m.buckets) {
+      for (int32_t item : b.items) {
+        if (item >= 0) mapping->weights[item] = crush::kWeightOne;
+      }
+    }
+  }
+  if (flags.reweight.given) {
+    for (const std::string& item : SplitCommaList(flags.reweight.value)) {
+      const size_t colon = item.find(':');
+      uint64_t id = 0;
+      double w = -1;
+      if (colon == std::string::npos ||
+          !ParseDecimalU64(std::string_view(item).substr(0, colon), &id) ||
+          !ParseFiniteDouble(std::string_view(item).substr(colon + 1), &w) ||
+          w < 0 || w > 1) {
+        return Invalid(absl::StrCat(
+            "invalid --reweight item '", Excerpt(item),
+            "'; expected ID:W with W in 0..1 (crushtool --weight ID W), "
+            "e.g. 3:0.5"));
+      }
+      if (id >= static_cast<uint64_t>(m.max_devices)) {
+        return Invalid(absl::StrCat("invalid --reweight item '", Excerpt(item),
+                                    "': no device ", id, " in ", Excerpt(path),
+                                    "; device ids: 0..", m.max_devices - 1));
+      }
+      // crushtool: (int)(W * 0x10000), clamped to 0..0x10000.
+      mapping->weights[id] = static_cast<uint32_t>(
+          std::clamp(static_cast<int>(w * 0x10000), 0, 0x10000));
+    }
+  }
+  config->algorithm = ceph ? "ceph" : "crush";
+  config->preset = ceph ? "ceph" : "";
+  config->preset_options = flags.preset_options.value;
+  config->u64_keys = !ceph;
+  config->replicas = static_cast<size_t>(r);
+  config->crush = std::move(mapping);
+  return absl::OkStatus();
+}
+
+// One line of `chbench map --crush-map` (CrushMapping in map_input.h).
+absl::Status CrushMapLine(std::string_view line, uint64_t line_number,
+                          CrushMapping& m, std::string* out) {
+  uint32_t x = 0;
+  std::string pg_name;
+  if (m.ceph) {
+    const uint32_t pg = crush::PgOfObject(m.pool, line);
+    x = crush::PlacementSeed(m.pool, pg);
+    pg_name = crush::PgName(m.pool, pg);
+  } else {
+    uint64_t key = 0;
+    if (!ParseDecimalU64(line, &key)) {
+      return Invalid(absl::StrCat(
+          "line ", line_number, ": invalid u64 key '", Excerpt(line),
+          "'; with --key-format u64 every line must be a decimal integer in "
+          "0..18446744073709551615"));
+    }
+    x = static_cast<uint32_t>(key);
+  }
+  const int got =
+      crush::DoRule(m.map, m.map.rules[m.rule], x, m.result.data(), m.replicas,
+                    m.weights.data(), m.weights.size(), m.work.data());
+  out->append(line);
+  if (m.ceph) {
+    out->push_back('\t');
+    out->append(pg_name);
+  }
+  for (int i = 0; i < got; ++i) {
+    out->push_back('\t');
+    if (m.result[i] == crush::kItemNone) {
+      out->append("none");
+    } else {
+      absl::StrAppend(out, m.result[i]);
+    }
+  }
+  out->push_back('\n');
   return absl::OkStatus();
 }
 
@@ -157,6 +408,17 @@ absl::Status ParseServers(std::string_view text, std::vector<NodeSpec>* out) {
 }
 
 absl::Status ConfigureMap(const MapFlags& flags, MapConfig* config) {
+  if (flags.crush_map.given) return ConfigureCrushMap(flags, config);
+  if (flags.rule.given || flags.reweight.given) {
+    return Invalid(
+        "--rule and --reweight apply to --algorithm crush --crush-map FILE "
+        "only");
+  }
+  if (flags.preset.given && flags.preset.value == "ceph") {
+    return Invalid(
+        "--preset ceph needs --crush-map FILE (a crushtool text map) and "
+        "--preset-options pool=ID,pg_num=N,rule=NAME");
+  }
   if (flags.preset.given) return ConfigurePreset(flags, config);
   if (!flags.algorithm.given) {
     return Invalid("one of --algorithm NAME or --preset NAME is required");
@@ -373,6 +635,7 @@ absl::Status ConfigureMap(const MapFlags& flags, MapConfig* config) {
 }
 
 absl::StatusOr<MapInstance> BuildMapInstance(MapConfig* config) {
+  if (config->crush != nullptr) return MapInstance{};  // MapLine uses the map
   absl::StatusOr<std::unique_ptr<ConsistentHash>> made =
       config->preset.empty()
           ? MakeAlgorithm(config->algorithm, config->params)
@@ -403,6 +666,9 @@ absl::Status MapLine(std::string_view line, uint64_t line_number,
                      const MapConfig& config, MapInstance& instance,
                      std::vector<NodeId>* owners, std::string* out) {
   if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+  if (config.crush != nullptr) {
+    return CrushMapLine(line, line_number, *config.crush, out);
+  }
   ConsistentHash& algo = *instance.algo;
   const size_t n = instance.names.size();
   uint64_t key_hash;

@@ -46,6 +46,8 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "algorithms/consistent_hash.h"
+#include "algorithms/crush/ceph_pool.h"
+#include "algorithms/crush/crush_map.h"
 
 namespace chbench::cli {
 
@@ -88,6 +90,27 @@ struct MapFlags {
   MapFlag capacity;
   MapFlag probes{"21"};
   MapFlag remove;
+  MapFlag crush_map;  // --algorithm crush / --preset ceph: a text map file
+  MapFlag rule;       // --algorithm crush --crush-map: rule name or id
+  MapFlag reweight;   // --algorithm crush --crush-map: ID:W,...
+};
+
+// `chbench map --crush-map FILE`: the map's rule applied as Ceph 16.2 does.
+//   --algorithm crush: each line is x (--key-format u64; its low 32 bits),
+//     mapped like `crushtool --test --rule R --num-rep R [--weight ID W]`:
+//     output `x<TAB>osd<TAB>osd...` (OSD ids; `none` for an indep hole).
+//   --preset ceph: each line is an object name, mapped like `osdmaptool
+//     --test-map-object NAME --pool ID` with every OSD up and in: output
+//     `name<TAB>pgid<TAB>osd<TAB>osd...`.
+struct CrushMapping {
+  crush::CrushMap map;
+  size_t rule = 0;  // index in map.rules
+  int replicas = 1;
+  std::vector<uint32_t> weights;  // reweight per device id, 16.16
+  bool ceph = false;              // --preset ceph: object names via `pool`
+  crush::CephPool pool;
+  std::vector<int32_t> result;  // scratch: replicas
+  std::vector<int32_t> work;    // scratch: 3 * replicas
 };
 
 // The validated configuration.
@@ -101,6 +124,8 @@ struct MapConfig {
   std::vector<std::string> remove;  // --remove, in order
   bool distinct_zones = false;
   bool u64_keys = false;
+  // --crush-map: set, and MapLine maps through it (no algorithm instance).
+  std::shared_ptr<CrushMapping> crush;
 };
 
 // "ring, rendezvous, maglev": the registry's algorithms with a capability
