@@ -82,7 +82,7 @@ DEB_PACKAGES := cmake ninja-build g++ make pkg-config git \
 # npm come from Debian unless they are already on PATH.
 VERIFY_DEB_PACKAGES := gcc libmemcached-dev nutcracker python3-uhashring \
   nginx-light haproxy golang-go golang-github-golang-groupcache-dev \
-  libguava-java openjdk-17-jdk-headless \
+  libguava-java openjdk-17-jdk-headless ceph-common \
   $(if $(shell command -v node && command -v npm),,nodejs npm)
 VERIFY_OUT := $(BUILD)/verify-presets/out
 
@@ -194,6 +194,10 @@ verify-presets: build
 	CHBENCH_VERIFY_NPM_DIR=$(abspath $(BUILD))/verify-presets/npm \
 	  algorithms/presets/verify/run_all.sh $(VERIFY_OUT)
 	algorithms/presets/verify/compare.sh $(CHBENCH) $(VERIFY_OUT)
+	CEPH_BIN=$$(algorithms/presets/verify/ceph/fetch_ceph_base.sh \
+	  $(abspath $(BUILD))/verify-presets/ceph-base) \
+	  algorithms/presets/verify/ceph/run_all.sh $(VERIFY_OUT)/ceph
+	algorithms/presets/verify/ceph/compare.sh $(CHBENCH) $(VERIFY_OUT)/ceph
 
 # A real single-node Slurm cluster on this machine (Debian's slurmctld, slurmd,
 # munge; 127.0.0.1, free ports, a temporary directory, daemons stopped by PID

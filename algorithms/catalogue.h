@@ -513,6 +513,7 @@ inline constexpr auto kCatalogue = std::make_tuple(
         .conformance = {.balance = BalanceModel::kBinomial,
                         .churn = Churn::kMinimal,
                         .reference_model = true},
+    }},
     Entry<Crush>{{
         .name = "crush",
         .description =
