@@ -142,7 +142,13 @@ class ConsistentHash {
   // Fills `out` with r distinct live nodes in preference order (the first is
   // Lookup's answer). With `distinct_zones`, also in distinct zones (fewer
   // than r if there are not enough zones). Error where replicas are not
-  // supported or r exceeds the number of live nodes.
+  // supported or r exceeds the number of live nodes. A production preset
+  // returns its system's list, whose rule can fix r: Cassandra
+  // NetworkTopologyStrategy (presets/cassandra/cassandra.h) takes only r =
+  // the sum of its replication factors, places by datacenter and rack itself
+  // (distinct_zones is an error), lists fewer when a datacenter has fewer
+  // hosts than its factor, and starts with Lookup's answer only when that
+  // node's datacenter is replicated.
   virtual absl::Status LookupReplicas(uint64_t key_hash, size_t r,
                                       bool distinct_zones,
                                       std::vector<NodeId>* out) const;
@@ -190,7 +196,9 @@ inline absl::Status ConsistentHash::LookupReplicas(uint64_t, size_t, bool,
                                                    std::vector<NodeId>*) const {
   return absl::UnimplementedError(std::string(name()) +
                                   " does not support replicas; algorithms "
-                                  "with replicas: ring, rendezvous");
+                                  "with replicas: ring, rendezvous; presets "
+                                  "with replicas: cassandra, npm_hashring, "
+                                  "uhashring, uhashring_ketama");
 }
 
 inline absl::StatusOr<NodeId> ConsistentHash::FindNode(
