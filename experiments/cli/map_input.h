@@ -88,6 +88,7 @@ struct MapFlags {
   MapFlag capacity;
   MapFlag probes{"21"};
   MapFlag remove;
+  MapFlag topology;
 };
 
 // The validated configuration.
@@ -121,7 +122,11 @@ absl::Status ParseServers(std::string_view text, std::vector<NodeSpec>* out);
 // Checks every flag and fills `config`. Order: algorithm (or preset), hash,
 // key format, node count and names, then the parameters that depend on the
 // node count. Nothing is built: a preset's options are checked by making an
-// empty instance.
+// empty instance. --topology FILE (algorithms/topology.h) is read here: it
+// gives the nodes' names, weights and locations, instead of --nodes,
+// --node-names, --weights and --zones (or a preset's --servers); with an
+// algorithm, replicas are then in distinct locations (the whole path is the
+// zone), while a preset places them by its system's rule.
 absl::Status ConfigureMap(const MapFlags& flags, MapConfig* config);
 
 // The instance `chbench map` looks keys up in.
