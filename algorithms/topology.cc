@@ -20,8 +20,7 @@ namespace {
 
 // At most 60 characters of a value, for error messages.
 std::string TopologyExcerpt(std::string_view v) {
-  return v.size() <= 60 ? std::string(v)
-                        : std::string(v.substr(0, 57)) + "...";
+  return v.size() <= 60 ? std::string(v) : std::string(v.substr(0, 57)) + "...";
 }
 
 // `text` split at every `sep` (Debian's Abseil has its own string_view, so
@@ -57,8 +56,8 @@ absl::StatusOr<std::vector<NodeSpec>> ParseTopology(std::string_view text,
     if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
     if (line.empty() || line.front() == '#') continue;
     const auto fail = [&](const std::string& what) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          std::string(source), " line ", line_number, ": ", what));
+      return absl::InvalidArgumentError(
+          absl::StrCat(std::string(source), " line ", line_number, ": ", what));
     };
     const std::vector<std::string_view> f = TopologySplit(line, '\t');
     if (f.size() != 3) {
@@ -73,8 +72,8 @@ absl::StatusOr<std::vector<NodeSpec>> ParseTopology(std::string_view text,
       return fail(absl::StrCat("duplicate name '", TopologyExcerpt(f[0]),
                                "'; names are unique"));
     }
-    if (!absl::SimpleAtod(std::string(f[1]), &spec.weight) || !std::isfinite(spec.weight) ||
-        !(spec.weight > 0)) {
+    if (!absl::SimpleAtod(std::string(f[1]), &spec.weight) ||
+        !std::isfinite(spec.weight) || !(spec.weight > 0)) {
       return fail(absl::StrCat("invalid weight '", TopologyExcerpt(f[1]),
                                "'; expected a finite number > 0"));
     }
@@ -94,9 +93,9 @@ absl::StatusOr<std::vector<NodeSpec>> ParseTopology(std::string_view text,
     nodes.push_back(std::move(spec));
   }
   if (nodes.empty()) {
-    return absl::InvalidArgumentError(
-        absl::StrCat(std::string(source),
-                     ": no nodes; expected lines name<TAB>weight<TAB>location"));
+    return absl::InvalidArgumentError(absl::StrCat(
+        std::string(source),
+        ": no nodes; expected lines name<TAB>weight<TAB>location"));
   }
   return nodes;
 }
