@@ -21,6 +21,7 @@
 #                        uhashring, nginx, HAProxy, groupcache, Guava, the
 #                        pinned npm packages), run them on 6,300 keys and
 #                        require chbench's presets to map every key the same
+#                        (and give the same replica lists: verify/replicas.tsv)
 #   make test-slurm      (root) a single-node Slurm cluster on this machine runs
 #                        the smoke tier as 3 array shards + merge, checked
 #                        against an unsharded run (experiments/slurm/)

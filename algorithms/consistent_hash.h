@@ -144,7 +144,13 @@ class ConsistentHash {
   // distinct zones, and the rest are the nodes passed over, in preference
   // order (Cassandra's NetworkTopologyStrategy rule within a data center).
   // Raising r only appends. Error where replicas are not
-  // supported or r exceeds the number of live nodes.
+  // supported or r exceeds the number of live nodes. A production preset
+  // returns its system's list, whose rule can fix r: Cassandra
+  // NetworkTopologyStrategy (presets/cassandra/cassandra.h) takes only r =
+  // the sum of its replication factors, places by datacenter and rack itself
+  // (distinct_zones is an error), lists fewer when a datacenter has fewer
+  // hosts than its factor, and starts with Lookup's answer only when that
+  // node's datacenter is replicated.
   virtual absl::Status LookupReplicas(uint64_t key_hash, size_t r,
                                       bool distinct_zones,
                                       std::vector<NodeId>* out) const;
@@ -192,7 +198,9 @@ inline absl::Status ConsistentHash::LookupReplicas(uint64_t, size_t, bool,
                                                    std::vector<NodeId>*) const {
   return absl::UnimplementedError(std::string(name()) +
                                   " does not support replicas; algorithms "
-                                  "with replicas: ring, rendezvous, choosek");
+                                  "with replicas: ring, rendezvous, choosek, "
+                                  "crush; presets with replicas: cassandra, "
+                                  "npm_hashring, uhashring, uhashring_ketama");
 }
 
 inline absl::StatusOr<NodeId> ConsistentHash::FindNode(

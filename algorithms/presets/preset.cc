@@ -39,6 +39,7 @@ absl::StatusOr<PresetOptions> ParsePresetOptions(std::string_view text) {
 absl::StatusOr<PresetServer> Preset::ParseServer(const NodeSpec& spec) const {
   PresetServer s;
   s.name = spec.name;
+  s.zone = spec.zone;
   if (spec.name.empty()) {
     return absl::InvalidArgumentError(
         absl::StrCat(name_, ": server name must not be empty"));
@@ -145,6 +146,15 @@ absl::Status Preset::RemoveNode(NodeId id) {
     return st;
   }
   return absl::OkStatus();
+}
+
+absl::Status Preset::CheckReplicaCount(size_t r) const {
+  if (r == 0 || r > live_count_) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        name_, ": replica count r = ", r, " is out of range; valid: 1..",
+        live_count_, " (the number of live servers)"));
+  }
+  return CheckFixedReplicaCount(r);
 }
 
 std::vector<NodeId> Preset::LiveNodes() const {

@@ -35,9 +35,17 @@
 // (PointRing below). Envoy Maglev uses a Maglev table with the exact
 // `FastMod32` reduction; Guava is a loop like jump's.
 //
+// Replicas. A preset whose system defines a replica preference list
+// overrides LookupReplicas with it (Capabilities::replicas): npm hashring's
+// and uhashring's range(key, r, unique=true) and Cassandra SimpleStrategy
+// walk the ring (WalkReplicas below), Cassandra NetworkTopologyStrategy
+// adds its datacenter and rack rule. A server's NodeSpec::zone is its
+// location path (algorithms/topology.h), kept in PresetServer::zone.
+//
 // Complexity: Build/AddNode/RemoveNode O(P log P) for P points (a full
 // rebuild); Lookup as the structure it uses (O(1) expected for rings and
-// tables, O(log N) for Guava).
+// tables, O(log N) for Guava); LookupReplicas O(log P) to find the start,
+// then the walk (O(r) points on a ring of many servers, at most one lap).
 
 #ifndef CHBENCH_ALGORITHMS_PRESETS_PRESET_H_
 #define CHBENCH_ALGORITHMS_PRESETS_PRESET_H_
@@ -75,6 +83,7 @@ struct PresetServer {
   std::string host;  // name before the last ':' when a port follows
   std::string port;  // the digits after the last ':', or ""
   uint32_t weight = 1;
+  std::string zone;  // NodeSpec::zone: a location path such as "dc1/r1"
   bool live = true;
 };
 
@@ -95,6 +104,17 @@ class Preset : public ConsistentHash {
   // with), and their ids.
   const std::vector<PresetServer>& servers() const { return servers_; }
 
+  // Checks r for LookupReplicas: 1..the number of live servers, and
+  // CheckFixedReplicaCount.
+  absl::Status CheckReplicaCount(size_t r) const;
+  // OK unless the configured system places a fixed number of replicas per
+  // key and r is not that number (Cassandra NetworkTopologyStrategy: the sum
+  // of the per-datacenter replication factors). `chbench map` calls it on an
+  // unbuilt instance to check --replicas before reading keys.
+  virtual absl::Status CheckFixedReplicaCount(size_t) const {
+    return absl::OkStatus();
+  }
+
  protected:
   // `max_weight` 1 = no weights.
   Preset(std::string_view name, uint32_t max_weight, bool needs_port)
@@ -114,6 +134,18 @@ class Preset : public ConsistentHash {
   }
 
   absl::StatusOr<PresetServer> ParseServer(const NodeSpec& spec) const;
+
+  // LookupReplicas of a system whose preference list is a walk of its ring:
+  // the first r distinct servers met clockwise from the key's point (the one
+  // Lookup returns), at most one lap (npm hashring and uhashring
+  // range(key, r, unique=true); Cassandra SimpleStrategy). With
+  // `distinct_zones` a server whose zone is already listed is skipped too
+  // (chbench's generic rule, as the ring algorithm's; no system here has
+  // it), so the list can be shorter than r.
+  template <typename PointRingT>
+  absl::Status WalkReplicas(const PointRingT& ring, uint64_t h, size_t r,
+                            bool distinct_zones,
+                            std::vector<NodeId>* out) const;
 
   std::string name_;
   std::vector<PresetServer> servers_;
@@ -159,8 +191,11 @@ class PointRing {
   };
 
   // `node_count` = ids 0..node_count-1 (removed ones simply have no points).
+  // `walk_keeps_equal`: the system's ring keeps every point, equal positions
+  // included, and a replica walk visits them all in tie order (npm hashring
+  // keeps both points of a collision; uhashring's dict keeps one owner).
   absl::Status Assign(std::vector<PresetPoint> points, size_t node_count,
-                      SearchRule rule);
+                      SearchRule rule, bool walk_keeps_equal = false);
 
   NodeId Lookup(uint64_t h) const {
     constexpr uint64_t kMask =
@@ -180,9 +215,37 @@ class PointRing {
     return kInvalidNode;
   }
 
-  size_t MemoryBytes() const { return ring_.MemoryBytes(); }
+  size_t MemoryBytes() const {
+    return ring_.MemoryBytes() + walk_points_.capacity() * sizeof(uint64_t) +
+           walk_owners_.capacity() * sizeof(NodeId);
+  }
   size_t point_count() const { return ring_.points().size(); }
   const Ring<Circle>& ring() const { return ring_; }
+
+  // The points a replica walk visits, ascending, and their owners: the
+  // ring's, or with `walk_keeps_equal` every point given to Assign (kept
+  // apart only when some positions were equal).
+  std::span<const uint64_t> walk_points() const {
+    return walk_points_.empty() ? ring_.points()
+                                : std::span<const uint64_t>(walk_points_);
+  }
+  std::span<const NodeId> walk_owners() const {
+    return walk_owners_.empty() ? ring_.owners()
+                                : std::span<const NodeId>(walk_owners_);
+  }
+  // The index in walk_points() of the point that owns h under the rule
+  // (kAtLeast: the first point >= h; kGreater: the first point > h;
+  // wrapping to 0). Its owner is Lookup(h). Not for kClosest.
+  size_t WalkStart(uint64_t h) const {
+    constexpr uint64_t kMask =
+        Bits == 64 ? ~uint64_t{0} : (uint64_t{1} << Bits) - 1;
+    h &= kMask;
+    const std::span<const uint64_t> pts = walk_points();
+    const auto it = rule_ == SearchRule::kGreater
+                        ? std::upper_bound(pts.begin(), pts.end(), h)
+                        : std::lower_bound(pts.begin(), pts.end(), h);
+    return it == pts.end() ? 0 : static_cast<size_t>(it - pts.begin());
+  }
 
  private:
   NodeId Closest(uint64_t h) const {
@@ -201,25 +264,65 @@ class PointRing {
 
   Ring<Circle> ring_{1};
   SearchRule rule_ = SearchRule::kAtLeast;
+  std::vector<uint64_t> walk_points_;  // empty: the ring's points
+  std::vector<NodeId> walk_owners_;
 };
 
 template <int Bits>
 absl::Status PointRing<Bits>::Assign(std::vector<PresetPoint> points,
-                                     size_t node_count, SearchRule rule) {
+                                     size_t node_count, SearchRule rule,
+                                     bool walk_keeps_equal) {
   rule_ = rule;
+  walk_points_.clear();
+  walk_owners_.clear();
   std::sort(points.begin(), points.end(),
             [](const PresetPoint& a, const PresetPoint& b) {
               return a.position != b.position ? a.position < b.position
                                               : a.tie_rank < b.tie_rank;
             });
   std::vector<std::vector<uint64_t>> per_node(node_count);
+  bool dropped = false;
   for (size_t i = 0; i < points.size(); ++i) {
-    if (i > 0 && points[i].position == points[i - 1].position) continue;
+    if (i > 0 && points[i].position == points[i - 1].position) {
+      dropped = true;
+      continue;
+    }
     per_node[points[i].owner].push_back(points[i].position);
+  }
+  if (walk_keeps_equal && dropped) {
+    walk_points_.reserve(points.size());
+    walk_owners_.reserve(points.size());
+    for (const PresetPoint& p : points) {
+      walk_points_.push_back(p.position);
+      walk_owners_.push_back(p.owner);
+    }
   }
   std::vector<NodeSpec> specs(node_count);
   for (size_t i = 0; i < node_count; ++i) specs[i].name = absl::StrCat("#", i);
   return ring_.BuildFromPoints(specs, per_node);
+}
+
+template <typename PointRingT>
+absl::Status Preset::WalkReplicas(const PointRingT& ring, uint64_t h, size_t r,
+                                  bool distinct_zones,
+                                  std::vector<NodeId>* out) const {
+  out->clear();
+  if (absl::Status s = CheckReplicaCount(r); !s.ok()) return s;
+  const std::span<const NodeId> owners = ring.walk_owners();
+  const size_t n = owners.size();
+  size_t pos = ring.WalkStart(h);
+  for (size_t step = 0; step < n && out->size() < r; ++step) {
+    const NodeId owner = owners[pos];
+    if (++pos == n) pos = 0;
+    if (std::find(out->begin(), out->end(), owner) != out->end()) continue;
+    if (distinct_zones && std::any_of(out->begin(), out->end(), [&](NodeId id) {
+          return servers_[id].zone == servers_[owner].zone;
+        })) {
+      continue;
+    }
+    out->push_back(owner);
+  }
+  return absl::OkStatus();
 }
 
 }  // namespace chbench

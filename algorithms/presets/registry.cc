@@ -96,7 +96,96 @@ constexpr PresetOptionInfo kEnvoyMaglevOptions[] = {
 constexpr PresetOptionInfo kCassandraOptions[] = {
     {"tokens", "even",
      "even | splitmix64:T (T = 1..256) | list:T|T/T|T/... (server i owns "
-     "the i-th group)"}};
+     "the i-th group)"},
+    {"strategy", "simple",
+     "simple (SimpleStrategy, RF = --replicas) | nts "
+     "(NetworkTopologyStrategy; needs rf and dc/rack locations)"},
+    {"rf", "(none)",
+     "strategy=nts: DC:N/DC:N/... replication factors, N = 0..255 (e.g. "
+     "dc1:3/dc2:2)"}};
+
+// strategy and rf of the cassandra preset.
+absl::StatusOr<CassandraReplication> CassandraReplicationOptions(
+    const PresetOptions& o) {
+  CassandraReplication out;
+  const std::string strategy = Option(o, "strategy", "simple");
+  if (strategy != "simple" && strategy != "nts") {
+    return BadOption("cassandra", "strategy", strategy, "simple, nts");
+  }
+  out.nts = strategy == "nts";
+  const bool has_rf = o.count("rf") != 0;
+  if (!out.nts) {
+    if (has_rf) {
+      return absl::InvalidArgumentError(
+          "cassandra: option rf applies to strategy=nts only; SimpleStrategy "
+          "takes its replication factor from the replica count (--replicas)");
+    }
+    return out;
+  }
+  constexpr char kRfValid[] =
+      "DC:N/DC:N/... with distinct DC names and N = 0..255, sum >= 1 (e.g. "
+      "dc1:3/dc2:2)";
+  if (!has_rf) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("cassandra: strategy=nts needs option rf=", kRfValid));
+  }
+  out.rf_text = Option(o, "rf", "");
+  uint32_t sum = 0;
+  for (const std::string& item :
+       std::vector<std::string>(absl::StrSplit(out.rf_text, '/'))) {
+    const size_t colon = item.rfind(':');
+    uint32_t n = 0;
+    if (colon == std::string::npos || colon == 0 ||
+        !absl::SimpleAtoi(item.substr(colon + 1), &n) || n > 255) {
+      return BadOption("cassandra", "rf item", item, std::string(kRfValid));
+    }
+    const std::string dc = item.substr(0, colon);
+    for (const auto& [seen, unused] : out.rf) {
+      if (seen == dc) {
+        return BadOption("cassandra", "rf", out.rf_text,
+                         absl::StrCat(kRfValid, "; '", dc, "' is twice"));
+      }
+    }
+    out.rf.emplace_back(dc, n);
+    sum += n;
+  }
+  if (sum == 0) {
+    return BadOption("cassandra", "rf", out.rf_text, std::string(kRfValid));
+  }
+  return out;
+}
+
+// The cassandra preset with the token rule of option `tokens`.
+absl::StatusOr<std::unique_ptr<CassandraPreset>> MakeCassandraTokens(
+    const PresetOptions& o) {
+  const std::string t = Option(o, "tokens", "even");
+  if (t == "even") return std::make_unique<CassandraPreset>(0);
+  constexpr std::string_view kPrefix = "splitmix64:";
+  uint32_t n = 0;
+  if (t.rfind(kPrefix, 0) == 0 &&
+      absl::SimpleAtoi(t.substr(kPrefix.size()), &n) && n >= 1 && n <= 256) {
+    return std::make_unique<CassandraPreset>(n);
+  }
+  if (t.rfind("list:", 0) == 0) {
+    std::vector<std::vector<int64_t>> groups;
+    for (const std::string& g :
+         std::vector<std::string>(absl::StrSplit(t.substr(5), '/'))) {
+      std::vector<int64_t> tokens;
+      for (const std::string& tok :
+           std::vector<std::string>(absl::StrSplit(g, '|'))) {
+        int64_t v = 0;
+        if (!absl::SimpleAtoi(tok, &v)) {
+          return BadOption("cassandra", "token", tok, "signed 64-bit integers");
+        }
+        tokens.push_back(v);
+      }
+      groups.push_back(std::move(tokens));
+    }
+    return std::make_unique<CassandraPreset>(std::move(groups));
+  }
+  return BadOption("cassandra", "tokens", t,
+                   "even, splitmix64:T with T = 1..256, list:T|T/T/...");
+}
 
 template <typename Make>
 Made Checked(const std::string& preset, const PresetOptions& options,
@@ -324,40 +413,22 @@ constexpr PresetInfo kPresets[] = {
      "Cassandra Murmur3Partitioner (checked via npm cassandra-driver 4.10.0)",
      "dht/Murmur3Partitioner.java, utils/MurmurHash.java",
      "token = murmur3 h1 with signed tail bytes; primary replica = first node "
-     "token >= the key token; explicit tokens (default: even initial_token)",
-     "make verify-presets against npm cassandra-driver's tokenizer and ring",
+     "token >= the key token; explicit tokens (default: even initial_token); "
+     "replicas: SimpleStrategy, or NetworkTopologyStrategy (strategy=nts, "
+     "rf=DC:N/...) by the 4.x server's rack rule",
+     "make verify-presets against npm cassandra-driver's tokenizer, ring and "
+     "getReplicas (offline)",
      "murmur3_cassandra", ">=", kCassandraOptions, 0,
      [](const PresetOptions& o) {
        return Checked("cassandra", o, kCassandraOptions, [&]() -> Made {
-         const std::string t = Option(o, "tokens", "even");
-         if (t == "even") return std::make_unique<CassandraPreset>(0);
-         constexpr std::string_view kPrefix = "splitmix64:";
-         uint32_t n = 0;
-         if (t.rfind(kPrefix, 0) == 0 &&
-             absl::SimpleAtoi(t.substr(kPrefix.size()), &n) &&
-             n >= 1 && n <= 256) {
-           return std::make_unique<CassandraPreset>(n);
-         }
-         if (t.rfind("list:", 0) == 0) {
-           std::vector<std::vector<int64_t>> groups;
-           for (const std::string& g : std::vector<std::string>(
-                    absl::StrSplit(t.substr(5), '/'))) {
-             std::vector<int64_t> tokens;
-             for (const std::string& tok :
-                  std::vector<std::string>(absl::StrSplit(g, '|'))) {
-               int64_t v = 0;
-               if (!absl::SimpleAtoi(tok, &v)) {
-                 return BadOption("cassandra", "token", tok,
-                                  "signed 64-bit integers");
-               }
-               tokens.push_back(v);
-             }
-             groups.push_back(std::move(tokens));
-           }
-           return std::make_unique<CassandraPreset>(std::move(groups));
-         }
-         return BadOption("cassandra", "tokens", t,
-                          "even, splitmix64:T with T = 1..256, list:T|T/T/...");
+         absl::StatusOr<CassandraReplication> replication =
+             CassandraReplicationOptions(o);
+         if (!replication.ok()) return replication.status();
+         absl::StatusOr<std::unique_ptr<CassandraPreset>> made =
+             MakeCassandraTokens(o);
+         if (!made.ok()) return made.status();
+         (*made)->set_replication(*std::move(replication));
+         return std::unique_ptr<ConsistentHash>(*std::move(made));
        });
      },
      0x132602e26ae1ae1bull, PresetClassIndex<CassandraPreset>},

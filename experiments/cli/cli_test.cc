@@ -749,6 +749,148 @@ TEST(MapPresetTest, ErrorsAreOneLineWithExit2) {
   }
 }
 
+// `chbench map --preset ... --replicas R` prints the real systems' preference
+// lists (verify/replicas.tsv rows, committed by make verify-presets): byte
+// for byte where the check is exact; where the Cassandra driver's order or
+// repeats differ from the server's rule, the same hosts.
+TEST(MapPresetTest, ReplicasMatchTheRealSystemsOutput) {
+  const std::string verify =
+      std::string(CHBENCH_SOURCE_DIR) + "/algorithms/presets/verify/";
+  std::ifstream rows(verify + "replicas.tsv");
+  ASSERT_TRUE(rows.good());
+  std::string row;
+  size_t checked = 0;
+  while (std::getline(rows, row)) {
+    if (row.empty() || row[0] == '#' || row.rfind("stem\t", 0) == 0) continue;
+    const std::vector<std::string> f = SplitTabs(row);
+    ASSERT_EQ(f.size(), 8u) << row;
+    const std::string& stem = f[0];
+    SCOPED_TRACE(stem);
+    std::ifstream in(std::string(CHBENCH_SOURCE_DIR) +
+                     "/algorithms/presets/testdata/" + stem + ".tsv");
+    ASSERT_TRUE(in.good());
+    std::string line, keys, want;
+    while (std::getline(in, line)) {
+      if (line.empty() || line[0] == '#') continue;
+      keys += line.substr(0, line.find('\t')) + "\n";
+      want += line + "\n";
+    }
+    std::vector<std::string> args = {"map", "--preset", f[2], "--replicas",
+                                     f[4]};
+    if (!f[3].empty()) args.insert(args.end(), {"--preset-options", f[3]});
+    if (!f[6].empty()) args.insert(args.end(), {"--remove", f[6]});
+    if (f[7].rfind("topology:", 0) == 0) {
+      args.insert(args.end(),
+                  {"--topology", verify + "topologies/" + f[7].substr(9)});
+    } else {
+      args.insert(args.end(), {"--servers", f[7]});
+    }
+    const RunResult r = RunChbench(args, keys);
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    if (f[5] == "exact") {
+      EXPECT_EQ(r.out, want);
+    } else {
+      const std::vector<std::string> got = SplitLines(r.out);
+      const std::vector<std::string> real = SplitLines(want);
+      ASSERT_EQ(got.size(), real.size());
+      size_t same_order = 0;
+      for (size_t i = 0; i < got.size(); ++i) {
+        const std::vector<std::string> g = SplitTabs(got[i]);
+        const std::vector<std::string> e = SplitTabs(real[i]);
+        const std::set<std::string> gs(g.begin() + 1, g.end());
+        const std::set<std::string> es(e.begin() + 1, e.end());
+        EXPECT_EQ(gs.size(), g.size() - 1) << got[i];
+        if (es.size() == e.size() - 1) {
+          EXPECT_EQ(gs, es) << got[i];
+        }
+        same_order += g == e;
+      }
+      EXPECT_LT(same_order, got.size()) << "the driver's order differs";
+    }
+    ++checked;
+  }
+  EXPECT_GE(checked, 10u);
+}
+
+// --topology gives names, weights and locations: the same mapping as
+// --node-names, --weights and --zones (replicas in distinct locations).
+TEST(MapTopologyTest, EqualsNodeNamesWeightsAndZones) {
+  TempFile topology;
+  ASSERT_TRUE(topology.ok());
+  {
+    std::ofstream f(topology.path());
+    f << "# a comment\n"
+         "a:1\t1\tdc1/r1\n"
+         "b:1\t2\tdc1/r2\r\n"
+         "\n"
+         "c:1\t1\tdc2/r1\n"
+         "d:1\t3\tdc2/r1\n"
+         "e:1\t1\tdc1/r1\n";
+  }
+  const std::string keys = JoinLines(SampleKeys(300));
+  for (const char* algorithm : {"ring", "rendezvous"}) {
+    SCOPED_TRACE(algorithm);
+    const RunResult with_file = RunChbench(
+        {"map", "-a", algorithm, "--topology", topology.path(), "-r", "3"},
+        keys);
+    ASSERT_EQ(with_file.exit_code, 0) << with_file.err;
+    const RunResult with_flags =
+        RunChbench({"map", "-a", algorithm, "--node-names",
+                    "a:1,b:1,c:1,d:1,e:1", "--weights", "1,2,1,3,1", "--zones",
+                    "dc1/r1,dc1/r2,dc2/r1,dc2/r1,dc1/r1", "-r", "3"},
+                   keys);
+    ASSERT_EQ(with_flags.exit_code, 0) << with_flags.err;
+    EXPECT_EQ(with_file.out, with_flags.out);
+    EXPECT_EQ(SplitLines(with_file.out).size(), 300u);
+  }
+  // A preset takes its servers from the file too.
+  const RunResult preset =
+      RunChbench({"map", "--preset", "npm_hashring", "--topology",
+                  topology.path(), "--replicas", "2"},
+                 keys);
+  ASSERT_EQ(preset.exit_code, 0) << preset.err;
+  const RunResult servers =
+      RunChbench({"map", "--preset", "npm_hashring", "--servers",
+                  "a:1:1,b:1:2,c:1:1,d:1:3,e:1:1", "--replicas", "2"},
+                 keys);
+  ASSERT_EQ(servers.exit_code, 0) << servers.err;
+  EXPECT_EQ(preset.out, servers.out);
+  EXPECT_EQ(SplitLines(preset.out).size(), 300u);
+  // An algorithm without weights refuses a weighted file, naming the node.
+  const RunResult jump =
+      RunChbench({"map", "-a", "jump", "--topology", topology.path()}, keys);
+  EXPECT_EQ(jump.exit_code, 2);
+  EXPECT_EQ(jump.out, "");
+  EXPECT_THAT(jump.err, HasSubstr("jump does not support weights"));
+  EXPECT_THAT(jump.err, HasSubstr("'b:1' weight 2"));
+}
+
+// Topology file errors: one line naming the line and the bad value, exit 2.
+TEST(MapTopologyTest, ErrorsNameTheLineAndValue) {
+  const std::vector<std::pair<std::string, std::vector<std::string>>> cases = {
+      {"a\t1\tdc1/r1\nb\tx\tdc1/r2\n", {"line 2", "invalid weight 'x'"}},
+      {"a\t1\n", {"line 1", "expected name<TAB>weight<TAB>location"}},
+      {"a\t1\tdc1//r1\n", {"line 1", "'dc1//r1'"}},
+      {"a\t1\tdc1\na\t1\tdc2\n", {"line 2", "duplicate name 'a'"}},
+      {"a\t0\tdc1\n", {"line 1", "invalid weight '0'"}},
+      {"# only a comment\n", {"no nodes"}}};
+  for (const auto& [text, mentions] : cases) {
+    TempFile topology;
+    ASSERT_TRUE(topology.ok());
+    {
+      std::ofstream f(topology.path());
+      f << text;
+    }
+    const RunResult r =
+        RunChbench({"map", "-a", "ring", "--topology", topology.path()}, "k\n");
+    EXPECT_EQ(r.exit_code, 2) << text;
+    EXPECT_EQ(r.out, "");
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+    EXPECT_THAT(r.err, HasSubstr("invalid --topology"));
+    for (const std::string& m : mentions) EXPECT_THAT(r.err, HasSubstr(m));
+  }
+}
+
 TEST(ListJsonTest, EveryAlgorithmWithItsRegistryFields) {
   const Json j = ListJson();
   const Json* algos = j.Get("algorithms");
@@ -1219,6 +1361,11 @@ TEST_P(MapErrorTest, ExitsTwoWithOneLineAndNoOutput) {
   }
 }
 
+// A committed topology file (12 hosts in dc1 and dc2).
+const std::string kTopologyC =
+    std::string(CHBENCH_SOURCE_DIR) +
+    "/algorithms/presets/verify/topologies/dc1-3racks-dc2-2racks-n12.tsv";
+
 std::vector<std::string> Map(std::vector<std::string> args) {
   args.insert(args.begin(), "map");
   return args;
@@ -1348,14 +1495,70 @@ const std::vector<ErrorCase>& ErrorCases() {
       // printing the key.
       {"ReplicasAboveNodesLeftAfterRemove",
        Map({"-a", "rendezvous", "-n", "3", "-r", "3", "--remove", "node-1"}),
-       "x\n", {"--replicas '3'", "2 nodes left after --remove", "1..2"}},
+       "x\n",
+       {"--replicas '3'", "2 nodes left after --remove", "1..2"}},
       // Regression (fuzz/map_input_fuzzer.cc): removing every server of a
       // preset was an internal error (exit 1) at the first key.
       {"PresetRemoveEveryServer",
        Map({"--preset", "libmemcached_ketama", "--servers",
             "10.0.0.2:11211,10.0.0.3:11211", "--remove",
             "10.0.0.3:11211,10.0.0.2:11211"}),
-       "user:1\n", {"removes all 2 servers", "at least one must stay live"}},
+       "user:1\n",
+       {"removes all 2 servers", "at least one must stay live"}},
+      {"TopologyWithNodes",
+       Map({"-a", "ring", "-n", "3", "--topology", kTopologyC}),
+       "k\n",
+       {"--nodes cannot be combined with --topology"}},
+      {"TopologyWithZones",
+       Map({"-a", "ring", "--zones", "a,b", "--topology", kTopologyC}),
+       "k\n",
+       {"--zones cannot be combined with --topology"}},
+      {"TopologyAndServers",
+       Map({"--preset", "cassandra", "--servers", "a:1", "--topology",
+            kTopologyC}),
+       "k\n",
+       {"--servers and --topology"}},
+      {"TopologyMissingFile",
+       Map({"-a", "ring", "--topology", "/nonexistent/topology.tsv"}),
+       "k\n",
+       {"cannot read topology file '/nonexistent/topology.tsv'"}},
+      {"NtsReplicasNotTheSumOfRf",
+       Map({"--preset", "cassandra", "--topology", kTopologyC,
+            "--preset-options",
+            "tokens=splitmix64:8,strategy=nts,rf=dc1:3/dc2:2", "--replicas",
+            "4"}),
+       "k\n",
+       {"--replicas '4'", "rf=dc1:3/dc2:2 = 5", "valid: 5"}},
+      {"NtsWithoutLocations",
+       Map({"--preset", "cassandra", "--servers", "a:1,b:1", "--preset-options",
+            "strategy=nts,rf=dc1:1"}),
+       "k\n",
+       {"needs every server's location", "'a:1'"}},
+      {"CassandraStrategyUnknown",
+       Map({"--preset", "cassandra", "--servers", "a:1,b:1", "--preset-options",
+            "strategy=local"}),
+       "k\n",
+       {"'local'", "simple, nts"}},
+      {"CassandraRfWithoutNts",
+       Map({"--preset", "cassandra", "--servers", "a:1,b:1", "--preset-options",
+            "rf=dc1:2"}),
+       "k\n",
+       {"rf applies to strategy=nts only"}},
+      {"PresetReplicasUnsupported",
+       Map({"--preset", "nginx", "--servers", "a:1,b:1", "--replicas", "2"}),
+       "k\n",
+       {"nginx does not support --replicas 2", "presets with replicas:",
+        "cassandra", "npm_hashring", "uhashring_ketama"}},
+      {"PresetReplicasAboveServers",
+       Map({"--preset", "npm_hashring", "--servers", "a:1,b:1", "--replicas",
+            "3"}),
+       "k\n",
+       {"--replicas '3'", "1..2"}},
+      {"PresetReplicasAboveServersLeft",
+       Map({"--preset", "uhashring", "--servers", "a:1,b:1,c:1", "--replicas",
+            "3", "--remove", "b:1"}),
+       "k\n",
+       {"--replicas '3'", "2 servers left after --remove"}},
       {"RemoveNotLastFromJump",
        Map({"-a", "jump", "-n", "3", "--remove", "node-0"}),
        "k\n",

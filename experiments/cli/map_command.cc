@@ -14,10 +14,13 @@
 //   * One output line per input line, in input order: `key<TAB>owner`, or
 //     with --replicas R > 1, `key<TAB>owner1<TAB>...<TAB>ownerR` in
 //     preference order. Owners are node names.
-//   * The mapping is the library's: node i (node-i, or the i-th
-//     --node-names entry) is built as id i with `Build(specs)` in order (for
-//     jump: bucket i), and a string key's digest is the algorithm's
-//     `HashKey(key)`. With --key-format u64 each line is the digest itself.
+//   * The mapping is the library's: node i (node-i, the i-th --node-names
+//     entry, or the i-th line of --topology FILE) is built as id i with
+//     `Build(specs)` in order (for jump: bucket i), and a string key's digest
+//     is the algorithm's `HashKey(key)`. With --key-format u64 each line is
+//     the digest itself. Replicas are `LookupReplicas(digest, R)`: for a
+//     preset, its system's preference list (Cassandra's replication
+//     strategy, npm hashring's and uhashring's range()).
 //   * Streaming: memory does not grow with the number of keys. Input is read
 //     with read(2) in blocks of up to 1 MiB; the pending output is written
 //     with write(2) before each read and when it reaches 1 MiB, so output
@@ -136,6 +139,7 @@ struct MapOptions {
   CLI::Option* crush_map = nullptr;
   CLI::Option* rule = nullptr;
   CLI::Option* reweight = nullptr;
+  CLI::Option* topology = nullptr;
 
   void SetGiven() {
     flags.algorithm.given = algorithm->count() > 0;
@@ -158,6 +162,7 @@ struct MapOptions {
     flags.crush_map.given = crush_map->count() > 0;
     flags.rule.given = rule->count() > 0;
     flags.reweight.given = reweight->count() > 0;
+    flags.topology.given = topology->count() > 0;
   }
 };
 
@@ -285,18 +290,35 @@ void AddMapCommand(CLI::App& app, int* exit_code) {
                           cli::AlgorithmsWith(&Capabilities::weights))
           ->type_name("W1,W2,...")
           ->default_str("1 per node");
-  options->replicas = map->add_option("-r,--replicas", flags.replicas.value,
-                  "Owners per key, 1..N, printed tab-separated in preference "
-                  "order; R > 1 needs an algorithm with replicas: " +
-                      cli::AlgorithmsWith(&Capabilities::replicas))
-      ->type_name("R")
-      ->default_str(flags.replicas.value);
+  options->replicas =
+      map->add_option(
+             "-r,--replicas", flags.replicas.value,
+             "Owners per key, 1..N, printed tab-separated in preference "
+             "order; R > 1 needs an algorithm with replicas: " +
+                 cli::AlgorithmsWith(&Capabilities::replicas) +
+                 ", or a preset whose system has preference lists "
+                 "(cassandra: SimpleStrategy with RF = R, or with "
+                 "strategy=nts,rf=DC:N/... NetworkTopologyStrategy, R = "
+                 "the sum of N; npm_hashring, uhashring, "
+                 "uhashring_ketama: range(key, R, unique=true))")
+          ->type_name("R")
+          ->default_str(flags.replicas.value);
   options->zones =
       map->add_option("--zones", flags.zones.value,
                       "Comma-separated zone per node; with --replicas R > 1 "
                       "the first owners are in distinct zones, then, when "
                       "the zones run out, the nodes passed over")
           ->type_name("Z1,Z2,...");
+  options->topology =
+      map->add_option("--topology", flags.topology.value,
+                      "A topology file: one node a line, name<TAB>weight<TAB>"
+                      "location, location a path of failure domains from the "
+                      "largest down (e.g. dc1/r1); '#' lines are comments. "
+                      "Gives the nodes instead of --nodes, --node-names, "
+                      "--weights and --zones (or a preset's --servers). With "
+                      "an algorithm, replicas are in distinct locations; the "
+                      "cassandra preset reads dc/rack for strategy=nts")
+          ->type_name("FILE");
   options->capacity =
       map->add_option("--capacity", flags.capacity.value,
                       "Buckets ever available (>= N), for: " +
@@ -370,7 +392,10 @@ void AddMapCommand(CLI::App& app, int* exit_code) {
       "object name and the output is name<TAB>pgid<TAB>osd... as osdmaptool "
       "--test-map-object gives it with every OSD up and in.\n"
       "Example: printf 'alice\\nbob\\n' | chbench map --algorithm ring "
-      "--nodes 3");
+      "--nodes 3\n"
+      "Example: printf 'user:1\\n' | chbench map --preset cassandra "
+      "--topology cluster.tsv --preset-options "
+      "tokens=splitmix64:8,strategy=nts,rf=dc1:3/dc2:2 --replicas 5");
   map->callback([options, exit_code] {
     options->SetGiven();
     try {

@@ -24,6 +24,7 @@
 #include "algorithms/presets/preset.h"
 #include "algorithms/presets/registry.h"
 #include "algorithms/registry.h"
+#include "algorithms/topology.h"
 #include "experiments/cli/cli_util.h"
 
 namespace chbench::cli {
@@ -37,6 +38,19 @@ bool Reads(const AlgorithmInfo& info, std::string_view param) {
   return info.FindParameter(param) != nullptr;
 }
 
+// "cassandra, npm_hashring, ...": the presets with replicas (an instance of
+// each, with default options, says).
+std::string PresetsWithReplicas() {
+  std::vector<std::string> names;
+  for (const PresetInfo& p : Presets()) {
+    absl::StatusOr<std::unique_ptr<ConsistentHash>> made = p.make({});
+    if (made.ok() && (*made)->capabilities().replicas) {
+      names.emplace_back(p.name);
+    }
+  }
+  return names.empty() ? std::string("(none)") : absl::StrJoin(names, ", ");
+}
+
 absl::Status ConfigurePreset(const MapFlags& flags, MapConfig* config) {
   if (FindPreset(flags.preset.value) == nullptr) {
     return Invalid(absl::StrCat("unknown preset '", Excerpt(flags.preset.value),
@@ -44,31 +58,77 @@ absl::Status ConfigurePreset(const MapFlags& flags, MapConfig* config) {
                                 ", ceph (with --crush-map FILE)"));
   }
   const std::pair<const MapFlag*, const char*> conflicts[] = {
-      {&flags.algorithm, "--algorithm"}, {&flags.nodes, "--nodes"},
-      {&flags.node_names, "--node-names"}, {&flags.vnodes, "--vnodes"},
-      {&flags.hash, "--hash"}, {&flags.table_size, "--table-size"},
-      {&flags.load_factor, "--load-factor"}, {&flags.weights, "--weights"},
-      {&flags.zones, "--zones"}, {&flags.capacity, "--capacity"},
-      {&flags.probes, "--probes"}, {&flags.replicas, "--replicas"}};
+      {&flags.algorithm, "--algorithm"},
+      {&flags.nodes, "--nodes"},
+      {&flags.node_names, "--node-names"},
+      {&flags.vnodes, "--vnodes"},
+      {&flags.hash, "--hash"},
+      {&flags.table_size, "--table-size"},
+      {&flags.load_factor, "--load-factor"},
+      {&flags.weights, "--weights"},
+      {&flags.zones, "--zones"},
+      {&flags.capacity, "--capacity"},
+      {&flags.probes, "--probes"}};
   for (const auto& [flag, name] : conflicts) {
     if (flag->given) {
       return Invalid(absl::StrCat(
-          name, " does not apply to --preset (a preset fixes its system's "
+          name,
+          " does not apply to --preset (a preset fixes its system's "
           "configuration); give servers with --servers host:port[:weight],... "
-          "and system options with --preset-options"));
+          "or --topology FILE and system options with --preset-options"));
     }
   }
-  if (!flags.servers.given) {
-    return Invalid(absl::StrCat("--preset ", flags.preset.value,
-                                " needs --servers host:port[:weight],..."));
+  if (flags.servers.given && flags.topology.given) {
+    return Invalid(
+        "--servers and --topology both give the servers; give one of them");
   }
-  if (absl::Status s = ParseServers(flags.servers.value, &config->nodes); !s.ok()) {
+  if (!flags.servers.given && !flags.topology.given) {
+    return Invalid(absl::StrCat("--preset ", flags.preset.value,
+                                " needs --servers host:port[:weight],... or "
+                                "--topology FILE"));
+  }
+  if (flags.topology.given) {
+    absl::StatusOr<std::vector<NodeSpec>> nodes =
+        ReadTopologyFile(flags.topology.value);
+    if (!nodes.ok()) {
+      return Invalid(
+          absl::StrCat("invalid --topology: ", nodes.status().message()));
+    }
+    if (nodes->size() > kMapMaxNodes) {
+      return Invalid(absl::StrCat("--topology lists ", nodes->size(),
+                                  " servers; at most ", kMapMaxNodes));
+    }
+    config->nodes = *std::move(nodes);
+  } else if (absl::Status s = ParseServers(flags.servers.value, &config->nodes);
+             !s.ok()) {
     return s;
   }
   // Options are validated by the factory (unknown names, bad values).
   absl::StatusOr<std::unique_ptr<ConsistentHash>> probe =
       MakePreset(flags.preset.value, flags.preset_options.value);
   if (!probe.ok()) return Invalid(std::string(probe.status().message()));
+  // --replicas: 1..servers, a preset whose system has preference lists, and
+  // the count its configuration fixes (Cassandra NetworkTopologyStrategy).
+  const uint64_t n = config->nodes.size();
+  uint64_t r = 0;
+  if (!ParseDecimalU64(flags.replicas.value, &r) || r == 0 || r > n) {
+    return Invalid(absl::StrCat(
+        "invalid --replicas '", Excerpt(flags.replicas.value),
+        "'; expected an integer in 1..", n, " (the number of servers)"));
+  }
+  if (r > 1 && !(*probe)->capabilities().replicas) {
+    return Invalid(
+        absl::StrCat(flags.preset.value, " does not support --replicas ", r,
+                     "; presets with replicas: ", PresetsWithReplicas()));
+  }
+  if (const auto* preset = dynamic_cast<const Preset*>(probe->get());
+      preset != nullptr) {
+    if (absl::Status s = preset->CheckFixedReplicaCount(r); !s.ok()) {
+      return Invalid(absl::StrCat("invalid --replicas '", flags.replicas.value,
+                                  "': ", s.message()));
+    }
+  }
+  config->replicas = static_cast<size_t>(r);
   config->preset = flags.preset.value;
   config->preset_options = flags.preset_options.value;
   config->algorithm = flags.preset.value;
@@ -93,6 +153,13 @@ absl::Status ConfigurePreset(const MapFlags& flags, MapConfig* config) {
                                   servers.size(), " server",
                                   servers.size() == 1 ? "" : "s",
                                   "; at least one must stay live"));
+    }
+    const uint64_t left = servers.size() - removed.size();
+    if (config->replicas > left) {
+      return Invalid(absl::StrCat(
+          "invalid --replicas '", Excerpt(flags.replicas.value),
+          "': more than the ", left, " server", left == 1 ? "" : "s",
+          " left after --remove; expected an integer in 1..", left));
     }
   }
   return absl::OkStatus();
@@ -426,7 +493,22 @@ absl::Status ConfigureMap(const MapFlags& flags, MapConfig* config) {
   if (flags.servers.given || flags.preset_options.given) {
     return Invalid(
         "--servers and --preset-options apply to --preset only; algorithms "
-        "take --nodes or --node-names");
+        "take --nodes, --node-names or --topology");
+  }
+  if (flags.topology.given) {
+    const std::pair<const MapFlag*, const char*> conflicts[] = {
+        {&flags.nodes, "--nodes"},
+        {&flags.node_names, "--node-names"},
+        {&flags.weights, "--weights"},
+        {&flags.zones, "--zones"}};
+    for (const auto& [flag, name] : conflicts) {
+      if (flag->given) {
+        return Invalid(absl::StrCat(
+            name,
+            " cannot be combined with --topology, which gives the "
+            "nodes' names, weights and locations; give one of them"));
+      }
+    }
   }
   const AlgorithmInfo* info = FindAlgorithm(flags.algorithm.value);
   if (info == nullptr) {
@@ -455,6 +537,21 @@ absl::Status ConfigureMap(const MapFlags& flags, MapConfig* config) {
     }
   }
   std::vector<std::string> names;
+  std::vector<NodeSpec> topology;
+  if (flags.topology.given) {
+    absl::StatusOr<std::vector<NodeSpec>> nodes =
+        ReadTopologyFile(flags.topology.value);
+    if (!nodes.ok()) {
+      return Invalid(
+          absl::StrCat("invalid --topology: ", nodes.status().message()));
+    }
+    if (nodes->size() > kMapMaxNodes) {
+      return Invalid(absl::StrCat("--topology lists ", nodes->size(),
+                                  " nodes; at most ", kMapMaxNodes));
+    }
+    topology = *std::move(nodes);
+    n = topology.size();
+  }
   if (have_names) {
     names = SplitCommaList(flags.node_names.value);
     if (names.size() > kMapMaxNodes) {
@@ -540,6 +637,19 @@ absl::Status ConfigureMap(const MapFlags& flags, MapConfig* config) {
     config->nodes[i].name =
         have_names ? std::move(names[i]) : absl::StrCat("node-", i);
   }
+  if (!topology.empty()) {
+    for (const NodeSpec& spec : topology) {
+      if (spec.weight != 1 && !caps.weights) {
+        return Invalid(absl::StrCat(
+            config->algorithm, " does not support weights; --topology gives '",
+            Excerpt(spec.name), "' weight ", spec.weight,
+            " (valid: 1); algorithms with weights: ",
+            AlgorithmsWith(&Capabilities::weights)));
+      }
+    }
+    config->nodes = std::move(topology);
+    config->distinct_zones = true;
+  }
 
   if (flags.weights.given) {
     if (!caps.weights) {
@@ -608,9 +718,10 @@ absl::Status ConfigureMap(const MapFlags& flags, MapConfig* config) {
     for (const std::string& name : config->remove) {
       if (known.count(name) == 0) {
         return Invalid(absl::StrCat(
-            "invalid --remove: no node named '", Excerpt(name),
-            "'; nodes are ", have_names ? std::string("the --node-names") : absl::StrCat(
-                "node-0..node-", n - 1)));
+            "invalid --remove: no node named '", Excerpt(name), "'; nodes are ",
+            flags.topology.given ? std::string("the --topology names")
+            : have_names         ? std::string("the --node-names")
+                                 : absl::StrCat("node-0..node-", n - 1)));
       }
       if (!seen.insert(name).second) {
         return Invalid(absl::StrCat("invalid --remove: node '",

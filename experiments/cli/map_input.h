@@ -93,6 +93,7 @@ struct MapFlags {
   MapFlag crush_map;  // --algorithm crush / --preset ceph: a text map file
   MapFlag rule;       // --algorithm crush --crush-map: rule name or id
   MapFlag reweight;   // --algorithm crush --crush-map: ID:W,...
+  MapFlag topology;   // --topology FILE: name<TAB>weight<TAB>location
 };
 
 // `chbench map --crush-map FILE`: the map's rule applied as Ceph 16.2 does.
@@ -146,7 +147,11 @@ absl::Status ParseServers(std::string_view text, std::vector<NodeSpec>* out);
 // Checks every flag and fills `config`. Order: algorithm (or preset), hash,
 // key format, node count and names, then the parameters that depend on the
 // node count. Nothing is built: a preset's options are checked by making an
-// empty instance.
+// empty instance. --topology FILE (algorithms/topology.h) is read here: it
+// gives the nodes' names, weights and locations, instead of --nodes,
+// --node-names, --weights and --zones (or a preset's --servers); with an
+// algorithm, replicas are then in distinct locations (the whole path is the
+// zone), while a preset places them by its system's rule.
 absl::Status ConfigureMap(const MapFlags& flags, MapConfig* config);
 
 // The instance `chbench map` looks keys up in.

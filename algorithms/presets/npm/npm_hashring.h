@@ -18,6 +18,13 @@
 // libketama binary search); equal points keep insertion order (V8's stable
 // sort), so the earlier server wins. The library's LRU result cache changes
 // no answer.
+//
+// Replicas (npm_hashring only; the memcached client's `redundancy` option
+// calls HashRing.createRange, which hashring 3.2.0 index.js no longer has):
+// `range(key, r, unique=true)` (hashring 3.2.0 index.js `range`): from
+// the key's point, the first r distinct servers clockwise, one lap; every
+// point is visited, equal points included in their tie order (npm hashring
+// keeps both points of a collision).
 
 #ifndef CHBENCH_ALGORITHMS_PRESETS_NPM_NPM_HASHRING_H_
 #define CHBENCH_ALGORITHMS_PRESETS_NPM_NPM_HASHRING_H_
@@ -42,12 +49,21 @@ class NpmHashringPreset final : public Preset {
         memcached_client_(memcached_client) {}
 
   Capabilities capabilities() const override {
-    return {.arbitrary_removal = true, .weights = true};
+    return {.arbitrary_removal = true,
+            .weights = true,
+            .replicas = !memcached_client_};
   }
   uint64_t HashKey(std::string_view key) const override {
     return Md5Le32::Hash(key.data(), key.size(), 0);
   }
   NodeId Lookup(uint64_t h) const override { return ring_.Lookup(h); }
+  absl::Status LookupReplicas(uint64_t h, size_t r, bool distinct_zones,
+                              std::vector<NodeId>* out) const override {
+    if (memcached_client_) {
+      return ConsistentHash::LookupReplicas(h, r, distinct_zones, out);
+    }
+    return WalkReplicas(ring_, h, r, distinct_zones, out);
+  }
   size_t MemoryBytes() const override { return ring_.MemoryBytes(); }
 
  private:
@@ -66,7 +82,7 @@ class NpmHashringPreset final : public Preset {
           static_cast<NodeId>(id), index++ << 32, &points);
     }
     return ring_.Assign(std::move(points), servers_.size(),
-                        SearchRule::kAtLeast);
+                        SearchRule::kAtLeast, /*walk_keeps_equal=*/true);
   }
 
   bool memcached_client_;

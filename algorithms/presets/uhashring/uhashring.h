@@ -18,6 +18,12 @@
 //                      the first point > h, wrapping.
 //
 // Equal points: the ring is a dict, so the node added LAST owns them.
+//
+// Replicas (both presets): `range(key, size=r, unique=True)` (ring.py
+// `range`): from the key's point (bisect_right), the first r distinct nodes
+// clockwise, one lap. A repeated point value (ketama mode keeps it twice in
+// its key list) resolves to the dict's one owner both times, so the
+// de-duplicated ring walks the same nodes.
 // The default mode compares the top 64 bits of the 128-bit values (the `md5`
 // hash policy); it differs from Python's 128-bit comparison only when a key
 // digest and a point share their top 64 bits (probability about P * 2^-64
@@ -48,7 +54,8 @@ class UhashringPreset final : public Preset {
   Capabilities capabilities() const override {
     return {.arbitrary_removal = true,
             .minimal_disruption = !ketama_,
-            .weights = true};
+            .weights = true,
+            .replicas = true};
   }
   uint64_t HashKey(std::string_view key) const override {
     return ketama_ ? Md5Le32::Hash(key.data(), key.size(), 0)
@@ -56,6 +63,11 @@ class UhashringPreset final : public Preset {
   }
   NodeId Lookup(uint64_t h) const override {
     return ketama_ ? ring32_.Lookup(h) : ring64_.Lookup(h);
+  }
+  absl::Status LookupReplicas(uint64_t h, size_t r, bool distinct_zones,
+                              std::vector<NodeId>* out) const override {
+    return ketama_ ? WalkReplicas(ring32_, h, r, distinct_zones, out)
+                   : WalkReplicas(ring64_, h, r, distinct_zones, out);
   }
   size_t MemoryBytes() const override {
     return ketama_ ? ring32_.MemoryBytes() : ring64_.MemoryBytes();

@@ -15,6 +15,7 @@
 VERIFY=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 REPO=$(cd "$VERIFY/../../.." && pwd)
 CONFIGS="$VERIFY/configs.tsv"
+REPLICAS="$VERIFY/replicas.tsv"
 TESTDATA=$(cd "$VERIFY/../testdata" && pwd)
 KEYS="$TESTDATA/keys.txt"
 PY=/usr/bin/python3
@@ -76,6 +77,12 @@ vl_need_npm_packages() {
 # `IFS=$'\x1f' read -r stem system preset options servers` keeps an empty options field.
 vl_rows() {
   grep -v '^#' "$CONFIGS" | tail -n +2 | awk -F'\t' -v sys="${1:-}" 'sys == "" || $2 == sys' | tr '\t' '\037'
+}
+
+# vl_replica_rows [SYSTEM]: the replicas.tsv data rows (of SYSTEM), \x1f-separated, for
+# `IFS=$'\x1f' read -r stem system preset options replicas check remove servers`.
+vl_replica_rows() {
+  grep -v '^#' "$REPLICAS" | tail -n +2 | awk -F'\t' -v sys="${1:-}" 'sys == "" || $2 == sys' | tr '\t' '\037'
 }
 
 # vl_stop_pid PID: SIGTERM, up to 5 s grace, then SIGKILL; by PID only.

@@ -6,10 +6,13 @@
 // usage: node driver.js NODE_PKG_DIR CONFIGS_TSV KEYS_TXT OUT_DIR
 //   NODE_PKG_DIR: folder holding node_modules (npm ci --ignore-scripts of ./package-lock.json)
 //   writes OUT_DIR/<stem>.tsv for every configs.tsv row whose system column is "npm".
+//   replicas.tsv rows of system "npm": HashRing.range(key, R, true), the preference list, as
+//   key<TAB>server<TAB>... (chbench map's form).
 // Exit codes: 0 ok, 2 missing/wrong packages, 1 any other failure.
 
 const { createRequire } = require('module');
-const { die, req, version, keys, rows, writeTsv } = require('../verifylib.js').start('npm/driver.js', 'npm');
+const { die, req, version, keys, rows, replicaRows, servers: parseReplicaServers, writeTsv } =
+  require('../verifylib.js').start('npm/driver.js', 'npm');
 
 const PINNED = { hashring: '3.2.0', memcached: '2.2.2' };
 for (const [name, want] of Object.entries(PINNED)) version(name, want);
@@ -71,6 +74,30 @@ for (const row of rows) {
   }
   if (client) {
     if (Object.keys(client.connections).length !== 0) die(1, `${row.stem}: a connection was opened`);
+  }
+  writeTsv(row.stem, header, out);
+}
+for (const row of replicaRows) {
+  if (row.preset !== 'npm_hashring' || row.options || row.remove) {
+    die(1, `${row.stem}: only npm_hashring without options or removal`);
+  }
+  const servers = parseReplicaServers(row.servers);
+  const weighted = servers.some((s) => s.explicit);
+  const ring = new HashRing(weighted
+    ? Object.fromEntries(servers.map((s) => [s.name, s.weight]))
+    : servers.map((s) => s.name));
+  const r = Number(row.replicas);
+  const points = ring.points(servers.map((s) => s.name));
+  const desc = servers.map((s) => `${s.name} weight=${s.weight} points=${points[s.name].length}`);
+  const header = `hashring ${PINNED.hashring} (npm); new HashRing(${weighted ? '{name: weight}' : '[names]'}) ` +
+    `with defaults; servers [${desc.join(', ')}]; ring points=${ring.ring.length}; ` +
+    `range(key, ${r}, true) (unique: distinct servers, clockwise from the first point >= the key ` +
+    `hash, one lap); node ${process.version}; key<TAB>server<TAB>...`;
+  const out = [];
+  for (const k of keys) {
+    const list = ring.range(k, r, true);
+    if (list.length !== Math.min(r, servers.length)) die(1, `${row.stem}: ${list.length} servers for ${JSON.stringify(k)}`);
+    out.push(`${k}\t${list.join('\t')}`);
   }
   writeTsv(row.stem, header, out);
 }

@@ -14,4 +14,15 @@ vl_scratch
 
 VERSION_TEXT="uhashring ${PKGVER%%-*} (Debian python3-uhashring ${PKGVER}, /usr/bin/python3 ${PYVER})"
 vl_map_rows uhashring uhashring=default uhashring_ketama=ketama -- "$PY" -I -B "$HERE/uhr_map.py"
+# replicas.tsv rows: range(key, size=R, unique=True), the preference list.
+while IFS=$'\x1f' read -r stem _system preset options replicas _check remove servers; do
+  case $preset in
+    uhashring) mode=default ;;
+    uhashring_ketama) mode=ketama ;;
+    *) vl_die 1 "$stem: unknown preset $preset" ;;
+  esac
+  [ -z "$options$remove" ] || vl_die 1 "$stem: unexpected options or removal"
+  "$PY" -I -B "$HERE/uhr_range.py" "$mode" "$servers" "$replicas" "$VERSION_TEXT" \
+    < "$KEYS" > "$SCRATCH/out/$stem.tsv"
+done < <(vl_replica_rows uhashring)
 vl_publish "$SCRATCH/out"
