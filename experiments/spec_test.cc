@@ -1027,18 +1027,27 @@ absl::StatusOr<Spec> ParseSelection(const std::string& selection) {
   return Parse(absl::StrCat(kSelectionBase, selection, "\n"));
 }
 
-// "all" is every catalogue row, in catalogue order.
+// "all" is every catalogue row in the sweeps (AlgorithmInfo::in_sweeps), in
+// catalogue order; a row out of the sweeps is selected by name only.
 TEST(SpecTest, AllSelectsEveryAlgorithmInCatalogueOrder) {
   absl::StatusOr<Spec> spec = ParseSelection("\"all\"");
   ASSERT_TRUE(spec.ok()) << spec.status();
   std::vector<std::string> expected;
   for (const AlgorithmInfo& info : Algorithms()) {
-    expected.push_back(std::string(info.name));
+    if (info.in_sweeps) expected.push_back(std::string(info.name));
   }
   EXPECT_EQ(AlgorithmOrder(*spec), expected);
   absl::StatusOr<Spec> same = ParseSelection("{ all = true }");
   ASSERT_TRUE(same.ok()) << same.status();
   EXPECT_EQ(AlgorithmOrder(*same), expected);
+  for (const AlgorithmInfo& info : Algorithms()) {
+    if (info.in_sweeps) continue;
+    absl::StatusOr<Spec> named =
+        ParseSelection("[\"" + std::string(info.name) + "\"]");
+    ASSERT_TRUE(named.ok()) << info.name << ": " << named.status();
+    EXPECT_EQ(AlgorithmOrder(*named),
+              std::vector<std::string>{std::string(info.name)});
+  }
 }
 
 // A catalogue entry alone brings an algorithm into an "all" block: parsed
@@ -1050,7 +1059,10 @@ TEST(SpecTest, AllSelectsAnAlgorithmOfTheRowsGiven) {
       ParseSpec(text, "experiments/x.toml", "x", "default", rows);
   ASSERT_TRUE(spec.ok()) << spec.status();
   EXPECT_TRUE(AlgorithmsOf(*spec).count("toy"));
-  EXPECT_EQ(AlgorithmsOf(*spec).size(), rows.size());
+  EXPECT_EQ(AlgorithmsOf(*spec).size(),
+            static_cast<size_t>(std::count_if(
+                rows.begin(), rows.end(),
+                [](const AlgorithmInfo& i) { return i.in_sweeps; })));
   EXPECT_EQ(AlgorithmOrder(*spec).back(), "toy");
   // A name list finds it too; the production rows do not know it.
   const std::string named = absl::StrCat(kSelectionBase, "[\"toy\"]\n");
@@ -1072,7 +1084,9 @@ TEST(SpecTest, SelectionsByCapabilityLookupClassAndExcept) {
     ASSERT_TRUE(spec.ok()) << selection << ": " << spec.status();
     std::vector<std::string> expected;
     for (const AlgorithmInfo& info : Algorithms()) {
-      if (keep(info)) expected.push_back(std::string(info.name));
+      if (info.in_sweeps && keep(info)) {
+        expected.push_back(std::string(info.name));
+      }
     }
     EXPECT_EQ(AlgorithmOrder(*spec), expected) << selection;
   };
@@ -1104,7 +1118,10 @@ TEST(SpecTest, SelectionsByCapabilityLookupClassAndExcept) {
       kSelectionBase, "[\"ring\"]\n[sweep.tiers.smoke]\nalgorithm = \"all\"\n"),
       "smoke");
   ASSERT_TRUE(tiered.ok()) << tiered.status();
-  EXPECT_EQ(AlgorithmsOf(*tiered).size(), Algorithms().size());
+  EXPECT_EQ(AlgorithmsOf(*tiered).size(),
+            static_cast<size_t>(std::count_if(
+                Algorithms().begin(), Algorithms().end(),
+                [](const AlgorithmInfo& i) { return i.in_sweeps; })));
 }
 
 TEST(SpecTest, SelectionErrorsNameTheKeyAndTheValidValues) {

@@ -34,8 +34,10 @@
 //     straw2 draw at rank (number found), ties to the smaller id.
 //   * LookupReplicas(key_hash, r, true): `take root; chooseleaf firstn 0
 //     type zone; emit` with result_max r: one OSD in each of up to r
-//     distinct zones (fewer when there are fewer zones; without zones, the
-//     one OSD of Lookup). Its first OSD is Lookup's.
+//     distinct zones (without zones, the one OSD of Lookup); its first OSD
+//     is Lookup's. When the zones run out, the list is filled to r as above
+//     (chbench's rule, like the other algorithms' zoned lists: distinct
+//     zones first, then other nodes).
 //   * RemoveNode removes the OSD's item from its bucket (`ceph osd crush
 //     remove`), not a reweight to 0 (`ceph osd out`, which crush_map.h's
 //     IsOut models and the CLI's --reweight drives).
@@ -302,7 +304,7 @@ class Crush final : public NodeTableAlgorithm<H> {
       if (buf[i] != crush::kItemNone)
         out->push_back(static_cast<NodeId>(buf[i]));
     }
-    if (!distinct_zones && out->size() < r) Fill(x, r, out);
+    if (out->size() < r) Fill(x, r, out);
     return absl::OkStatus();
   }
 
