@@ -532,7 +532,7 @@ inline constexpr auto kCatalogue = std::make_tuple(
         .parameters = kHashOnlyParams,
         .in_sweeps = false,
         .conformance = {.balance = BalanceModel::kBinomial,
-                        .churn = Churn::kMinimal,
+                        .churn = Churn::kBounded,
                         .reference_model = true,
                         .add_is_not_undo =
                             "crush: an OSD's draws mix its id, and a re-added "

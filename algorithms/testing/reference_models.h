@@ -75,6 +75,10 @@ class ReferenceModel {
   // given ids. The other models ignore them.
   virtual void Added(NodeId /*id*/, const NodeSpec& /*spec*/) {}
   virtual void Removed(NodeId /*id*/) {}
+  // Whether the model describes the node set it was given (false: the
+  // algorithm's mapping for it is outside the model's scope, and callers
+  // do not compare).
+  virtual bool Covers() const { return true; }
 };
 
 // Jump consistent hash, transcribed from the paper's Figure 1: Lamping &
@@ -1195,12 +1199,18 @@ class CrushModel final : public ReferenceModel {
  public:
   void Rebuild(std::span<const LiveNode> live) override {
     osds_.clear();
+    zoned_ = false;
     for (const LiveNode& n : live) Added(n.id, n.spec);
   }
   void Added(NodeId id, const NodeSpec& spec) override {
     osds_.push_back({id, static_cast<uint32_t>(static_cast<float>(spec.weight) *
                                                65536.0f)});
+    zoned_ = zoned_ || !spec.zone.empty();
   }
+  // The flat map only: once a node with a zone came, the algorithm's map is
+  // root -> zones -> OSDs (for good, as Crush's), which this model does not
+  // describe.
+  bool Covers() const override { return !zoned_; }
   void Removed(NodeId id) override {
     for (size_t i = 0; i < osds_.size(); ++i) {
       if (osds_[i].first == id) {
@@ -1264,6 +1274,7 @@ class CrushModel final : public ReferenceModel {
   }
 
   std::vector<std::pair<NodeId, uint32_t>> osds_;  // (id, 16.16 weight)
+  bool zoned_ = false;
 };
 
 // The reference model of registry algorithm `algorithm` with `params` (the
