@@ -3,7 +3,6 @@
 #include "experiments/assemble.h"
 
 #include <algorithm>
-#include <iterator>
 #include <map>
 #include <utility>
 #include <string>
@@ -36,8 +35,47 @@ std::vector<size_t> SummaryKeyColumns() {
   return key_cols;
 }
 
-// data.csv rows of a run written before the flag columns (every column but
-// the last two, noisy and n_eff) completed with the flags of their group in
+bool IsOptionalColumn(std::string_view name) {
+  return std::find(kOptionalColumns.begin(), kOptionalColumns.end(), name) !=
+         kOptionalColumns.end();
+}
+
+// For each column of kColumns, its index in `header` (header.size() when
+// the header lacks it). Empty when the header names a column kColumns does
+// not have or lacks one that is neither optional (kOptionalColumns) nor, with
+// `flags_optional`, a flag.
+std::vector<size_t> ColumnsOfHeader(const std::vector<std::string>& header,
+                                    bool flags_optional) {
+  std::vector<size_t> at;
+  for (const std::string& h : header) {
+    if (ColumnIndex(h) == kColumns.size()) return {};
+  }
+  for (std::string_view name : kColumns) {
+    const size_t i = static_cast<size_t>(
+        std::find(header.begin(), header.end(), name) - header.begin());
+    const bool flag = name == "noisy" || name == "n_eff";
+    if (i == header.size() && !IsOptionalColumn(name) &&
+        !(flags_optional && flag)) {
+      return {};
+    }
+    at.push_back(i);
+  }
+  return at;
+}
+
+// `row` (fields in the order of the header `at` came from) in kColumns
+// order, the columns the header lacks empty.
+std::vector<std::string> InColumnOrder(std::vector<std::string>& row,
+                                       const std::vector<size_t>& at) {
+  std::vector<std::string> out(kColumns.size());
+  for (size_t c = 0; c < kColumns.size(); ++c) {
+    if (at[c] < row.size()) out[c] = std::move(row[at[c]]);
+  }
+  return out;
+}
+
+// data.csv rows of a run written before the flag columns (in kColumns order,
+// noisy and n_eff empty) completed with the flags of their group in
 // that run's summary.csv, which has them: every row of a group gets its
 // group's noisy and n_eff = 1, so the groups' flags are unchanged.
 absl::Status AddFlagsFromSummary(const std::string& dir,
@@ -60,10 +98,13 @@ absl::Status AddFlagsFromSummary(const std::string& dir,
     return static_cast<size_t>(std::find(header.begin(), header.end(), name) -
                                header.begin());
   };
-  for (size_t i = 0; i < key_cols.size(); ++i) {
-    if (i >= header.size() || header[i] != kColumns[key_cols[i]]) {
+  std::vector<size_t> key_at;  // each key column's index in the header
+  for (size_t c : key_cols) {
+    key_at.push_back(col(kColumns[c]));
+    if (key_at.back() == header.size() && !IsOptionalColumn(kColumns[c])) {
       return absl::DataLossError(absl::StrCat(
-          path, ": its configuration columns are not this chbench's"));
+          path, ": its configuration columns are not this chbench's (no '",
+          std::string(kColumns[c]), "')"));
     }
   }
   const size_t noisy = col("noisy"), n_eff = col("n_eff");
@@ -80,8 +121,10 @@ absl::Status AddFlagsFromSummary(const std::string& dir,
                                               r.size(), " fields, not ",
                                               header.size()));
     }
-    flags[std::vector<std::string>(r.begin(), r.begin() + key_cols.size())] =
-        {r[noisy] == "1" ? "1" : "0", r[n_eff] == "1" ? "1" : ""};
+    std::vector<std::string> key;
+    for (size_t i : key_at) key.push_back(i < r.size() ? r[i] : "");
+    flags[std::move(key)] = {r[noisy] == "1" ? "1" : "0",
+                             r[n_eff] == "1" ? "1" : ""};
   }
   for (std::vector<std::string>& r : *rows) {
     std::vector<std::string> key;
@@ -92,8 +135,8 @@ absl::Status AddFlagsFromSummary(const std::string& dir,
           path, ": no row for a configuration of data.csv (metric '",
           r[ColumnIndex("metric")], "'): rerun the experiment"));
     }
-    r.push_back(it->second.first);
-    r.push_back(it->second.second);
+    r[ColumnIndex("noisy")] = it->second.first;
+    r[ColumnIndex("n_eff")] = it->second.second;
   }
   return absl::OkStatus();
 }
@@ -113,15 +156,24 @@ absl::Status Assemble(const Spec& spec, const std::string& dir) {
       return absl::DataLossError(absl::StrCat(
           path, ": ", recs.status().message(), "; rerun with --force"));
     }
+    // By name: a cell file of an earlier chbench may lack optional columns.
+    const std::vector<size_t> at =
+        recs->empty() ? std::vector<size_t>{}
+                      : ColumnsOfHeader(recs->front(), /*flags_optional=*/false);
+    if (at.empty()) {
+      return absl::DataLossError(absl::StrCat(
+          path, ": its header is not a chbench cell header (written by "
+          "another version of chbench?); rerun with --force"));
+    }
     for (size_t i = 1; i < recs->size(); ++i) {
-      if ((*recs)[i].size() != kColumns.size()) {
+      if ((*recs)[i].size() != recs->front().size()) {
         return absl::DataLossError(absl::StrCat(
             path, ": row ", i, " has ", (*recs)[i].size(), " fields, not ",
-            kColumns.size(), " (written by another version of chbench?); "
-            "rerun with --force"));
+            recs->front().size(), "; rerun with --force"));
       }
-      data += FormatFields((*recs)[i]);
-      rows.push_back(std::move((*recs)[i]));
+      std::vector<std::string> row = InColumnOrder((*recs)[i], at);
+      data += FormatFields(row);
+      rows.push_back(std::move(row));
     }
   }
   if (absl::Status s = WriteResult(dir + "/data.csv", data); !s.ok()) {
@@ -207,33 +259,31 @@ absl::Status Resummarize(const std::string& dir) {
     return absl::DataLossError(absl::StrCat(path, ": ",
                                             recs.status().message()));
   }
-  // The header of this build, or of one before the flag columns.
-  const size_t flagless = kColumns.size() - 2;
-  const bool current =
-      !recs->empty() && FormatFields(recs->front()) == CsvHeader();
-  const bool legacy =
-      !recs->empty() && recs->front().size() == flagless &&
-      std::equal(recs->front().begin(), recs->front().end(),
-                 kColumns.begin());
-  if (!current && !legacy) {
+  // The header of this build or of an earlier one (without the optional
+  // columns, or without the flag columns: their flags come from the run's
+  // summary.csv).
+  const std::vector<size_t> at =
+      recs->empty() ? std::vector<size_t>{}
+                    : ColumnsOfHeader(recs->front(), /*flags_optional=*/true);
+  if (at.empty()) {
     return absl::InvalidArgumentError(absl::StrCat(
-        path, ": its header is not this chbench's data.csv header (",
-        kColumns.size(), " columns from run_id to n_eff, or the first ",
-        flagless, " of them; written by another version?): rerun the "
-        "experiment"));
+        path, ": its header is not a chbench data.csv header (the columns "
+        "run_id to n_eff of results/README.md; written by another "
+        "version?): rerun the experiment"));
   }
-  const size_t width = current ? kColumns.size() : flagless;
-  std::vector<std::vector<std::string>> rows(
-      std::make_move_iterator(recs->begin() + 1),
-      std::make_move_iterator(recs->end()));
-  for (size_t i = 0; i < rows.size(); ++i) {
-    if (rows[i].size() != width) {
+  const size_t width = recs->front().size();
+  const bool flagless = at[ColumnIndex("noisy")] == width ||
+                        at[ColumnIndex("n_eff")] == width;
+  std::vector<std::vector<std::string>> rows;
+  for (size_t i = 1; i < recs->size(); ++i) {
+    if ((*recs)[i].size() != width) {
       return absl::DataLossError(absl::StrCat(
-          path, ": row ", i + 1, " has ", rows[i].size(), " fields, not ",
+          path, ": row ", i, " has ", (*recs)[i].size(), " fields, not ",
           width));
     }
+    rows.push_back(InColumnOrder((*recs)[i], at));
   }
-  if (legacy) {
+  if (flagless) {
     if (absl::Status s = AddFlagsFromSummary(dir, &rows); !s.ok()) return s;
   }
   return WriteSummary(rows, dir);

@@ -15,9 +15,11 @@
 // The note column is never read.
 //
 // Guarantees: deterministic (the same cell files give the same bytes);
-// both files are written atomically with WriteResult (signals.h). DataLoss
-// for an unreadable cell file or one with another column count (written by
-// another version of chbench): rerun with --force.
+// both files are written atomically with WriteResult (signals.h). Cell files
+// are read by column name: one written by an earlier chbench, without the
+// optional columns (result_row.h kOptionalColumns), reads them as empty.
+// DataLoss for an unreadable cell file or one whose header is not a chbench
+// cell header (written by another version of chbench): rerun with --force.
 //
 // Example:
 //   if (absl::Status s = Assemble(spec, dir); !s.ok()) return s;
@@ -44,10 +46,13 @@ absl::Status WriteSummary(const std::vector<std::vector<std::string>>& rows,
 // this build's summary statistics (metrics.h; e.g. after an interval rule
 // changed). data.csv and meta.json are not touched. For data.csv written by
 // the same build, the result equals the summary.csv Assemble wrote, byte for
-// byte. A data.csv written before the flag columns (noisy, n_eff) takes each
-// group's flags from the run's summary.csv, which has them. InvalidArgument
-// when `dir` has no readable data.csv or its header is neither; DataLoss for
-// a malformed row or a configuration the old summary lacks.
+// byte. data.csv is read by column name: one written before the optional
+// columns (result_row.h kOptionalColumns) reads them as empty; one written
+// before the flag columns (noisy, n_eff) takes each group's flags from the
+// run's summary.csv, which has them. InvalidArgument when `dir` has no
+// readable data.csv or its header names a column chbench does not have or
+// lacks a required one; DataLoss for a malformed row or a configuration the
+// old summary lacks.
 absl::Status Resummarize(const std::string& dir);
 
 }  // namespace chbench

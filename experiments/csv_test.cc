@@ -28,7 +28,8 @@ TEST(CsvTest, HeaderIsTheSchema) {
             "run_id,experiment,algorithm,hash,keyset,nodes,vnodes,table_size,"
             "load_factor,capacity,probes,keys,placed_keys,seed,repetition,"
             "scenario,removal,removed,threads,node,weight,mode,zipf,requests,"
-            "cache_items,stale_fraction,utilization,bucket,metric,value,unit,"
+            "cache_items,stale_fraction,utilization,bucket,replicas,topology,"
+      "metric,value,unit,"
             "note,noisy,n_eff\n");
 }
 

@@ -17,15 +17,22 @@
 
 namespace chbench {
 
-inline constexpr std::array<std::string_view, 34> kColumns = {
+inline constexpr std::array<std::string_view, 36> kColumns = {
     "run_id",   "experiment", "algorithm",   "hash",       "keyset",
     "nodes",    "vnodes",     "table_size",  "load_factor", "capacity",
     "probes",   "keys",       "placed_keys", "seed",       "repetition",
     "scenario", "removal",    "removed",     "threads",    "node",
     "weight",   "mode",       "zipf",        "requests",   "cache_items",
-    "stale_fraction", "utilization", "bucket",
+    "stale_fraction", "utilization", "bucket", "replicas", "topology",
     "metric",   "value",      "unit",        "note",
     "noisy",    "n_eff"};
+
+// Configuration columns that files written by an earlier chbench lack; the
+// readers (Assemble, Resummarize, plots/chdata.py) fill them in as empty,
+// so those runs stay usable. The flags (noisy, n_eff) have their own rule
+// (assemble.h Resummarize).
+inline constexpr std::array<std::string_view, 2> kOptionalColumns = {
+    "replicas", "topology"};
 
 // The index of column `name` in kColumns (kColumns.size() if absent).
 constexpr size_t ColumnIndex(std::string_view name) {
@@ -72,6 +79,10 @@ struct ResultRow {
   std::optional<double> stale_fraction;
   std::optional<double> utilization;
   std::optional<uint64_t> bucket;
+  // Replica placement (replicas experiment): the replicas per key (r) and
+  // the topology's name (flat, zones3, ...: experiments/kinds/replicas.cc).
+  std::optional<uint64_t> replicas;
+  std::string topology;
   std::string metric;             // e.g. "moved_fraction"
   std::optional<double> value;    // empty with a note when not applicable
   std::string unit;               // e.g. "fraction", "ns", "bytes"

@@ -305,6 +305,7 @@ TEST_F(SpecDirTest, WritesDataSummaryMetaAndResumes) {
                            "placed_keys,scenario,removal,removed,"
                            "threads,node,weight,mode,zipf,requests,"
                            "cache_items,stale_fraction,utilization,bucket,"
+                           "replicas,topology,"
                            "metric,unit,n,n_eff,median,"
                            "median_ci_low,median_ci_high,min,max,cv,mean,"
                            "mean_ci_low,mean_ci_high,noisy\n"));
@@ -567,6 +568,55 @@ TEST_F(SpecDirTest, CellFileWithOtherColumnsIsRefused) {
   const absl::Status s = RunExperiments({"balance"}, options_);
   EXPECT_FALSE(s.ok());
   EXPECT_THAT(s.message(), HasSubstr("rerun with --force"));
+}
+
+// Files of an earlier chbench, without the optional columns (replicas,
+// topology), are read by column name: their cells assemble to the same
+// data.csv and summary.csv as this build's, and their data.csv resummarizes
+// to the same summary.
+TEST_F(SpecDirTest, FilesWithoutTheOptionalColumnsReadByName) {
+  ASSERT_TRUE(RunExperiments({"balance"}, options_).ok());
+  const std::string dir = RunDir();
+  const std::string data = *ReadFile(dir + "/data.csv");
+  const std::string summary = *ReadFile(dir + "/summary.csv");
+  // Drops the optional columns of a CSV text; true if it had them.
+  auto drop = [](const std::string& text, std::string* out) {
+    auto recs = ParseCsv(text);
+    if (!recs.ok() || recs->empty()) return false;
+    std::vector<size_t> keep;
+    for (size_t i = 0; i < recs->front().size(); ++i) {
+      const std::string& h = recs->front()[i];
+      if (h != "replicas" && h != "topology") keep.push_back(i);
+    }
+    if (keep.size() + 2 != recs->front().size()) return false;
+    out->clear();
+    for (const std::vector<std::string>& f : *recs) {
+      std::vector<std::string> kept;
+      for (size_t i : keep) kept.push_back(f[i]);
+      *out += FormatFields(kept);
+    }
+    return true;
+  };
+  int cells = 0;
+  for (const auto& e : fs::directory_iterator(dir + "/cells")) {
+    std::string old;
+    ASSERT_TRUE(drop(*ReadFile(e.path().string()), &old));
+    ASSERT_TRUE(WriteFileAtomic(e.path().string(), old).ok());
+    ++cells;
+  }
+  ASSERT_GT(cells, 0);
+  ASSERT_TRUE(fs::remove(dir + "/data.csv"));
+  ASSERT_TRUE(RunExperiments({"balance"}, options_).ok());
+  EXPECT_EQ(*ReadFile(dir + "/data.csv"), data);
+  EXPECT_EQ(*ReadFile(dir + "/summary.csv"), summary);
+  std::string old_data;
+  ASSERT_TRUE(drop(data, &old_data));
+  ASSERT_TRUE(WriteFileAtomic(dir + "/data.csv", old_data).ok());
+  ASSERT_TRUE(fs::remove(dir + "/summary.csv"));
+  // Without summary.csv only a data.csv without flags would fail: this one
+  // has them.
+  ASSERT_TRUE(Resummarize(dir).ok());
+  EXPECT_EQ(*ReadFile(dir + "/summary.csv"), summary);
 }
 
 // A timing experiment's meta.json states the noise policy its cells were

@@ -60,13 +60,15 @@ COLUMNS = ["run_id", "experiment", "algorithm", "hash", "keyset", "nodes",
            "keys", "placed_keys", "seed", "repetition", "scenario",
            "removal", "removed", "threads", "node", "weight",
            "mode", "zipf", "requests", "cache_items", "stale_fraction",
-           "utilization", "bucket",
+           "utilization", "bucket", "replicas", "topology",
            "metric", "value", "unit", "note", "noisy", "n_eff"]
 # The cluster experiment's columns (mode .. bucket, experiments/
-# result_row.h) are empty for every other experiment; runs written before
-# they existed lack them and read as empty (read_csv adds them).
+# result_row.h) and the replicas experiment's (replicas, topology) are empty
+# for every other experiment; runs written before they existed lack them and
+# read as empty (read_csv adds them).
 STRING_COLUMNS = ["run_id", "experiment", "algorithm", "hash", "keyset",
-                  "scenario", "removal", "mode", "metric", "unit", "note"]
+                  "scenario", "removal", "mode", "topology", "metric", "unit",
+                  "note"]
 NUMERIC_COLUMNS = [c for c in COLUMNS if c not in STRING_COLUMNS]
 # The per-row flags summary.csv aggregates (results/README.md).
 FLAG_COLUMNS = ["noisy", "n_eff"]

@@ -134,8 +134,8 @@ class Writer:
             repetition=None, scenario="", removal="", removed=None,
             threads=None, node=None, weight=None, mode="", zipf=None,
             requests=None, cache_items=None, stale_fraction=None,
-            utilization=None, bucket=None, metric, value, unit, note="",
-            noisy=0, n_eff=None):
+            utilization=None, bucket=None, replicas=None, topology="",
+            metric, value, unit, note="", noisy=0, n_eff=None):
         self.rows.append({
             "run_id": self.rid, "experiment": self.exp,
             "algorithm": algorithm, "hash": hash, "keyset": keyset,
@@ -149,7 +149,8 @@ class Writer:
             "weight": weight, "mode": mode, "zipf": zipf,
             "requests": requests, "cache_items": cache_items,
             "stale_fraction": stale_fraction, "utilization": utilization,
-            "bucket": bucket, "metric": metric, "value": value,
+            "bucket": bucket, "replicas": replicas, "topology": topology,
+            "metric": metric, "value": value,
             "unit": unit, "note": note, "noisy": noisy, "n_eff": n_eff})
 
     def write(self, out, date=DATE, tier=TIER, rid=None, cpu=None):
