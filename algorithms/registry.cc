@@ -31,24 +31,34 @@ std::string AlgorithmNames() {
                        });
 }
 
-std::string WeightedAlgorithmNames() {
+namespace {
+
+// The catalogue's names whose row satisfies `pred`, comma-separated.
+template <typename Pred>
+std::string NamesWhere(Pred pred) {
   std::string out;
   for (const AlgorithmInfo& info : kAlgorithms) {
-    if (!info.capabilities.weights) continue;
+    if (!pred(info)) continue;
     if (!out.empty()) out += ", ";
     out += info.name;
   }
   return out;
 }
 
+}  // namespace
+
+std::string WeightedAlgorithmNames() {
+  return NamesWhere(
+      [](const AlgorithmInfo& i) { return i.capabilities.weights; });
+}
+
+std::string ReplicaAlgorithmNames() {
+  return NamesWhere(
+      [](const AlgorithmInfo& i) { return i.capabilities.replicas; });
+}
+
 std::string HashAxisAlgorithmNames() {
-  std::string out;
-  for (const AlgorithmInfo& info : kAlgorithms) {
-    if (!info.hash_axis) continue;
-    if (!out.empty()) out += ", ";
-    out += info.name;
-  }
-  return out;
+  return NamesWhere([](const AlgorithmInfo& i) { return i.hash_axis; });
 }
 
 absl::StatusOr<std::unique_ptr<ConsistentHash>> MakeAlgorithm(

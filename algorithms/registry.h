@@ -152,6 +152,8 @@ const AlgorithmInfo* FindAlgorithm(std::string_view name);
 std::string AlgorithmNames();
 // The algorithms whose capabilities include weights: "ring, rendezvous, ...".
 std::string WeightedAlgorithmNames();
+// The algorithms whose capabilities include replicas (LookupReplicas).
+std::string ReplicaAlgorithmNames();
 // The algorithms timed with every hash (AlgorithmInfo::hash_axis).
 std::string HashAxisAlgorithmNames();
 

@@ -199,10 +199,21 @@ absl::StatusOr<TimingGroupResult> MeasureMembers(const TimingGroup& g,
 
 absl::StatusOr<TimingGroupResult> LookupGroup(const TimingGroup& g) {
   if (g.scenario != "prehashed" && g.scenario != "weighted" &&
-      g.scenario != "string") {
-    return absl::InvalidArgumentError(
-        absl::StrCat("unknown lookup scenario '", g.scenario,
-                     "'; valid scenarios: prehashed, weighted, string"));
+      g.scenario != "string" && g.scenario != "replicas") {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "unknown lookup scenario '", g.scenario,
+        "'; valid scenarios: prehashed, weighted, string, replicas"));
+  }
+  if (g.scenario == "replicas") {
+    for (const TimingMember& m : g.members) {
+      const AlgorithmInfo* info = FindAlgorithm(m.algorithm);
+      if (info == nullptr || !info->capabilities.replicas) {
+        return absl::InvalidArgumentError(absl::StrCat(
+            "algorithm '", m.algorithm,
+            "' in a replicas lookup group: it has no replica lists; valid: ",
+            ReplicaAlgorithmNames()));
+      }
+    }
   }
   if (g.scenario == "weighted") {
     TimingGroup weighted = g;
@@ -223,7 +234,7 @@ absl::StatusOr<TimingGroupResult> LookupGroup(const TimingGroup& g) {
     return MeasureMembers(weighted, &st, /*build=*/false);
   }
   LookupState st;
-  if (g.scenario == "prehashed") {
+  if (g.scenario == "prehashed" || g.scenario == "replicas") {
     st.digests = GenerateKeyHashes(g.num_keys, g.seed);
   } else if (absl::Status s = LoadStringKeys(g, &st); !s.ok()) {
     return s;

@@ -32,6 +32,12 @@
 //   * lookup, scenario "weighted": as "prehashed" (lookup_ns and
 //     lookup_latency_ns), on nodes with weights 1 + (i mod 4)
 //     (WeightedNodeSpecs), for algorithms that accept weights; no peers.
+//   * lookup, scenario "replicas": prehashed keys on equal nodes without
+//     zones, for algorithms with replica lists; each member is timed twice
+//     in the same rounds: Lookup (lookup_ns, lookup_latency_ns) and
+//     LookupReplicas(key, kTimedReplicas) (replicas_lookup_ns,
+//     replicas_lookup_latency_ns; the fold covers every node of the list;
+//     `replicas` says r); no peers.
 //   * lookup, scenario "string": keys = GenerateKeys(keyset, num_keys, seed);
 //     lookup_ns and lookup_latency_ns time HashKey + Lookup, hash_ns HashKey
 //     alone.
@@ -103,6 +109,11 @@ inline std::string LookupTimedHashNames() {
   return out;
 }
 
+// The r of the lookup scenario "replicas": three copies, the common
+// replication factor (Cassandra's and Dynamo's usual N = 3, Ceph's default
+// pool size).
+inline constexpr uint32_t kTimedReplicas = 3;
+
 struct TimingMember {
   std::string algorithm;
   AlgorithmParams params;
@@ -121,7 +132,8 @@ struct TimingGroup {
   std::string kind;      // "lookup" | "build" | "hash_speed"
   uint32_t nodes = 0;    // lookup, build
   std::string keyset;    // lookup (string scenario), hash_speed
-  std::string scenario;  // lookup: "prehashed" | "weighted" | "string"
+  // lookup: "prehashed" | "weighted" | "string" | "replicas"
+  std::string scenario;
   uint64_t seed = 0;
   size_t num_keys = 0;  // lookup, hash_speed
   bool peers = true;
@@ -148,6 +160,7 @@ struct TimingSample {
   std::optional<uint64_t> table_size;  // maglev: the M used
   uint64_t keys = 0;                   // keys cycled over (lookup)
   uint64_t placed_keys = 0;            // bounded_load
+  uint32_t replicas = 0;  // scenario "replicas": the r of LookupReplicas
 };
 
 struct TimingGroupResult {

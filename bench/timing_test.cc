@@ -20,6 +20,7 @@
 #include <typeinfo>
 #include <vector>
 
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "algorithms/checksum.h"
 #include "algorithms/hash/hash_registry.h"
@@ -138,6 +139,42 @@ TEST(LookupGroupTest, WeightedScenarioBuildsWeightedNodes) {
               HasSubstr("algorithm 'jump' in a weighted lookup group: it "
                         "does not accept node weights; valid: ring, "
                         "rendezvous, maglev"));
+}
+
+// Scenario "replicas": each member times Lookup and LookupReplicas(key, 3)
+// in the same rounds (one value per round each), rows say r = 3, the
+// checksum is the prehashed one (Lookup's owners); no peers; algorithms
+// without replica lists are refused with the valid names.
+TEST(LookupGroupTest, ReplicasScenarioTimesBothLookupsInTheSameRounds) {
+  for (const char* algo : {"ring", "rendezvous", "choosek", "crush"}) {
+    SCOPED_TRACE(algo);
+    TimingGroup g = Tiny("lookup", {algo}, 20, 4096, "replicas");
+    absl::StatusOr<TimingGroupResult> r = RunTimingGroup(g);
+    ASSERT_TRUE(r.ok()) << r.status();
+    const TimingSample* sum = Find(*r, algo, "checksum", "replicas");
+    ASSERT_NE(sum, nullptr);
+    ASSERT_EQ(sum->values.size(), 1u);
+    EXPECT_EQ(static_cast<uint64_t>(sum->values[0]),
+              InterfaceChecksum(g, /*strings=*/false));
+    for (const char* metric :
+         {"lookup_ns", "lookup_latency_ns", "replicas_lookup_ns",
+          "replicas_lookup_latency_ns"}) {
+      const TimingSample* s = Find(*r, algo, metric, "replicas");
+      ASSERT_NE(s, nullptr) << metric;
+      EXPECT_EQ(s->values.size(), g.rounds) << metric;
+      EXPECT_EQ(s->replicas, absl::StartsWith(metric, "replicas_") ? 3u : 0u)
+          << metric;
+    }
+    for (const TimingSample& s : r->samples) {
+      EXPECT_EQ(s.algorithm, algo) << s.metric;  // no peer
+    }
+  }
+  absl::StatusOr<TimingGroupResult> bad =
+      RunTimingGroup(Tiny("lookup", {"jump"}, 10, 4096, "replicas"));
+  ASSERT_FALSE(bad.ok());
+  EXPECT_THAT(bad.status().message(),
+              HasSubstr("algorithm 'jump' in a replicas lookup group: it has "
+                        "no replica lists; valid: ring, rendezvous"));
 }
 
 TEST(LookupGroupTest, EveryMemberHasEveryMetricOncePerRound) {

@@ -10,7 +10,7 @@ namespace {
 
 constexpr std::string_view kPeerPlaceholder = "<peer>";
 
-constexpr std::array<MetricInfo, 62> kMetrics = {{
+constexpr std::array<MetricInfo, 64> kMetrics = {{
     // Timing (vary run to run).
     {"lookup_ns", "ns", "lower", true,
      "time per lookup, independent lookups over a key array (throughput); "
@@ -18,6 +18,12 @@ constexpr std::array<MetricInfo, 62> kMetrics = {{
     {"lookup_latency_ns", "ns", "lower", true,
      "time per lookup in a dependent chain (the next key depends on the "
      "previous owner)"},
+    {"replicas_lookup_ns", "ns", "lower", true,
+     "time per LookupReplicas(key, r) (column replicas), independent lookups "
+     "(lookup, scenario replicas; lookup_ns of the same rows' member and "
+     "rounds is the single lookup)"},
+    {"replicas_lookup_latency_ns", "ns", "lower", true,
+     "time per LookupReplicas(key, r) in a dependent chain"},
     {"hash_ns", "ns", "lower", true,
      "time per HashKey (lookup, scenario string) or per HashString<H> "
      "(hashes experiment)"},

@@ -618,6 +618,23 @@ class Parser {
         }
       }
     }
+    // Scenario "replicas" (lookup): algorithms with replica lists only.
+    if (std::find(b.scenario.begin(), b.scenario.end(), "replicas") !=
+        b.scenario.end()) {
+      for (const std::string& a : b.algorithm) {
+        const AlgorithmInfo* info = FindIn(algorithms_, a);
+        if (info != nullptr && !info->capabilities.replicas) {
+          return Error(
+              "algorithm",
+              absl::StrCat("value '", a,
+                           "' with scenario 'replicas': it has no replica "
+                           "lists; valid: ",
+                           NamesIn(algorithms_, [](const AlgorithmInfo& i) {
+                             return i.capabilities.replicas;
+                           })));
+        }
+      }
+    }
     if (schema->removal == RemovalAxis::kOptional) {
       if (b.removal.empty() != b.removed_fraction.empty()) {
         return Error(b.removal.empty() ? "removal" : "removed_fraction",
@@ -755,7 +772,8 @@ class Parser {
           schema->scenarios.empty() || b.scenario.empty() ||
           std::find_if(b.scenario.begin(), b.scenario.end(),
                        [](const std::string& sc) {
-                         return sc == "prehashed" || sc == "weighted";
+                         return sc == "prehashed" || sc == "weighted" ||
+                                sc == "replicas";
                        }) != b.scenario.end();
       for (const std::string& h : b.hash) {
         if (h != def && !prehashed) {

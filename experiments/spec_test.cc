@@ -600,7 +600,8 @@ TEST(SpecTest, LookupScenariosAndMultithread) {
   EXPECT_EQ(both->cells.size(), 8u);  // "weighted" is not a default
   EXPECT_THAT(Error(std::string(kLookup) + "scenario = [\"placed\"]\n"),
               HasSubstr("key 'scenario': unknown value 'placed' for kind "
-                        "'lookup'; valid: prehashed, weighted, string"));
+                        "'lookup'; valid: prehashed, weighted, string, "
+                        "replicas"));
   // weighted: only for algorithms that accept weights, with the default
   // hash only, and never by default.
   absl::StatusOr<Spec> weighted = Parse(
@@ -619,6 +620,21 @@ TEST(SpecTest, LookupScenariosAndMultithread) {
               HasSubstr("timed with hash 'xxh64' only"));
   EXPECT_THAT(Error(std::string(kLookup) + "scenario = [\"add\"]\n"),
               HasSubstr("unknown value 'add' for kind 'lookup'"));
+  // replicas: only for algorithms with replica lists, default hash only.
+  absl::StatusOr<Spec> replicas = Parse(
+      "[[sweep]]\nkind = \"lookup\"\nalgorithm = [\"ring\", \"crush\"]\n"
+      "nodes = [10]\nkeys = 1000\nscenario = [\"replicas\"]\n");
+  ASSERT_TRUE(replicas.ok()) << replicas.status();
+  ASSERT_EQ(replicas->cells.size(), 2u);
+  EXPECT_EQ(replicas->cells[1].scenario, "replicas");
+  EXPECT_THAT(Error(std::string(kLookup) + "scenario = [\"replicas\"]\n"),
+              HasSubstr("key 'algorithm': value 'jump' with scenario "
+                        "'replicas': it has no replica lists; valid: ring, "
+                        "rendezvous"));
+  EXPECT_THAT(Error("[[sweep]]\nkind = \"lookup\"\nalgorithm = [\"ring\"]\n"
+                    "nodes = [10]\nkeys = 1000\nscenario = [\"replicas\"]\n"
+                    "hash = [\"md5\"]\n"),
+              HasSubstr("timed with hash 'xxh64' only"));
   // multithread: on the prehashed cells, and part of the name.
   absl::StatusOr<Spec> mt =
       Parse(std::string(kLookup) + "multithread = true\n");

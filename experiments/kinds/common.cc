@@ -221,6 +221,7 @@ std::vector<std::vector<ResultRow>> TimingRows(
     }
     if (s.placed_keys) base.placed_keys = s.placed_keys;
     if (s.threads) base.threads = s.threads;
+    if (s.replicas) base.replicas = s.replicas;
     base.repetition.reset();
     base.noisy = s.noisy;
     if (s.values.size() <= 1) {

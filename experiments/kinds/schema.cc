@@ -14,9 +14,11 @@ namespace chbench {
 namespace {
 
 // "weighted": prehashed keys on nodes with weights 1 + (i mod 4)
-// (bench/timing.h), for the algorithms that accept weights.
-constexpr std::array<std::string_view, 3> kLookupScenarios = {
-    "prehashed", "weighted", "string"};
+// (bench/timing.h), for the algorithms that accept weights. "replicas":
+// prehashed keys, Lookup and LookupReplicas(key, 3) in the same rounds, for
+// the algorithms with replica lists.
+constexpr std::array<std::string_view, 4> kLookupScenarios = {
+    "prehashed", "weighted", "string", "replicas"};
 constexpr std::array<std::string_view, 2> kLookupDefaultScenarios = {
     "prehashed", "string"};
 constexpr std::array<std::string_view, 1> kRemovalDefaultScenarios = {
@@ -61,8 +63,8 @@ constexpr std::array<KeyNote, 1> kClusterNotes = {
     {{"keys_per_node", "; use 'keys' (the universe)"}}};
 
 // The result columns each kind's rows fill beyond kCommonColumns.
-constexpr std::array<std::string_view, 5> kLookupColumns = {
-    "placed_keys", "scenario", "removal", "removed", "threads"};
+constexpr std::array<std::string_view, 6> kLookupColumns = {
+    "placed_keys", "scenario", "removal", "removed", "threads", "replicas"};
 constexpr std::array<std::string_view, 1> kPlacedColumns = {"placed_keys"};
 constexpr std::array<std::string_view, 1> kScenarioColumns = {"scenario"};
 constexpr std::array<std::string_view, 3> kWeightsColumns = {"scenario", "node",
