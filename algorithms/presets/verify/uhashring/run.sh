@@ -13,7 +13,7 @@ PYVER=$("$PY" -c 'import platform; print(platform.python_version())')
 vl_scratch
 
 VERSION_TEXT="uhashring ${PKGVER%%-*} (Debian python3-uhashring ${PKGVER}, /usr/bin/python3 ${PYVER})"
-vl_map_rows uhashring uhashring=default uhashring_ketama=ketama -- "$PY" -I -B "$HERE/uhr_map.py"
+vl_map_rows uhashring uhashring=default uhashring_ketama=ketama -- "$PY" -I -B "$HERE/uhr.py"
 # replicas.tsv rows: range(key, size=R, unique=True), the preference list.
 while IFS=$'\x1f' read -r stem _system preset options replicas _check remove servers; do
   case $preset in
@@ -22,7 +22,7 @@ while IFS=$'\x1f' read -r stem _system preset options replicas _check remove ser
     *) vl_die 1 "$stem: unknown preset $preset" ;;
   esac
   [ -z "$options$remove" ] || vl_die 1 "$stem: unexpected options or removal"
-  "$PY" -I -B "$HERE/uhr_range.py" "$mode" "$servers" "$replicas" "$VERSION_TEXT" \
+  "$PY" -I -B "$HERE/uhr.py" "$mode" "$servers" "$VERSION_TEXT" "$replicas" \
     < "$KEYS" > "$SCRATCH/out/$stem.tsv"
 done < <(vl_replica_rows uhashring)
 vl_publish "$SCRATCH/out"
