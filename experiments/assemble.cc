@@ -40,12 +40,14 @@ bool IsOptionalColumn(std::string_view name) {
          kOptionalColumns.end();
 }
 
-// For each column of kColumns, its index in `header` (header.size() when
-// the header lacks it). Empty when the header names a column kColumns does
-// not have or lacks one that is neither optional (kOptionalColumns) nor, with
-// `flags_optional`, a flag.
-std::vector<size_t> ColumnsOfHeader(const std::vector<std::string>& header,
-                                    bool flags_optional) {
+// For each column of kColumns, its index in the header, the first record of
+// `recs` (header.size() when the header lacks it). Empty when there is no
+// header, or it names a column kColumns does not have or lacks one that is
+// neither optional (kOptionalColumns) nor, with `flags_optional`, a flag.
+std::vector<size_t> ColumnsOfHeader(
+    const std::vector<std::vector<std::string>>& recs, bool flags_optional) {
+  if (recs.empty()) return {};
+  const std::vector<std::string>& header = recs.front();
   std::vector<size_t> at;
   for (const std::string& h : header) {
     if (ColumnIndex(h) == kColumns.size()) return {};
@@ -72,6 +74,24 @@ std::vector<std::string> InColumnOrder(std::vector<std::string>& row,
     if (at[c] < row.size()) out[c] = std::move(row[at[c]]);
   }
   return out;
+}
+
+// The rows after the header of `recs` in kColumns order (`at`: from
+// ColumnsOfHeader); DataLoss naming `path` for a row of another width than
+// the header, `advice` appended.
+absl::StatusOr<std::vector<std::vector<std::string>>> RowsByName(
+    const std::string& path, std::vector<std::vector<std::string>>& recs,
+    const std::vector<size_t>& at, std::string_view advice) {
+  std::vector<std::vector<std::string>> rows;
+  for (size_t i = 1; i < recs.size(); ++i) {
+    if (recs[i].size() != recs.front().size()) {
+      return absl::DataLossError(absl::StrCat(
+          path, ": row ", i, " has ", recs[i].size(), " fields, not ",
+          recs.front().size(), std::string(advice)));
+    }
+    rows.push_back(InColumnOrder(recs[i], at));
+  }
+  return rows;
 }
 
 // data.csv rows of a run written before the flag columns (in kColumns order,
@@ -158,20 +178,16 @@ absl::Status Assemble(const Spec& spec, const std::string& dir) {
     }
     // By name: a cell file of an earlier chbench may lack optional columns.
     const std::vector<size_t> at =
-        recs->empty() ? std::vector<size_t>{}
-                      : ColumnsOfHeader(recs->front(), /*flags_optional=*/false);
+        ColumnsOfHeader(*recs, /*flags_optional=*/false);
     if (at.empty()) {
       return absl::DataLossError(absl::StrCat(
           path, ": its header is not a chbench cell header (written by "
           "another version of chbench?); rerun with --force"));
     }
-    for (size_t i = 1; i < recs->size(); ++i) {
-      if ((*recs)[i].size() != recs->front().size()) {
-        return absl::DataLossError(absl::StrCat(
-            path, ": row ", i, " has ", (*recs)[i].size(), " fields, not ",
-            recs->front().size(), "; rerun with --force"));
-      }
-      std::vector<std::string> row = InColumnOrder((*recs)[i], at);
+    absl::StatusOr<std::vector<std::vector<std::string>>> cell_rows =
+        RowsByName(path, *recs, at, "; rerun with --force");
+    if (!cell_rows.ok()) return cell_rows.status();
+    for (std::vector<std::string>& row : *cell_rows) {
       data += FormatFields(row);
       rows.push_back(std::move(row));
     }
@@ -263,8 +279,7 @@ absl::Status Resummarize(const std::string& dir) {
   // columns, or without the flag columns: their flags come from the run's
   // summary.csv).
   const std::vector<size_t> at =
-      recs->empty() ? std::vector<size_t>{}
-                    : ColumnsOfHeader(recs->front(), /*flags_optional=*/true);
+      ColumnsOfHeader(*recs, /*flags_optional=*/true);
   if (at.empty()) {
     return absl::InvalidArgumentError(absl::StrCat(
         path, ": its header is not a chbench data.csv header (the columns "
@@ -274,19 +289,13 @@ absl::Status Resummarize(const std::string& dir) {
   const size_t width = recs->front().size();
   const bool flagless = at[ColumnIndex("noisy")] == width ||
                         at[ColumnIndex("n_eff")] == width;
-  std::vector<std::vector<std::string>> rows;
-  for (size_t i = 1; i < recs->size(); ++i) {
-    if ((*recs)[i].size() != width) {
-      return absl::DataLossError(absl::StrCat(
-          path, ": row ", i, " has ", (*recs)[i].size(), " fields, not ",
-          width));
-    }
-    rows.push_back(InColumnOrder((*recs)[i], at));
-  }
+  absl::StatusOr<std::vector<std::vector<std::string>>> rows =
+      RowsByName(path, *recs, at, "");
+  if (!rows.ok()) return rows.status();
   if (flagless) {
-    if (absl::Status s = AddFlagsFromSummary(dir, &rows); !s.ok()) return s;
+    if (absl::Status s = AddFlagsFromSummary(dir, &*rows); !s.ok()) return s;
   }
-  return WriteSummary(rows, dir);
+  return WriteSummary(*rows, dir);
 }
 
 }  // namespace chbench

@@ -598,40 +598,36 @@ class Parser {
                                            schema->min_nodes, " nodes"));
       }
     }
-    // Scenario "weighted" (the kinds that have it): algorithms that accept
-    // node weights only.
-    if (std::find(schema->scenarios.begin(), schema->scenarios.end(),
-                  "weighted") != schema->scenarios.end() &&
-        std::find(b.scenario.begin(), b.scenario.end(), "weighted") !=
-            b.scenario.end()) {
-      for (const std::string& a : b.algorithm) {
-        const AlgorithmInfo* info = FindIn(algorithms_, a);
-        if (info != nullptr && !info->capabilities.weights) {
-          return Error(
-              "algorithm",
-              absl::StrCat("value '", a,
-                           "' with scenario 'weighted': it does not accept "
-                           "node weights; valid: ",
-                           NamesIn(algorithms_, [](const AlgorithmInfo& i) {
-                             return i.capabilities.weights;
-                           })));
-        }
+    // Scenarios that only algorithms with a capability run (kinds/schema.cc:
+    // the lookup scenarios): "weighted" needs weights, "replicas" replica
+    // lists.
+    struct ScenarioNeed {
+      std::string_view scenario;
+      bool (*able)(const AlgorithmInfo&);
+      std::string_view refusal;
+    };
+    static constexpr ScenarioNeed kScenarioNeeds[] = {
+        {"weighted",
+         [](const AlgorithmInfo& i) { return i.capabilities.weights; },
+         "it does not accept node weights"},
+        {"replicas",
+         [](const AlgorithmInfo& i) { return i.capabilities.replicas; },
+         "it has no replica lists"}};
+    for (const ScenarioNeed& need : kScenarioNeeds) {
+      if (std::find(schema->scenarios.begin(), schema->scenarios.end(),
+                    need.scenario) == schema->scenarios.end() ||
+          std::find(b.scenario.begin(), b.scenario.end(), need.scenario) ==
+              b.scenario.end()) {
+        continue;
       }
-    }
-    // Scenario "replicas" (lookup): algorithms with replica lists only.
-    if (std::find(b.scenario.begin(), b.scenario.end(), "replicas") !=
-        b.scenario.end()) {
       for (const std::string& a : b.algorithm) {
         const AlgorithmInfo* info = FindIn(algorithms_, a);
-        if (info != nullptr && !info->capabilities.replicas) {
-          return Error(
-              "algorithm",
-              absl::StrCat("value '", a,
-                           "' with scenario 'replicas': it has no replica "
-                           "lists; valid: ",
-                           NamesIn(algorithms_, [](const AlgorithmInfo& i) {
-                             return i.capabilities.replicas;
-                           })));
+        if (info != nullptr && !need.able(*info)) {
+          return Error("algorithm",
+                       absl::StrCat("value '", a, "' with scenario '",
+                                    std::string(need.scenario), "': ",
+                                    std::string(need.refusal), "; valid: ",
+                                    NamesIn(algorithms_, need.able)));
         }
       }
     }

@@ -602,39 +602,39 @@ TEST(SpecTest, LookupScenariosAndMultithread) {
               HasSubstr("key 'scenario': unknown value 'placed' for kind "
                         "'lookup'; valid: prehashed, weighted, string, "
                         "replicas"));
-  // weighted: only for algorithms that accept weights, with the default
-  // hash only, and never by default.
-  absl::StatusOr<Spec> weighted = Parse(
-      "[[sweep]]\nkind = \"lookup\"\nalgorithm = [\"rendezvous\", "
-      "\"ring\"]\nnodes = [10]\nkeys = 1000\nscenario = [\"weighted\"]\n");
-  ASSERT_TRUE(weighted.ok()) << weighted.status();
-  ASSERT_EQ(weighted->cells.size(), 2u);
-  EXPECT_EQ(weighted->cells[0].scenario, "weighted");
-  EXPECT_THAT(Error(std::string(kLookup) + "scenario = [\"weighted\"]\n"),
-              HasSubstr("key 'algorithm': value 'jump' with scenario "
-                        "'weighted': it does not accept node weights; valid: "
-                        "ring, rendezvous, maglev"));
-  EXPECT_THAT(Error("[[sweep]]\nkind = \"lookup\"\nalgorithm = [\"ring\"]\n"
-                    "nodes = [10]\nkeys = 1000\nscenario = [\"weighted\"]\n"
-                    "hash = [\"md5\"]\n"),
-              HasSubstr("timed with hash 'xxh64' only"));
   EXPECT_THAT(Error(std::string(kLookup) + "scenario = [\"add\"]\n"),
               HasSubstr("unknown value 'add' for kind 'lookup'"));
-  // replicas: only for algorithms with replica lists, default hash only.
-  absl::StatusOr<Spec> replicas = Parse(
-      "[[sweep]]\nkind = \"lookup\"\nalgorithm = [\"ring\", \"crush\"]\n"
-      "nodes = [10]\nkeys = 1000\nscenario = [\"replicas\"]\n");
-  ASSERT_TRUE(replicas.ok()) << replicas.status();
-  ASSERT_EQ(replicas->cells.size(), 2u);
-  EXPECT_EQ(replicas->cells[1].scenario, "replicas");
-  EXPECT_THAT(Error(std::string(kLookup) + "scenario = [\"replicas\"]\n"),
-              HasSubstr("key 'algorithm': value 'jump' with scenario "
-                        "'replicas': it has no replica lists; valid: ring, "
-                        "rendezvous"));
-  EXPECT_THAT(Error("[[sweep]]\nkind = \"lookup\"\nalgorithm = [\"ring\"]\n"
-                    "nodes = [10]\nkeys = 1000\nscenario = [\"replicas\"]\n"
-                    "hash = [\"md5\"]\n"),
-              HasSubstr("timed with hash 'xxh64' only"));
+  // weighted and replicas: only for the algorithms with the capability,
+  // with the default hash only, and never by default.
+  struct Case {
+    const char* scenario;
+    const char* able_pair;  // two algorithms that run it
+    const char* refusal;    // jump's error
+  };
+  for (const Case& k :
+       {Case{"weighted", "\"rendezvous\", \"ring\"",
+             "it does not accept node weights; valid: ring, rendezvous, "
+             "maglev"},
+        Case{"replicas", "\"ring\", \"crush\"",
+             "it has no replica lists; valid: ring, rendezvous"}}) {
+    SCOPED_TRACE(k.scenario);
+    const std::string scenario =
+        absl::StrCat("scenario = [\"", k.scenario, "\"]\n");
+    absl::StatusOr<Spec> ok = Parse(absl::StrCat(
+        "[[sweep]]\nkind = \"lookup\"\nalgorithm = [", k.able_pair,
+        "]\nnodes = [10]\nkeys = 1000\n", scenario));
+    ASSERT_TRUE(ok.ok()) << ok.status();
+    ASSERT_EQ(ok->cells.size(), 2u);
+    EXPECT_EQ(ok->cells[1].scenario, k.scenario);
+    EXPECT_THAT(Error(std::string(kLookup) + scenario),
+                HasSubstr(absl::StrCat("key 'algorithm': value 'jump' with "
+                                       "scenario '",
+                                       k.scenario, "': ", k.refusal)));
+    EXPECT_THAT(Error(absl::StrCat("[[sweep]]\nkind = \"lookup\"\nalgorithm = "
+                                   "[\"ring\"]\nnodes = [10]\nkeys = 1000\n",
+                                   scenario, "hash = [\"md5\"]\n")),
+                HasSubstr("timed with hash 'xxh64' only"));
+  }
   // multithread: on the prehashed cells, and part of the name.
   absl::StatusOr<Spec> mt =
       Parse(std::string(kLookup) + "multithread = true\n");
