@@ -88,6 +88,7 @@
 #define CHBENCH_ALGORITHMS_RENDEZVOUS_RENDEZVOUS_H_
 
 #include <algorithm>
+#include <array>
 #include <bit>
 #include <cmath>
 #include <cstddef>
@@ -712,14 +713,32 @@ class Rendezvous final : public NodeTableAlgorithm<H> {
   void TopByScore(ScoreFn score_of, size_t r, bool distinct_zones,
                   std::vector<NodeId>* out) const {
     const size_t n = ids_.size();
-    std::vector<std::pair<Score, uint32_t>> scored(n);
-    for (size_t i = 0; i < n; ++i) {
-      scored[i] = {score_of(i), static_cast<uint32_t>(i)};
-    }
     const auto better = [](const std::pair<Score, uint32_t>& a,
                            const std::pair<Score, uint32_t>& b) {
       return a.first != b.first ? a.first > b.first : a.second < b.second;
     };
+    if (!distinct_zones && r <= kInlineTop) {
+      // The r best so far, best first, on the stack: one pass, no
+      // allocation; a node enters only if it beats the r-th (expected
+      // r ln(n / r) insertions). `better` is a total order (indices are
+      // distinct), so this is partial_sort's answer.
+      std::array<std::pair<Score, uint32_t>, kInlineTop> top;
+      size_t m = 0;
+      for (size_t i = 0; i < n; ++i) {
+        const std::pair<Score, uint32_t> c{score_of(i),
+                                           static_cast<uint32_t>(i)};
+        if (m == r && !better(c, top[m - 1])) continue;
+        size_t j = m < r ? m++ : m - 1;
+        for (; j > 0 && better(c, top[j - 1]); --j) top[j] = top[j - 1];
+        top[j] = c;
+      }
+      for (size_t k = 0; k < r; ++k) out->push_back(ids_[top[k].second]);
+      return;
+    }
+    std::vector<std::pair<Score, uint32_t>> scored(n);
+    for (size_t i = 0; i < n; ++i) {
+      scored[i] = {score_of(i), static_cast<uint32_t>(i)};
+    }
     if (!distinct_zones) {
       std::partial_sort(scored.begin(), scored.begin() + r, scored.end(),
                         better);
@@ -747,6 +766,9 @@ class Rendezvous final : public NodeTableAlgorithm<H> {
     }
   }
 
+  // Replica lists up to this long are selected in one pass on the stack
+  // (TopByScore); longer ones sort all scores.
+  static constexpr size_t kInlineTop = 16;
   using Scorer = rendezvous_internal::PairScorer<H>;
   static constexpr bool kHasAvx512Kernels =
       std::is_same_v<H, Xxh64> && CHBENCH_RENDEZVOUS_HAS_AVX512_KERNELS;

@@ -215,6 +215,9 @@ TYPED_TEST(RendezvousTest, OwnerAndReplicasMatchTheDefinition) {
         ASSERT_EQ(hrw.Lookup(key), want[0]);
         ASSERT_TRUE(hrw.LookupReplicas(key, 4, false, &out).ok());
         ASSERT_THAT(out, ElementsAre(want[0], want[1], want[2], want[3]));
+        // Past the on-stack selection (16): the sorted path.
+        ASSERT_TRUE(hrw.LookupReplicas(key, 20, false, &out).ok());
+        ASSERT_EQ(out, std::vector<NodeId>(want.begin(), want.begin() + 20));
       }
     }
   }
