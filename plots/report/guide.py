@@ -115,7 +115,7 @@ def comparison_note(infos, rows, timing, margin=0.0, floor=0):
 
 
 def ranked(ctx, rows, metric, kind="num", unit="", data=None,
-           floor=None, notes=None):
+           floor=None, notes=None, better=None):
     """('**best** v [ci]' or 'tie between **a** v, **b** w …', the rows
     named): ties by common.rank_paired (paired where `data` rows pair up;
     timing ratios under 1 + TIMING_MARGIN are no difference), the
@@ -123,11 +123,13 @@ def ranked(ctx, rows, metric, kind="num", unit="", data=None,
     added to the list `notes` as (info, rows, timing, margin, floor) for
     one summary of several rankings). With `floor` (the expectation of an
     ideal placement of the same keys) a row whose own interval holds it
-    is tied too: the data cannot tell it from ideal."""
+    is tied too: the data cannot tell it from ideal. `better` ("lower" or
+    "higher") overrides the registry's direction (a metric derived here,
+    or named by a pattern the registry lists)."""
     timing = ctx.reg.timing(metric)
     margin = TIMING_MARGIN if timing else 0.0
-    best, tied, info = rank_paired(rows, data, ctx.reg.better(metric),
-                                   timing, margin=margin)
+    better = better or ctx.reg.better(metric)
+    best, tied, info = rank_paired(rows, data, better, timing, margin=margin)
     if best is None:
         return None, None
     at_floor = []
@@ -139,7 +141,7 @@ def ranked(ctx, rows, metric, kind="num", unit="", data=None,
             if iv is not None and iv[0] <= floor <= iv[1]:
                 at_floor.append(r)
         tied = tied + at_floor
-        sign = -1 if ctx.reg.better(metric) == "higher" else 1
+        sign = -1 if better == "higher" else 1
         tied.sort(key=lambda r: sign * float(r["median"]))
     bl = _label(best)
 
@@ -162,7 +164,7 @@ def ranked(ctx, rows, metric, kind="num", unit="", data=None,
             [best] + tied)
     others = [r for r in rows if r is not best and
               r.get("median") is not None and not math.isnan(r["median"])]
-    sign = -1 if ctx.reg.better(metric) == "higher" else 1
+    sign = -1 if better == "higher" else 1
     others.sort(key=lambda r: sign * r["median"])
     nxt = (f"; next: {_label(others[0])} {fmt_med(others[0], kind, timing)}"
            f"{unit}{vs(others[0])}, separate") if others else ""
