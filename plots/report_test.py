@@ -1262,6 +1262,76 @@ class ReportTest(unittest.TestCase):
                       + note[len("not applicable:"):].strip(), page)
         self.assertIn(f"{questions.q('replicas')}. Replicas:", self.text)
 
+    def test_replicas_guide_winners_equal_an_independent_ranking(self):
+        """The decision guide's winners on a join and at f = 3 random
+        failures equal a paired ranking computed here; the claim that the
+        join's winners hold at every zoned configuration is checked
+        configuration by configuration."""
+        self.need_fake()
+        d = self._replicas_data()
+        line = self._guide("replicas_stability")
+        join = line.split("on a join")[1].split("; on a failure")[0]
+        join_txt = join.split("; ")[0]
+        _, want = self._winners(self._per_seed(d, "join_sets_changed"),
+                                "lower")
+        self.assertEqual(set(re.findall(r"\*\*([^*]+)\*\*", join_txt)),
+                         want)
+        every = True
+        for topo in ("zones3", "zones3_uneven", "racks_hosts"):
+            for n in (10, 100, 1000):
+                for r in (2, 3, 5):
+                    _, w = self._winners(self._per_seed(
+                        d, "join_sets_changed", nodes=n, replicas=r,
+                        topology=topo), "lower")
+                    every &= want <= w
+        self.assertEqual("are best or tied at every one of the 27" in join,
+                         every)
+        loss = self._guide("replicas_loss")
+        f3 = loss.split("fewest losses at f = 3")[1]
+        best, w = self._winners(self._per_seed(d, "loss_probability_f3"),
+                                "lower")
+        self.assertEqual(re.findall(r"\*\*([^*]+)\*\*", f3)[0], best)
+        if w == {best}:
+            self.assertIn("separate", f3)
+        self.assertIn("a tie: every zone-aware placement", loss)
+        rec = self._guide("replicas_recovery")
+        share = rec.split("smallest recovery max share")[1]
+        best, w = self._winners(self._per_seed(d, "recovery_max_share"),
+                                "lower")
+        self.assertEqual(set(re.findall(r"\*\*([^*]+)\*\*",
+                                        share.split("; ")[0])), w)
+
+    def test_replicas_zone_loss_tie_breaks_when_a_placement_loses(self):
+        """One zone-aware ring cell losing keys with a zone: the guide no
+        longer calls zone loss a tie at every configuration and names that
+        cell (the replicas run alone, edited; no full report)."""
+        self.need_fake()
+        import make_fake_results
+        src = _run_dir(self.results, "replicas")
+        dst = os.path.join(self.tmp, "replicas-edit", "replicas",
+                           os.path.basename(src))
+        shutil.copytree(src, dst)
+        d = pd.read_csv(os.path.join(dst, "data.csv"),
+                        keep_default_na=False, dtype=str)
+        m = ((d["metric"] == "zone_loss_fraction") &
+             (d["algorithm"] == "ring") & (d["scenario"] == "zone_aware") &
+             (d["nodes"] == "1000") & (d["replicas"] == "2") &
+             (d["topology"] == "racks_hosts"))
+        self.assertEqual(int(m.sum()), 3)
+        d.loc[m, "value"] = "0.002"
+        d.to_csv(os.path.join(dst, "data.csv"), index=False)
+        make_fake_results.write_summary(dst)
+        root = os.path.join(self.tmp, "replicas-edit")
+        e = chdata.load_experiment(root, "replicas")
+        ctx = common.Ctx({"replicas": e}, self.report, self.figures,
+                         registry=chdata.load_registry(self.results))
+        from report import replicas
+        items = dict(replicas.guide_items(ctx, guide.ranked))
+        self.assertNotIn("at every measured N, r and zoned topology",
+                         items["replicas_loss"])
+        self.assertIn("ring (v=100) at N=1,000, r=2, racks_hosts",
+                      items["replicas_loss"])
+
     # -- decision guide: what a user applies ----------------------------------
 
     def test_fastest_lookup_at_every_n_without_configurations_that_cannot_add(

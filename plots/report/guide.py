@@ -27,14 +27,18 @@ ideal uniform placement of the same keys (the balance analytic rows). No
 item assumes a workload that was not measured: the key sets of the
 placement experiments have unit popularity per key; skewed (Zipf) request
 popularity, stampedes and cascades come only from the cluster experiment's
-items (report.cluster.guide_items)."""
+items (report.cluster.guide_items). The replica-set items (stable sets,
+recovery spread, data lost) rank the zone-aware placements of the
+replicas experiment at its headline configuration and say whether the
+winner holds at every measured N, r and zoned topology
+(report.replicas.guide_items)."""
 
 import math
 
 import pandas as pd
 
 from report import (capabilities, cluster, disruption, overprovision,
-                    presets, removal)
+                    presets, removal, replicas)
 from report.common import (PARAM_COLS, cannot_add, filt, fmt_med, fmt_num,
                            fmt_paired, var_key as _var_key,
                            fmt_pct, fmt_value, interval, interval_words,
@@ -550,6 +554,7 @@ def items(ctx):
     if hs:
         out.append(hs)
     out += removal.guide_items(ctx, bad, ranked)
+    out += replicas.guide_items(ctx, ranked)
     out += overprovision.guide_items(ctx)
     out += presets.guide_items(ctx)
     out += cluster.guide_items(ctx)

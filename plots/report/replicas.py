@@ -321,6 +321,17 @@ def _blind_cost(s, data, cfg):
             + "; ".join(parts) + ".")
 
 
+def _sampled_text(data):
+    """' (s) = sampled …' with the run's notes of its sampled cells, or ''
+    when every value is exact."""
+    notes = sorted({x for x in data["note"].tolist()
+                    if isinstance(x, str) and x.startswith(SAMPLED)})
+    if not notes:
+        return ""
+    return (" (s) = sampled, not exact (the run's note: "
+            + "; ".join(notes) + ").")
+
+
 def _na_lines(data):
     """One line per distinct `not applicable` reason: where it applies."""
     na = data[data["value"].isna() &
@@ -399,10 +410,7 @@ def section(ctx):
             "probability that f random simultaneous failures lose at least "
             "one key; zone loss: the keys whose copies all sit in one "
             "top-level domain (max over domains: what losing a whole zone "
-            "or rack loses). (s) = sampled, not exact (the run's note: "
-            + (note_of(data, "loss_probability_f5", cfg,
-                       variants(filt(s, scenario=AWARE))[0], AWARE)
-               or "sampled failure sets") + ").", ""]
+            "or rack loses)." + _sampled_text(data), ""]
     blocks = (("Balance and domains", TABLE_BALANCE),
               ("Churn and recovery", TABLE_CHURN),
               ("Losses and hinted handoff", TABLE_LOSS))
@@ -626,7 +634,7 @@ def fig_replicas_loss(exps, out):
     s, cfg = _fixed(e)
     fig, axes = style.new_figure()
     ax = axes[0][0]
-    zeros = []
+    zeros, series = [], set()
     drawn = False
     for sc in (AWARE, BLIND):
         d = filt(s, scenario=sc, nodes=cfg["nodes"],
@@ -634,6 +642,7 @@ def fig_replicas_loss(exps, out):
         for var in variants(d):
             lab = variant_label(var) + (" (zone_blind)" if sc == BLIND
                                         else "")
+            series.add(lab)
             pts = []
             for f in LOSS_F:
                 row = one(filt(d, metric=f"loss_probability_f{f}",
@@ -674,8 +683,8 @@ def fig_replicas_loss(exps, out):
                                          (" blind" if "blind" in lab
                                           else ""))
         ax.text(0.01, 0.01, "0 (not drawn on the log axis): " + "; ".join(
-            f"f={f}: all" if len(v) == len(set(lab for lab, _ in zeros))
-            and len(v) > 1 else f"f={f}: " + ", ".join(v)
+            f"f={f}: all" if len(v) == len(series) and len(v) > 1
+            else f"f={f}: " + ", ".join(v)
             for f, v in sorted(byf.items())),
             transform=ax.transAxes, fontsize=7, va="bottom")
     leg = style.legend_outside(fig, axes)
