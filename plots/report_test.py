@@ -1294,6 +1294,14 @@ class ReportTest(unittest.TestCase):
         if w == {best}:
             self.assertIn("separate", f3)
         self.assertIn("a tie: every zone-aware placement", loss)
+        zero = [(n, r, t) for t in ("zones3", "zones3_uneven", "racks_hosts")
+                for n in (10, 100, 1000) for r in (2, 3, 5)
+                if all(v == 0 for a in self._per_seed(
+                    d, "loss_probability_f3", nodes=n, replicas=r,
+                    topology=t).values() for v in a.values())]
+        self.assertEqual("a tie at 0, at" in f3, bool(zero))
+        for n in {n for n, _, _ in zero}:
+            self.assertIn(f"N={n:,} (r = 5;", f3.split("a tie at 0")[1])
         rec = self._guide("replicas_recovery")
         share = rec.split("smallest recovery max share")[1]
         best, w = self._winners(self._per_seed(d, "recovery_max_share"),
@@ -1313,6 +1321,9 @@ class ReportTest(unittest.TestCase):
         shutil.copytree(src, dst)
         d = pd.read_csv(os.path.join(dst, "data.csv"),
                         keep_default_na=False, dtype=str)
+        # only the rows the loss item reads: a small summary to rewrite
+        d = d[d["metric"].isin(["zone_loss_fraction",
+                                "loss_probability_f3"])]
         m = ((d["metric"] == "zone_loss_fraction") &
              (d["algorithm"] == "ring") & (d["scenario"] == "zone_aware") &
              (d["nodes"] == "1000") & (d["replicas"] == "2") &

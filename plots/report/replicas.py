@@ -207,6 +207,17 @@ def stability(s, data, metric, head_winners, topologies=None):
     return out, len(cs)
 
 
+def all_zero(s, metric, topologies=None):
+    """The zoned configurations (zone aware) where every placement's value
+    is 0 in every seed (e.g. a loss at f < r failures)."""
+    out = []
+    for c in configs(s, topologies or zoned(s)):
+        rows = rows_at(s, metric, c)
+        if rows and all(float(r["max"]) == 0 for r in rows):
+            out.append(c)
+    return out
+
+
 def changes_text(changes, total, head_winners):
     """'… best or tied at every one of the k measured configurations' or
     'not at: <configs grouped by who wins there>'."""
@@ -536,8 +547,11 @@ def guide_items(ctx, ranked):
     m = f"loss_probability_f{GUIDE_LOSS_F}"
     txt, ch = _ranked_item(ctx, ranked, s, data, m, cfg, "sci")
     if txt:
+        nil = all_zero(s, m)
         parts.append(f"fewest losses at f = {GUIDE_LOSS_F} random "
-                     f"simultaneous failures (P(loss)): {txt}; {ch}")
+                     f"simultaneous failures (P(loss)): {txt}; {ch}"
+                     + (" (every placement loses nothing in every seed, "
+                        f"a tie at 0, at {cfgs_text(nil)})" if nil else ""))
     if parts:
         out.append(("replicas_loss",
                     f"Least data lost ({at}): " + "; ".join(parts) + "."
