@@ -417,7 +417,7 @@ def load_experiment(results_dir, name, tier=None, run_id=None):
 
 EXPERIMENTS = ["lookup", "build", "memory", "disruption", "balance", "vnodes",
                "hashes", "bounded_load", "weights", "seeds", "removal",
-               "overprovision", "presets", "cluster"]
+               "overprovision", "presets", "cluster", "replicas"]
 
 
 # The hash every comparison of algorithms uses; other hashes in the lookup

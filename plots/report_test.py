@@ -27,7 +27,11 @@ things that can fail:
     intervals overlap; noise around 1× ties), modulo's ratio to ring, the cascade's highest utilization without
     failures (it drops when one seed fails), the bounded-load bound, and
     the memcached-vs-simulation tolerance verdict (it flips when a real
-    value moves beyond the tolerance); "hot key" appears only there.
+    value moves beyond the tolerance); "hot key" appears only there;
+  * replica placement: the headline tables equal medians computed here
+    from data.csv, the decision guide's winners equal a paired ranking
+    computed here, and zone loss stops being a tie when one zone-aware
+    cell loses keys.
 
 Set CHBENCH_REPORT_RESULTS=<dir> to run the data-independent checks on a
 real results tree instead (report_smoke_test.sh does).
@@ -1107,11 +1111,237 @@ class ReportTest(unittest.TestCase):
                       os.path.join(self.tmp, "nofigs"), "--out", out])
         with open(out, encoding="utf-8") as f:
             t = f.read()
-        for exp in ("removal", "overprovision"):
+        for exp in ("removal", "overprovision", "replicas"):
             if not os.path.isdir(os.path.join(refs[0], exp)):
                 self.assertIn(f"_No `{exp}` results yet._", t)
         self.assertIn(_h("lookup"), t)
         self.assertIn(_h("capabilities"), t)
+
+    # -- replica placement ----------------------------------------------------
+
+    def _replicas_data(self, results=None):
+        """The replicas run's data.csv, read with plain pandas."""
+        d = pd.read_csv(os.path.join(_run_dir(results or self.results,
+                                              "replicas"), "data.csv"),
+                        keep_default_na=False, dtype=str)
+        for c in ("value", "nodes", "replicas", "seed", "vnodes"):
+            d[c] = pd.to_numeric(d[c].replace("", None), errors="coerce")
+        return d
+
+    @staticmethod
+    def _label(algorithm, vnodes):
+        return f"{algorithm} (v={vnodes:g})" if not pd.isna(vnodes) \
+            else algorithm
+
+    def _per_seed(self, d, metric, scenario="zone_aware", nodes=100,
+                  replicas=3, topology="zones3"):
+        """{label: {seed: value}} of one metric at one configuration; the
+        sets changed are 1 - the unchanged fraction."""
+        src = {"join_sets_changed": "join_sets_changed_0",
+               "failure_sets_changed": "failure_sets_changed_0"}
+        x = d[(d["metric"] == src.get(metric, metric)) &
+              (d["scenario"] == scenario) & (d["nodes"] == nodes) &
+              (d["replicas"] == replicas) & (d["topology"] == topology)]
+        out = {}
+        for _, r in x.iterrows():
+            v = r["value"]
+            if metric in src:
+                v = 1 - v
+            out.setdefault(self._label(r["algorithm"], r["vnodes"]),
+                           {})[r["seed"]] = v
+        return out
+
+    @staticmethod
+    def _tables(page):
+        """{first header cell...: {(algorithm, placement): {column: cell}}}
+        of the page's tables whose second column is `placement`."""
+        out = []
+        for blk in page.split("\n\n"):
+            lines = [ln for ln in blk.strip().splitlines()
+                     if ln.startswith("|")]
+            if len(lines) < 3 or "| placement |" not in lines[0]:
+                continue
+            head = [c.strip() for c in lines[0].split("|")[1:-1]]
+            rows = {}
+            for ln in lines[2:]:
+                cells = [c.strip() for c in ln.split("|")[1:-1]]
+                rows[(cells[0], cells[1])] = dict(zip(head, cells))
+            out.append(rows)
+        return out
+
+    @staticmethod
+    def _num(cell):
+        """The leading number of a cell ('3.45 % (n=3)' -> 0.0345)."""
+        m = re.match(r"([0-9][0-9,.]*)(\s*%)?", cell)
+        v = float(m.group(1).replace(",", ""))
+        return v / 100 if m.group(2) else v
+
+    def _winners(self, per_seed, better):
+        """The best by median and those a paired comparison by seed does
+        not separate from it (Student t of the per-seed log ratios, df =
+        n - 1 = 2 in closed form: P(|T| <= t) = t / sqrt(2 + t^2);
+        Bonferroni over the k comparisons); ties of identical pairs."""
+        import statistics
+        sign = 1 if better == "lower" else -1
+        labs = sorted(per_seed, key=lambda a: sign * statistics.median(
+            per_seed[a].values()))
+        best = labs[0]
+        k = len(labs) - 1
+        level = 1 - 0.05 / k if k > 1 else 0.95
+        t = math.sqrt(2 * level ** 2 / (1 - level ** 2))
+        out = {best}
+        for a in labs[1:]:
+            seeds = sorted(set(per_seed[a]) & set(per_seed[best]))
+            self_b = [per_seed[best][s_] for s_ in seeds]
+            self_a = [per_seed[a][s_] for s_ in seeds]
+            self.assertEqual(len(seeds), 3)
+            if all(v > 0 for v in self_a + self_b):
+                x = [math.log(u / v) for u, v in zip(self_a, self_b)]
+            else:
+                x = [u - v for u, v in zip(self_a, self_b)]
+            if max(x) - min(x) <= 1e-12 * max(1.0, abs(x[0])):
+                if sign * x[0] <= 0:
+                    out.add(a)
+                continue
+            mean = statistics.mean(x)
+            half = t * statistics.stdev(x) / math.sqrt(len(x))
+            sep = (mean - half > 0) if sign > 0 else (mean + half < 0)
+            if not sep:
+                out.add(a)
+        return best, out
+
+    def test_replicas_tables_equal_the_data(self):
+        """The headline tables (N = 100, r = 3, zones3) hold the median over
+        seeds of data.csv, computed here, for every algorithm and both
+        placements; flat's empty values are n/a with the data's reason."""
+        self.need_fake()
+        d = self._replicas_data()
+        page = self._page("replicas")
+        tabs = self._tables(page)
+        self.assertEqual(len(tabs), 3)
+        cells = {}
+        for t in tabs:
+            for k, row in t.items():
+                cells.setdefault(k, {}).update(row)
+        cols = {"replica max/mean": ("replica_load_max_over_mean", 1),
+                "primary max/mean": ("primary_load_max_over_mean", 1),
+                "domain violations": ("domain_violation_fraction", 100),
+                "sets changed on a join": ("join_sets_changed", 100),
+                "sets changed on a failure": ("failure_sets_changed", 100),
+                "scatter width (nodes)": ("scatter_width_mean", 1),
+                "recovery max share": ("recovery_max_share", 100),
+                "P(loss) f=3": ("loss_probability_f3", 1),
+                "copysets used": ("copysets_used", 1),
+                "zone loss": ("zone_loss_fraction", 100),
+                "handoff max share": ("handoff_max_share", 100)}
+        import statistics
+        seen = 0
+        for sc in ("zone_aware", "zone_blind"):
+            for col, (m, scale) in cols.items():
+                for lab, vals in self._per_seed(d, m, sc).items():
+                    want = statistics.median(vals.values())
+                    got = self._num(cells[(lab, sc)][col])
+                    if want * scale >= 1000:
+                        self.assertEqual(got, round(want * scale),
+                                         (lab, sc, col))
+                    else:
+                        self.assertAlmostEqual(
+                            got, float(f"{want * scale:.3g}") /
+                            (100 if scale == 100 else 1),
+                            delta=1e-12, msg=(lab, sc, col))
+                    seen += 1
+        self.assertEqual(seen, len(cols) * 6)
+        self.assertEqual({k[1] for k in cells},
+                         {"zone_aware", "zone_blind"})
+        for lab in ("ring (v=100)", "rendezvous"):
+            self.assertGreater(self._num(
+                cells[(lab, "zone_blind")]["domain violations"]), 0)
+        note = d[(d["topology"] == "flat") &
+                 (d["metric"] == "zone_loss_fraction")]["note"].iloc[0]
+        self.assertIn("`zone_loss_fraction` n/a on flat: "
+                      + note[len("not applicable:"):].strip(), page)
+        self.assertIn(f"{questions.q('replicas')}. Replicas:", self.text)
+
+    def test_replicas_guide_winners_equal_an_independent_ranking(self):
+        """The decision guide's winners on a join and at f = 3 random
+        failures equal a paired ranking computed here; the claim that the
+        join's winners hold at every zoned configuration is checked
+        configuration by configuration."""
+        self.need_fake()
+        d = self._replicas_data()
+        line = self._guide("replicas_stability")
+        join = line.split("on a join")[1].split("; on a failure")[0]
+        join_txt = join.split("; ")[0]
+        _, want = self._winners(self._per_seed(d, "join_sets_changed"),
+                                "lower")
+        self.assertEqual(set(re.findall(r"\*\*([^*]+)\*\*", join_txt)),
+                         want)
+        every = True
+        for topo in ("zones3", "zones3_uneven", "racks_hosts"):
+            for n in (10, 100, 1000):
+                for r in (2, 3, 5):
+                    _, w = self._winners(self._per_seed(
+                        d, "join_sets_changed", nodes=n, replicas=r,
+                        topology=topo), "lower")
+                    every &= want <= w
+        self.assertEqual("are best or tied at every one of the 27" in join,
+                         every)
+        loss = self._guide("replicas_loss")
+        f3 = loss.split("fewest losses at f = 3")[1]
+        best, w = self._winners(self._per_seed(d, "loss_probability_f3"),
+                                "lower")
+        self.assertEqual(re.findall(r"\*\*([^*]+)\*\*", f3)[0], best)
+        if w == {best}:
+            self.assertIn("separate", f3)
+        self.assertIn("a tie: every zone-aware placement", loss)
+        zero = [(n, r, t) for t in ("zones3", "zones3_uneven", "racks_hosts")
+                for n in (10, 100, 1000) for r in (2, 3, 5)
+                if all(v == 0 for a in self._per_seed(
+                    d, "loss_probability_f3", nodes=n, replicas=r,
+                    topology=t).values() for v in a.values())]
+        self.assertEqual("a tie at 0, at" in f3, bool(zero))
+        for n in {n for n, _, _ in zero}:
+            self.assertIn(f"N={n:,} (r = 5;", f3.split("a tie at 0")[1])
+        rec = self._guide("replicas_recovery")
+        share = rec.split("smallest recovery max share")[1]
+        best, w = self._winners(self._per_seed(d, "recovery_max_share"),
+                                "lower")
+        self.assertEqual(set(re.findall(r"\*\*([^*]+)\*\*",
+                                        share.split("; ")[0])), w)
+
+    def test_replicas_zone_loss_tie_breaks_when_a_placement_loses(self):
+        """One zone-aware ring cell losing keys with a zone: the guide no
+        longer calls zone loss a tie at every configuration and names that
+        cell (the replicas run alone, edited; no full report)."""
+        self.need_fake()
+        import make_fake_results
+        src = _run_dir(self.results, "replicas")
+        dst = os.path.join(self.tmp, "replicas-edit", "replicas",
+                           os.path.basename(src))
+        shutil.copytree(src, dst)
+        d = pd.read_csv(os.path.join(dst, "data.csv"),
+                        keep_default_na=False, dtype=str)
+        # only the rows the loss item reads: a small summary to rewrite
+        d = d[d["metric"].isin(["zone_loss_fraction",
+                                "loss_probability_f3"])]
+        m = ((d["metric"] == "zone_loss_fraction") &
+             (d["algorithm"] == "ring") & (d["scenario"] == "zone_aware") &
+             (d["nodes"] == "1000") & (d["replicas"] == "2") &
+             (d["topology"] == "racks_hosts"))
+        self.assertEqual(int(m.sum()), 3)
+        d.loc[m, "value"] = "0.002"
+        d.to_csv(os.path.join(dst, "data.csv"), index=False)
+        make_fake_results.write_summary(dst)
+        root = os.path.join(self.tmp, "replicas-edit")
+        e = chdata.load_experiment(root, "replicas")
+        ctx = common.Ctx({"replicas": e}, self.report, self.figures,
+                         registry=chdata.load_registry(self.results))
+        from report import replicas
+        items = dict(replicas.guide_items(ctx, guide.ranked))
+        self.assertNotIn("at every measured N, r and zoned topology",
+                         items["replicas_loss"])
+        self.assertIn("ring (v=100) at N=1,000, r=2, racks_hosts",
+                      items["replicas_loss"])
 
     # -- decision guide: what a user applies ----------------------------------
 
@@ -1487,8 +1717,13 @@ class ReportTest(unittest.TestCase):
                 self.assertEqual(ctx.exps[exp].meta["run_id"], rid, exp)
         if fs[2]["choice"]["pick"] is not None:
             store = self._use_line(self.text, "Sharded store with replicas")
-            self.assertIn("replica placement not yet measured; "
-                          "primaries: **", store)
+            if "replicas" in ctx.exps:
+                self.assertIn("primaries: **", store)
+                self.assertNotIn("not yet measured", store)
+                self.assertIn("for the replica sets themselves", store)
+            else:
+                self.assertIn("replica placement not yet measured; "
+                              "primaries: **", store)
 
     def test_summary_says_where_the_winner_changes_with_n(self):
         """A fake run where another member of the cache tier's balance group

@@ -97,6 +97,7 @@ _UNIT_RANGE = {
     "reads": (0.0, math.inf), "reads/s": (0.0, math.inf),
     "requests": (0.0, math.inf), "servers": (0.0, math.inf),
     "load": (0.0, math.inf), "ratio": (0.0, math.inf),
+    "sets": (0.0, math.inf),
 }
 _METRIC_RANGE = {
     "load_max_over_mean": (1.0, math.inf),
@@ -105,6 +106,10 @@ _METRIC_RANGE = {
     "steady_request_max_over_mean": (1.0, math.inf),
     "load_min_over_mean": (0.0, 1.0),
     "exact_min_over_mean": (0.0, 1.0),
+    "replica_load_max_over_mean": (1.0, math.inf),
+    "primary_load_max_over_mean": (1.0, math.inf),
+    "replica_load_min_over_mean": (0.0, 1.0),
+    "primary_load_min_over_mean": (0.0, 1.0),
 }
 
 

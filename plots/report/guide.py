@@ -27,14 +27,18 @@ ideal uniform placement of the same keys (the balance analytic rows). No
 item assumes a workload that was not measured: the key sets of the
 placement experiments have unit popularity per key; skewed (Zipf) request
 popularity, stampedes and cascades come only from the cluster experiment's
-items (report.cluster.guide_items)."""
+items (report.cluster.guide_items). The replica-set items (stable sets,
+recovery spread, data lost) rank the zone-aware placements of the
+replicas experiment at its headline configuration and say whether the
+winner holds at every measured N, r and zoned topology
+(report.replicas.guide_items)."""
 
 import math
 
 import pandas as pd
 
 from report import (capabilities, cluster, disruption, overprovision,
-                    presets, removal)
+                    presets, removal, replicas)
 from report.common import (PARAM_COLS, cannot_add, filt, fmt_med, fmt_num,
                            fmt_paired, var_key as _var_key,
                            fmt_pct, fmt_value, interval, interval_words,
@@ -115,7 +119,7 @@ def comparison_note(infos, rows, timing, margin=0.0, floor=0):
 
 
 def ranked(ctx, rows, metric, kind="num", unit="", data=None,
-           floor=None, notes=None):
+           floor=None, notes=None, better=None):
     """('**best** v [ci]' or 'tie between **a** v, **b** w …', the rows
     named): ties by common.rank_paired (paired where `data` rows pair up;
     timing ratios under 1 + TIMING_MARGIN are no difference), the
@@ -123,11 +127,13 @@ def ranked(ctx, rows, metric, kind="num", unit="", data=None,
     added to the list `notes` as (info, rows, timing, margin, floor) for
     one summary of several rankings). With `floor` (the expectation of an
     ideal placement of the same keys) a row whose own interval holds it
-    is tied too: the data cannot tell it from ideal."""
+    is tied too: the data cannot tell it from ideal. `better` ("lower" or
+    "higher") overrides the registry's direction (a metric derived here,
+    or named by a pattern the registry lists)."""
     timing = ctx.reg.timing(metric)
     margin = TIMING_MARGIN if timing else 0.0
-    best, tied, info = rank_paired(rows, data, ctx.reg.better(metric),
-                                   timing, margin=margin)
+    better = better or ctx.reg.better(metric)
+    best, tied, info = rank_paired(rows, data, better, timing, margin=margin)
     if best is None:
         return None, None
     at_floor = []
@@ -139,7 +145,7 @@ def ranked(ctx, rows, metric, kind="num", unit="", data=None,
             if iv is not None and iv[0] <= floor <= iv[1]:
                 at_floor.append(r)
         tied = tied + at_floor
-        sign = -1 if ctx.reg.better(metric) == "higher" else 1
+        sign = -1 if better == "higher" else 1
         tied.sort(key=lambda r: sign * float(r["median"]))
     bl = _label(best)
 
@@ -162,7 +168,7 @@ def ranked(ctx, rows, metric, kind="num", unit="", data=None,
             [best] + tied)
     others = [r for r in rows if r is not best and
               r.get("median") is not None and not math.isnan(r["median"])]
-    sign = -1 if ctx.reg.better(metric) == "higher" else 1
+    sign = -1 if better == "higher" else 1
     others.sort(key=lambda r: sign * r["median"])
     nxt = (f"; next: {_label(others[0])} {fmt_med(others[0], kind, timing)}"
            f"{unit}{vs(others[0])}, separate") if others else ""
@@ -548,6 +554,7 @@ def items(ctx):
     if hs:
         out.append(hs)
     out += removal.guide_items(ctx, bad, ranked)
+    out += replicas.guide_items(ctx, ranked)
     out += overprovision.guide_items(ctx)
     out += presets.guide_items(ctx)
     out += cluster.guide_items(ctx)

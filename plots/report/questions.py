@@ -8,7 +8,7 @@ pages (<pages dir>/<name>.md)."""
 
 QUESTIONS = ("lookup", "build", "memory", "disruption", "balance",
              "capabilities", "removal", "overprovision", "presets",
-             "cluster")
+             "cluster", "replicas")
 
 
 def q(name, part=""):

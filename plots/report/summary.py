@@ -46,7 +46,12 @@ the choice again under the other needs; with half the nodes failed
 with hot keys and on a stampede (cluster experiment, means over seeds as
 its section); with string keys (the cheapest hash among those whose worst
 balance is tied with the best, as the decision guide's hash item); a
-faster candidate outside the balance group.
+faster candidate outside the balance group; for a store, the replica sets
+themselves (replicas experiment, zone aware, at its headline
+configuration: the best and those tied with it on a join, in scatter
+width and in the loss at f random failures, as its section ranks them).
+The store's choice itself is made on the primaries (the balance and
+lookup rows) and says so.
 """
 
 import math
@@ -56,6 +61,7 @@ from report.balance import exact_rows, uniform_expectation
 from report.common import (cannot_add, filt, fmt_mean, fmt_med, join_names,
                            one, peers_in, pick_n, rank, restrict, var_filter,
                            var_key, variant_label, variants)
+from report.questions import q
 
 BALANCE_N = 100
 HEADLINE_N = 1000
@@ -78,7 +84,7 @@ USES = [
     dict(key="store", title="Sharded store with replicas",
          what="shards join and fail; each key on several shards",
          needs=("replicas", "removal", "add", "consistent"),
-         changes=("n", "faster", "failures", "string")),
+         changes=("n", "faster", "failures", "string", "replica_sets")),
     dict(key="partitions", title="Numbered partitions",
          what="a fixed count N of partitions 0..N−1, prehashed keys",
          needs=(),
@@ -620,15 +626,41 @@ def string_change(ctx):
             f"`{ks}` keys: {name} ({_run(ctx, 'hashes')})")
 
 
+def replica_sets_change(ctx):
+    """The replica sets themselves (replicas experiment, zone aware, at
+    its headline configuration): who changes the fewest sets on a join,
+    spreads a recovery widest and loses least at f random failures (the
+    decision guide's rankings, replicas.RANKINGS)."""
+    from report import replicas
+    e = ctx.exps.get(replicas.EXP)
+    if e is None:
+        return None
+    s, data = replicas.view(e)
+    cfg = replicas.head_config(s)
+    if cfg is None:
+        return None
+    parts = []
+    for m, what in replicas.RANKINGS[:3]:
+        w = replicas.winners(s, data, m, cfg)
+        if w:
+            parts.append(f"{what}: {' = '.join(w)}")
+    if not parts:
+        return None
+    return (f"for the replica sets themselves ({replicas.cfg_text(cfg)}, "
+            f"zone aware; {q('replicas')}): " + "; ".join(parts)
+            + f" ({_run(ctx, replicas.EXP)})")
+
+
 # ---------------------------------------------------------------------------
 # the section
 
 
 def replicas_measured(ctx):
-    """True when some run measures replica placement (a metric naming
-    replicas)."""
-    return any(e.summary["metric"].str.contains("replica").any()
-               for e in ctx.exps.values())
+    """True when the replicas experiment measured replica placement (its
+    run has rows); a timing of replica lookups elsewhere (lookup's
+    replicas_lookup_ns) says nothing about the sets placed."""
+    e = ctx.exps.get("replicas")
+    return e is not None and not e.summary.empty
 
 
 def findings(ctx):
@@ -663,6 +695,8 @@ def findings(ctx):
                 txt.append(hot_keys_change(ctx))
             if "string" in ch_:
                 txt.append(string_change(ctx))
+            if "replica_sets" in ch_:
+                txt.append(replica_sets_change(ctx))
             f["changes"] = [t for t in txt if t]
         out.append(f)
     return out
@@ -677,8 +711,9 @@ def _choice_text(ctx, f):
     ns = ch["ns"]
     every = ns and all(c in ch["per_n"][n][0] for n in ns)
     txt = f"**{c['label']}**"
-    if "replicas" in use["needs"] and not replicas_measured(ctx):
-        txt = ("replica placement not yet measured; primaries: " + txt)
+    if "replicas" in use["needs"]:
+        txt = ("primaries: " + txt if replicas_measured(ctx) else
+               "replica placement not yet measured; primaries: " + txt)
     if len(ch["group"]) == 1:
         cs = [x["label"] for x in f["cands"]]
         txt += (f" (the most even of {join_names(cs)}; lookup measured at "

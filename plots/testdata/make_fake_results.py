@@ -51,6 +51,19 @@ its bound; stale views with misrouted requests linear in f; cascades in
 which ring (v = 1) never fails, ring (v = 100) fails in one seed at u = 0.9
 and bounded_load at u = 0.8, jump not applicable; and real memcached runs
 (n = 1) within the real-cluster test's tolerance of their simulation.
+
+Replica placement (experiments/replicas.toml, gen_replicas): ring (v =
+100), rendezvous, choosek and crush at N = 10, 100, 1000, r = 2, 3, 5, on
+flat, zones3, zones3_uneven and racks_hosts, zone aware, plus zone blind
+ring and rendezvous on zones3 at r = 3; 3 seeds. Invented from formulas
+with a per-seed, per-algorithm offset: rendezvous and choosek change the
+fewest sets on a join (r/(N+1), tied), crush the most (with zones it also
+moves a second member); the ring uses the fewest copysets (the least loss
+at f >= r random failures) and the narrowest scatter; zone-aware
+placements lose nothing with a whole zone, zone-blind ones a few per cent
+and repeat a domain in most sets; flat rows leave the domain metrics
+empty (`not applicable`); loss probabilities over more than 2,000,000
+failure sets are marked sampled.
 """
 
 import sys as _sys
@@ -1215,6 +1228,215 @@ def gen_cluster():
                     real=mode == "memcached")
     return w
 
+# --- replica placement (experiments/replicas.toml) ---------------------------
+
+REPLICA_ALGOS = ["ring", "rendezvous", "choosek", "crush"]
+REPLICA_NODES = [10, 100, 1000]
+REPLICA_R = [2, 3, 5]
+REPLICA_TOPOLOGIES = ["flat", "zones3", "zones3_uneven", "racks_hosts"]
+REPLICA_KEYS = 100000
+REPLICA_SEEDS = 3
+REPLICA_LOSS_F = [2, 3, 4, 5]
+# Above this many failure sets C(N, f) the loss probability is sampled.
+REPLICA_LOSS_EXACT_MAX = 2_000_000
+REPLICA_LOSS_SAMPLES = 200000
+NA_FLAT = "not applicable: the flat topology has no failure domains"
+
+
+def _domains(topology, n):
+    """Top-level domain sizes: 3 zones (equal or 1/2, 1/3, 1/6 of the
+    nodes), racks of 10 (at least 2 racks), or one domain (flat)."""
+    if topology == "zones3":
+        return [n // 3 + (1 if i < n % 3 else 0) for i in range(3)]
+    if topology == "zones3_uneven":
+        a, b = max(1, n // 2), max(1, n // 3)
+        return [a, b, n - a - b]
+    if topology == "racks_hosts":
+        k = max(2, n // 10)
+        return [n // k + (1 if i < n % k else 0) for i in range(k)]
+    return [n]
+
+
+def _spanning_sets(sizes, r):
+    """Replica sets a zone-aware placement can use: r nodes over as many
+    domains as it can (one per domain while r <= domains)."""
+    if len(sizes) == 1:
+        return math.comb(sizes[0], r)
+    d = len(sizes)
+    if r <= d:   # elementary symmetric polynomial e_r of the sizes
+        e = [1] + [0] * r
+        for s in sizes:
+            for j in range(r, 0, -1):
+                e[j] += e[j - 1] * s
+        return e[r]
+    return math.comb(sum(sizes), r) // 2   # r > domains: some repeat
+
+
+def _replica_values(a, n, r, topo, aware, seed, keys=REPLICA_KEYS):
+    """One cell's metrics (dict metric -> value or (None, note)), invented
+    but shaped by the placement: rendezvous and choosek pick uniformly
+    random sets (choosek has no per-node weights and is a little less
+    even), the ring walks successors (fewer distinct sets, narrower
+    scatter), crush descends the hierarchy (it moves keys inside the
+    changed zone: more sets change on a join)."""
+    k = seed + 2 * REPLICA_ALGOS.index(a)   # per-seed, per-algorithm
+    j = [-1.0, 0.4, 0.6, -0.2, 0.9][k % 5]
+    j2 = [0.3, -0.8, 0.5, 1.0, -0.4][k % 5]
+    sizes = _domains(topo, n)
+    zoned = len(sizes) > 1
+    copies = r * keys / n
+    v = {}
+    # balance: a multinomial spread; the ring's arcs add to it
+    spread = 2.5 * math.sqrt(math.log(n) / copies)
+    extra = {"ring": 0.9 * math.sqrt(math.log(n) / RING_VNODES),
+             "rendezvous": 0.0, "choosek": 0.01, "crush": 0.04}[a]
+    uneven = 0.35 if (topo == "zones3_uneven" and aware) else 0.0
+    v["replica_load_max_over_mean"] = 1 + spread + extra + uneven + \
+        0.004 * j
+    v["replica_load_min_over_mean"] = max(
+        0.0, 1 - spread - extra - uneven / 2 + 0.004 * j2)
+    pspread = 2.5 * math.sqrt(math.log(n) / (keys / n))
+    v["primary_load_max_over_mean"] = 1 + pspread + extra + 0.005 * j
+    v["primary_load_min_over_mean"] = max(0.0, 1 - pspread - extra +
+                                          0.005 * j2)
+    if not zoned:
+        v["domain_violation_fraction"] = (None, NA_FLAT)
+        v["zone_loss_fraction"] = (None, NA_FLAT)
+    elif aware:
+        v["domain_violation_fraction"] = 0.0
+        v["zone_loss_fraction"] = 0.0
+    else:
+        p_same = 1 - math.prod((len(sizes) - i) / len(sizes)
+                               for i in range(min(r, len(sizes))))
+        walk = 0.95 if a == "ring" else 1.0
+        v["domain_violation_fraction"] = p_same * walk + 0.003 * j
+        allin = max(s / n for s in sizes) ** (r - 1) / len(sizes) * walk
+        v["zone_loss_fraction"] = allin + 0.0008 * j2
+    # a join: r/(N+1) of the sets gain the new node (the minimum)
+    opt = r / (n + 1)
+    one_m = {"ring": 1.04, "rendezvous": 1.0, "choosek": 1.0,
+             "crush": 1.25}[a]
+    two_m = {"ring": 0.12, "rendezvous": 0.0, "choosek": 0.0,
+             "crush": 0.35}[a] if zoned and aware else 0.0
+    one_m *= 1 + 0.01 * (j if a != "choosek" else j2)
+    ch1, ch2 = opt * one_m, opt * two_m * (1 + 0.02 * j2)
+    v["join_sets_changed_1"] = ch1
+    v["join_sets_changed_2plus"] = ch2
+    v["join_sets_changed_0"] = 1 - ch1 - ch2
+    v["join_moved_over_optimum"] = (ch1 + 2.2 * ch2) / opt
+    fopt = r / n
+    f1 = {"ring": 1.0, "rendezvous": 1.0, "choosek": 1.0, "crush": 1.0}[a]
+    f2 = {"ring": 0.05, "rendezvous": 0.0, "choosek": 0.0,
+          "crush": 0.2}[a] if zoned and aware else 0.0
+    v["failure_sets_changed_1"] = fopt * f1 * (1 + 0.004 * j)
+    v["failure_sets_changed_2plus"] = fopt * f2 * (1 + 0.02 * j2)
+    v["failure_sets_changed_0"] = 1 - v["failure_sets_changed_1"] - \
+        v["failure_sets_changed_2plus"]
+    v["failure_moved_over_optimum"] = (v["failure_sets_changed_1"] + 2.1 *
+                                       v["failure_sets_changed_2plus"]) / fopt
+    # scatter width: distinct partners, at most the nodes outside the
+    # node's own domain (zone aware, r <= domains)
+    limit = n - 1
+    if zoned and aware and r <= len(sizes):
+        limit = n - min(sizes)
+    if a == "ring":
+        limit = min(limit, 2 * (r - 1) * RING_VNODES)
+    partners = (r - 1) * copies * {"ring": 1.0, "rendezvous": 1.0,
+                                   "choosek": 1.0, "crush": 0.8}[a]
+    sw = limit * (1 - math.exp(-partners / limit))
+    v["scatter_width_mean"] = sw * (1 + 0.002 * j)
+    v["scatter_width_min"] = sw * (1 - 2.0 / math.sqrt(max(sw, 1))) * \
+        (1 + 0.003 * j2)
+    # the re-created copies: the ring's go to the failed node's successors
+    conc = {"ring": 1.35, "rendezvous": 1.0, "choosek": 1.03,
+            "crush": 1.12}[a]
+    v["recovery_max_share"] = min(1.0, (conc / sw) * (
+        1 + 2.5 * math.sqrt(sw / copies)) * (1 + 0.01 * j))
+    # copysets: the sets a placement can use, filled by `keys` keys
+    cap = _spanning_sets(sizes, r) if aware else math.comb(n, r)
+    if a == "ring":
+        cap = min(cap, n * RING_VNODES)
+    used = cap * (1 - math.exp(-keys / cap))
+    used = max(1.0, round(used * (1 + 0.001 * j)))
+    v["copysets_used"] = used
+    v["_loss"] = []
+    for f in REPLICA_LOSS_F:
+        if f > n:
+            continue
+        if f < r:
+            p = 0.0
+        else:
+            q = used / math.comb(n, r)
+            p = 1 - (1 - q) ** math.comb(f, r)
+        note = ""
+        if math.comb(n, f) > REPLICA_LOSS_EXACT_MAX:
+            note = f"sampled: {REPLICA_LOSS_SAMPLES} failure sets"
+            p = min(1.0, max(0.0, p * (1 + 0.02 * j2) if p > 0 else 0.0))
+        v["_loss"].append((f, p, note))
+    v["prefix_violation_fraction"] = 0.0
+    hn = {"ring": min(n - 1, RING_VNODES * 0.63), "rendezvous": n - 1,
+          "choosek": n - 1, "crush": max(1, (n - 1) * 0.33)}[a]
+    v["handoff_nodes"] = round(hn * (1 + 0.01 * j))
+    v["handoff_max_share"] = min(1.0, 1 / v["handoff_nodes"] * (
+        1 + 2 * math.sqrt(v["handoff_nodes"] / copies)))
+    return v
+
+
+REPLICA_UNITS = {
+    "replica_load_max_over_mean": "ratio",
+    "replica_load_min_over_mean": "ratio",
+    "primary_load_max_over_mean": "ratio",
+    "primary_load_min_over_mean": "ratio",
+    "domain_violation_fraction": "fraction",
+    "join_sets_changed_0": "fraction", "join_sets_changed_1": "fraction",
+    "join_sets_changed_2plus": "fraction",
+    "join_moved_over_optimum": "ratio",
+    "failure_sets_changed_0": "fraction",
+    "failure_sets_changed_1": "fraction",
+    "failure_sets_changed_2plus": "fraction",
+    "failure_moved_over_optimum": "ratio",
+    "scatter_width_mean": "nodes", "scatter_width_min": "nodes",
+    "recovery_max_share": "fraction", "copysets_used": "sets",
+    "zone_loss_fraction": "fraction", "prefix_violation_fraction": "fraction",
+    "handoff_nodes": "nodes", "handoff_max_share": "fraction",
+}
+
+
+def gen_replicas():
+    """experiments/replicas.toml's shape: ring (v = 100), rendezvous,
+    choosek and crush at N = 10, 100, 1000, r = 2, 3, 5, four topologies,
+    zone aware; ring and rendezvous also zone blind on zones3 at r = 3; 3
+    seeds (repetition = seed). Loss probabilities with more than
+    REPLICA_LOSS_EXACT_MAX failure sets are sampled (said in the note).
+    Flat rows have empty domain violations and zone loss (`not
+    applicable`)."""
+    w = Writer("replicas")
+    cells = []
+    for a in REPLICA_ALGOS:
+        for n in REPLICA_NODES:
+            for r in REPLICA_R:
+                for t in REPLICA_TOPOLOGIES:
+                    cells.append((a, n, r, t, "zone_aware"))
+                    if a in ("ring", "rendezvous") and t == "zones3" and \
+                            r == 3:
+                        cells.append((a, n, r, t, "zone_blind"))
+    for a, n, r, t, sc in cells:
+        for s in range(REPLICA_SEEDS):
+            vals = _replica_values(a, n, r, t, sc == "zone_aware", s)
+            c = dict(algorithm=a, hash="xxh64", keyset="uniform", nodes=n,
+                     keys=REPLICA_KEYS, seed=s, repetition=s,
+                     scenario=sc, replicas=r, topology=t, **params(a))
+            for m, unit in REPLICA_UNITS.items():
+                x = vals[m]
+                if isinstance(x, tuple):
+                    w.add(**c, metric=m, value=None, unit=unit, note=x[1])
+                else:
+                    w.add(**c, metric=m, value=float(x), unit=unit)
+            for f, p, note in vals["_loss"]:
+                w.add(**c, metric=f"loss_probability_f{f}", value=float(p),
+                      unit="probability", note=note)
+    return w
+
 
 METRICS = [  # (name, unit, better, timing, description)
     ("lookup_ns", "ns", "lower", True, "time per lookup, independent "
@@ -1265,6 +1487,50 @@ METRICS = [  # (name, unit, better, timing, description)
     ("latency_p99_us", "us", "lower", True, "cluster, memcached: 99th "
      "percentile client latency"),
     ("bucket_s", "s", "none", True, "cluster, memcached: bucket wall time"),
+    ("replica_load_max_over_mean", "ratio", "lower", False, "replicas: "
+     "copies on the busiest node over the mean"),
+    ("replica_load_min_over_mean", "ratio", "higher", False, "replicas: "
+     "copies on the least loaded node over the mean"),
+    ("primary_load_max_over_mean", "ratio", "lower", False, "replicas: "
+     "primaries on the busiest node over the mean"),
+    ("primary_load_min_over_mean", "ratio", "higher", False, "replicas: "
+     "primaries on the least loaded node over the mean"),
+    ("domain_violation_fraction", "fraction", "lower", False, "replicas: "
+     "keys whose set repeats a domain it could avoid"),
+    ("join_sets_changed_0", "fraction", "higher", False, "replicas: keys "
+     "whose set is unchanged when a node joins"),
+    ("join_sets_changed_1", "fraction", "none", False, "replicas: keys "
+     "whose set changes one member when a node joins"),
+    ("join_sets_changed_2plus", "fraction", "lower", False, "replicas: "
+     "keys whose set changes two or more members when a node joins"),
+    ("join_moved_over_optimum", "ratio", "lower", False, "replicas: "
+     "copies moved on a join / (r K / (N + 1))"),
+    ("failure_sets_changed_0", "fraction", "higher", False, "replicas: "
+     "keys whose set is unchanged when a node fails"),
+    ("failure_sets_changed_1", "fraction", "none", False, "replicas: keys "
+     "whose set changes one member when a node fails"),
+    ("failure_sets_changed_2plus", "fraction", "lower", False, "replicas: "
+     "keys whose set changes two or more members when a node fails"),
+    ("failure_moved_over_optimum", "ratio", "lower", False, "replicas: "
+     "copies moved on a failure / the failed node's copies"),
+    ("scatter_width_mean", "nodes", "higher", False, "replicas: distinct "
+     "other nodes sharing a set with a node, mean"),
+    ("scatter_width_min", "nodes", "higher", False, "replicas: distinct "
+     "other nodes sharing a set with a node, min"),
+    ("recovery_max_share", "fraction", "lower", False, "replicas: largest "
+     "share of the re-created copies on one node"),
+    ("copysets_used", "sets", "none", False, "replicas: distinct replica "
+     "sets"),
+    ("loss_probability_f<f>", "probability", "lower", False, "replicas: "
+     "probability that f random failures lose a key"),
+    ("zone_loss_fraction", "fraction", "lower", False, "replicas: keys "
+     "whose copies all sit in one top-level domain, max over domains"),
+    ("prefix_violation_fraction", "fraction", "lower", False, "replicas: "
+     "keys whose r-set is not a prefix of their (r+1)-set"),
+    ("handoff_nodes", "nodes", "higher", False, "replicas: nodes taking "
+     "the hinted writes of a down node"),
+    ("handoff_max_share", "fraction", "lower", False, "replicas: largest "
+     "share of the hinted writes on one node"),
 ]
 
 
@@ -1358,7 +1624,7 @@ def main(argv=None):
     for gen in (gen_lookup, gen_build, gen_memory, gen_disruption,
                 gen_balance, gen_vnodes, gen_hashes, gen_bounded_load,
                 gen_weights, gen_seeds, gen_removal, gen_overprovision,
-                gen_presets, gen_cluster):
+                gen_presets, gen_cluster, gen_replicas):
         gen().write(args.out, cpu=args.cpu)
     # An older run that must NOT be selected (values 10x slower).
     gen_lookup(scale=10.0).write(args.out, date="2020-01-01T00:00:00Z",
