@@ -451,6 +451,49 @@ class Rendezvous final : public NodeTableAlgorithm<H> {
           n, " (the number of live nodes)"));
     }
     const uint64_t pk = Scorer::PrepareKey(key_hash);
+#if CHBENCH_RENDEZVOUS_HAS_AVX512_KERNELS
+    if constexpr (kHasAvx512Kernels) {
+      if (uniform_ && avx512_ && !distinct_zones && r <= kInlineTop &&
+          n <= kScoreBufferNodes) {
+        // Lookup's vector scores into a buffer, then r passes of a vector
+        // arg-max: no data-dependent branch but the pass's exit. A taken
+        // node's score becomes 0 (below any other but a score of 0 itself,
+        // probability 2^-64 per node, which the slow pass below handles:
+        // then every node left scores 0 and the first untaken one is next).
+        uint64_t scores[kScoreBufferNodes];
+        rendezvous_internal::ScoresXxh64Avx512(pk, prepared_.data(), n,
+                                               scores);
+        for (size_t k = 0; k < r; ++k) {
+          size_t i = rendezvous_internal::FirstArgMaxAvx512(scores, n);
+          if (scores[i] == 0) [[unlikely]] {
+            for (i = 0; std::find(out->begin(), out->end(), ids_[i]) !=
+                        out->end();
+                 ++i) {
+            }
+          }
+          out->push_back(ids_[i]);
+          scores[i] = 0;
+        }
+        return absl::OkStatus();
+      }
+      if (uniform_ && avx512_ && !distinct_zones && r <= kInlineTop &&
+          n >= kAvx512MinNodes) {
+        // More nodes than the buffer holds: the scan visits only the nodes
+        // at or above the r-th best score so far (floor), in index order.
+        Top<uint64_t> top;
+        size_t m = 0;
+        uint64_t floor = 0;
+        rendezvous_internal::ScanAtOrAboveXxh64Avx512(
+            pk, prepared_.data(), 0, n, &floor,
+            [&](size_t i, uint64_t score) {
+              OfferTop(&top, r, &m, score, static_cast<uint32_t>(i));
+              if (m == r) floor = top[r - 1].first;
+            });
+        for (size_t k = 0; k < r; ++k) out->push_back(ids_[top[k].second]);
+        return absl::OkStatus();
+      }
+    }
+#endif
     if (uniform_) {
       TopByScore<uint64_t>(
           [&](size_t i) { return Scorer::Score(pk, prepared_[i]); }, r,
@@ -708,6 +751,30 @@ class Rendezvous final : public NodeTableAlgorithm<H> {
     return 0 - ((static_cast<uint64_t>(t) + 1) << 12);
   }
 
+  // Replica lists up to this long are selected in one pass on the stack
+  // (LookupReplicas, TopByScore); longer ones sort all scores.
+  static constexpr size_t kInlineTop = 16;
+  // Up to this many nodes, the AVX-512 replica list scores every node into
+  // a stack buffer (8 KiB) and selects by passes of a vector arg-max.
+  static constexpr size_t kScoreBufferNodes = 1024;
+  // The r best (score, index) pairs so far, best first (replica lists up to
+  // kInlineTop long).
+  template <typename Score>
+  using Top = std::array<std::pair<Score, uint32_t>, kInlineTop>;
+  // Offers node `i` with score `sc` to the m best of `top` (m < r: it is
+  // placed; else it enters only if it beats the r-th, expected r ln(n / r)
+  // times, so the branch is predicted). Offers come in ascending index
+  // order, so a later node with an equal score never beats an earlier one:
+  // the order of `better` (higher score, then smaller index).
+  template <typename Score>
+  static void OfferTop(Top<Score>* top, size_t r, size_t* m, Score sc,
+                       uint32_t i) {
+    if (*m == r && !(sc > (*top)[r - 1].first)) return;
+    size_t k = *m < r ? (*m)++ : r - 1;
+    for (; k > 0 && sc > (*top)[k - 1].first; --k) (*top)[k] = (*top)[k - 1];
+    (*top)[k] = {sc, i};
+  }
+
   // Best-first order: higher score, then smaller id (= smaller index).
   template <typename Score, typename ScoreFn>
   void TopByScore(ScoreFn score_of, size_t r, bool distinct_zones,
@@ -718,19 +785,18 @@ class Rendezvous final : public NodeTableAlgorithm<H> {
       return a.first != b.first ? a.first > b.first : a.second < b.second;
     };
     if (!distinct_zones && r <= kInlineTop) {
-      // The r best so far, best first, on the stack: one pass, no
-      // allocation; a node enters only if it beats the r-th (expected
-      // r ln(n / r) insertions). `better` is a total order (indices are
-      // distinct), so this is partial_sort's answer.
-      std::array<std::pair<Score, uint32_t>, kInlineTop> top;
+      // The r best so far, best first, on the stack: scores a block at a
+      // time (a loop without branches or carried dependencies, as Lookup's),
+      // then each is offered to the list (OfferTop). No allocation.
+      Top<Score> top;
+      Score block[kBlock];
       size_t m = 0;
-      for (size_t i = 0; i < n; ++i) {
-        const std::pair<Score, uint32_t> c{score_of(i),
-                                           static_cast<uint32_t>(i)};
-        if (m == r && !better(c, top[m - 1])) continue;
-        size_t j = m < r ? m++ : m - 1;
-        for (; j > 0 && better(c, top[j - 1]); --j) top[j] = top[j - 1];
-        top[j] = c;
+      for (size_t base = 0; base < n; base += kBlock) {
+        const size_t len = std::min(kBlock, n - base);
+        for (size_t j = 0; j < len; ++j) block[j] = score_of(base + j);
+        for (size_t j = 0; j < len; ++j) {
+          OfferTop(&top, r, &m, block[j], static_cast<uint32_t>(base + j));
+        }
       }
       for (size_t k = 0; k < r; ++k) out->push_back(ids_[top[k].second]);
       return;
@@ -766,9 +832,6 @@ class Rendezvous final : public NodeTableAlgorithm<H> {
     }
   }
 
-  // Replica lists up to this long are selected in one pass on the stack
-  // (TopByScore); longer ones sort all scores.
-  static constexpr size_t kInlineTop = 16;
   using Scorer = rendezvous_internal::PairScorer<H>;
   static constexpr bool kHasAvx512Kernels =
       std::is_same_v<H, Xxh64> && CHBENCH_RENDEZVOUS_HAS_AVX512_KERNELS;

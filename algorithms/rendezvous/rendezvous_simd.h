@@ -23,6 +23,12 @@
 //       Calls visit(i) for i = 0 .. n-1 in ascending order where
 //       Score(pk, pn[i]) >= threshold[i]: the weighted lookup's candidate
 //       pass (hundreds to thousands of nodes).
+//   ScoresXxh64Avx512(pk, pn, n, scores)
+//       scores[i] = Score(pk, pn[i]) for i in [0, n): the replica lists'
+//       score buffer.
+//   FirstArgMaxAvx512(scores, n)
+//       The first index of the largest of scores[0, n): one pass for the
+//       maximum, one for its first position (replica lists: one per place).
 //   ScanAtOrAboveXxh64Avx512(pk, pn, begin, n, floor, visit)
 //       Calls visit(i, score) for i = begin .. n-1 in ascending order where
 //       Score(pk, pn[i]) >= *floor, reading *floor again after every call
@@ -224,6 +230,56 @@ CHBENCH_AVX512_TARGET inline size_t ArgMaxXxh64Avx512(uint64_t pk,
                                                       const uint64_t* pn,
                                                       size_t n) {
   return ArgMaxXxh64Avx512Impl<false, false>(pk, pn, nullptr, n, nullptr);
+}
+
+CHBENCH_AVX512_TARGET inline void ScoresXxh64Avx512(uint64_t pk,
+                                                   const uint64_t* pn, size_t n,
+                                                   uint64_t* scores) {
+  const __m512i key = _mm512_set1_epi64(static_cast<int64_t>(pk));
+  size_t i = 0;
+  for (; n - i >= 8; i += 8) {
+    _mm512_storeu_si512(scores + i,
+                        ScoreXxh64x8(key, _mm512_loadu_si512(pn + i)));
+  }
+  if (i < n) {
+    const __mmask8 live = static_cast<__mmask8>((1u << (n - i)) - 1);
+    _mm512_mask_storeu_epi64(
+        scores + i, live,
+        ScoreXxh64x8(key, _mm512_maskz_loadu_epi64(live, pn + i)));
+  }
+}
+
+// Precondition: n >= 1.
+CHBENCH_AVX512_TARGET inline size_t FirstArgMaxAvx512(const uint64_t* scores,
+                                                      size_t n) {
+  // Four accumulators: the maxima of one step do not wait for each other.
+  __m512i acc[4] = {_mm512_setzero_si512(), _mm512_setzero_si512(),
+                    _mm512_setzero_si512(), _mm512_setzero_si512()};
+  size_t i = 0;
+  for (; n - i >= 32; i += 32) {
+    for (int j = 0; j < 4; ++j) {
+      acc[j] = _mm512_max_epu64(acc[j], _mm512_loadu_si512(scores + i + 8 * j));
+    }
+  }
+  __m512i top = _mm512_max_epu64(_mm512_max_epu64(acc[0], acc[1]),
+                                 _mm512_max_epu64(acc[2], acc[3]));
+  for (; n - i >= 8; i += 8) {
+    top = _mm512_max_epu64(top, _mm512_loadu_si512(scores + i));
+  }
+  const __mmask8 live = static_cast<__mmask8>((1u << (n - i)) - 1);
+  if (i < n) {
+    top = _mm512_max_epu64(top, _mm512_maskz_loadu_epi64(live, scores + i));
+  }
+  const __m512i m = _mm512_set1_epi64(
+      static_cast<int64_t>(_mm512_reduce_max_epu64(top)));
+  for (i = 0; n - i >= 8; i += 8) {
+    const __mmask8 at =
+        _mm512_cmpeq_epu64_mask(_mm512_loadu_si512(scores + i), m);
+    if (at != 0) return i + static_cast<size_t>(__builtin_ctz(at));
+  }
+  const __mmask8 at = _mm512_mask_cmpeq_epu64_mask(
+      live, _mm512_maskz_loadu_epi64(live, scores + i), m);
+  return i + static_cast<size_t>(__builtin_ctz(at));
 }
 
 // Precondition: n >= 1. The first index of the largest key, the key of node

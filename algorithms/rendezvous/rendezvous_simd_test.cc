@@ -89,6 +89,39 @@ TEST(RendezvousAvx512Test, ArgMaxTiesGoToTheFirstIndex) {
   }
 }
 
+// The replica lists' buffer: every score as the scalar scorer computes it,
+// nothing written past n; the first arg-max of a buffer as a scalar loop
+// finds it, with ties (copies of the maximum) and zeros.
+TEST(RendezvousAvx512Test, ScoreBufferAndFirstArgMaxEqualTheScalarLoops) {
+  if (!CpuHasAvx512()) GTEST_SKIP() << "no AVX-512F/DQ on this CPU";
+  SplitMix64 rng(73);
+  for (size_t n : Sizes()) {
+    const std::vector<uint64_t> pn = RandomNodes(n, rng);
+    const uint64_t pk = Scorer::PrepareKey(rng());
+    std::vector<uint64_t> scores(n + 1, 12345);
+    rendezvous_internal::ScoresXxh64Avx512(pk, pn.data(), n, scores.data());
+    for (size_t i = 0; i < n; ++i) {
+      ASSERT_EQ(scores[i], Scorer::Score(pk, pn[i])) << "n " << n;
+    }
+    ASSERT_EQ(scores[n], 12345u) << "written past n = " << n;
+    scores.pop_back();
+    auto first_max = [](const std::vector<uint64_t>& v) {
+      return static_cast<size_t>(std::max_element(v.begin(), v.end()) -
+                                 v.begin());  // the first of equal maxima
+    };
+    ASSERT_EQ(rendezvous_internal::FirstArgMaxAvx512(scores.data(), n),
+              first_max(scores));
+    if (n >= 2) {
+      const size_t copy = rng() % n;
+      scores[copy] = scores[first_max(scores)];
+      ASSERT_EQ(rendezvous_internal::FirstArgMaxAvx512(scores.data(), n),
+                first_max(scores));
+    }
+    std::vector<uint64_t> zeros(n, 0);
+    ASSERT_EQ(rendezvous_internal::FirstArgMaxAvx512(zeros.data(), n), 0u);
+  }
+}
+
 // The weighted loop's filter: the same visits, in the same order, as the
 // scalar loop, while the visitor moves the floor up, down, to 0 and to the
 // top.

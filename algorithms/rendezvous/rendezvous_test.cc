@@ -221,6 +221,28 @@ TYPED_TEST(RendezvousTest, OwnerAndReplicasMatchTheDefinition) {
       }
     }
   }
+  // More nodes than the AVX-512 score buffer holds (its scan path) and a
+  // count inside it, unweighted.
+  for (size_t count : {size_t{700}, size_t{1100}}) {
+    std::vector<NodeSpec> many = Nodes(count);
+    for (RendezvousKernel kernel : Kernels<TypeParam>()) {
+      SCOPED_TRACE(RendezvousKernelName(kernel));
+      Rendezvous<TypeParam> hrw;
+      ASSERT_TRUE(hrw.SetKernel(kernel).ok());
+      ASSERT_TRUE(hrw.Build(many).ok());
+      const std::vector<NodeId> ids = hrw.LiveNodes();
+      SplitMix64 rng(22);
+      std::vector<NodeId> out;
+      for (int i = 0; i < 50; ++i) {
+        const uint64_t key = rng();
+        const std::vector<NodeId> want =
+            ReferenceOrder<TypeParam>(many, ids, key, false);
+        ASSERT_TRUE(hrw.LookupReplicas(key, 5, false, &out).ok());
+        ASSERT_EQ(out, std::vector<NodeId>(want.begin(), want.begin() + 5))
+            << "N " << count;
+      }
+    }
+  }
 }
 
 // Node counts around the unweighted loop's block size (32) and the weighted
