@@ -10,7 +10,7 @@ namespace {
 
 constexpr std::string_view kPeerPlaceholder = "<peer>";
 
-constexpr std::array<MetricInfo, 64> kMetrics = {{
+constexpr std::array<MetricInfo, 89> kMetrics = {{
     // Timing (vary run to run).
     {"lookup_ns", "ns", "lower", true,
      "time per lookup, independent lookups over a key array (throughput); "
@@ -178,6 +178,70 @@ constexpr std::array<MetricInfo, 64> kMetrics = {{
      "cluster, cascade: requests a server may serve per bucket (cascade: the "
      "steady state's busiest server / utilization; cascade_mean: the mean "
      "server / utilization)"},
+    // Replica placement (replicas experiment, experiments/kinds/replicas.h):
+    // preference lists of r distinct nodes for K keys on N nodes.
+    {"replica_load_max_over_mean", "ratio", "lower", false,
+     "replicas: copies on the busiest node (every replica counted) / the "
+     "mean r K / N"},
+    {"replica_load_min_over_mean", "ratio", "higher", false,
+     "replicas: copies on the least loaded node / r K / N"},
+    {"primary_load_max_over_mean", "ratio", "lower", false,
+     "replicas: first list elements on the busiest node / K / N"},
+    {"primary_load_min_over_mean", "ratio", "higher", false,
+     "replicas: first list elements on the least loaded node / K / N"},
+    {"domain_violation_fraction", "fraction", "lower", false,
+     "replicas: keys whose r replicas span fewer distinct failure domains "
+     "(whole locations) than min(r, domains) / K"},
+    {"zone_loss_fraction", "fraction", "lower", false,
+     "replicas: the largest fraction of keys with every replica in one "
+     "top-level domain (zone, rack): what a whole zone's failure loses"},
+    {"join_sets_changed_0", "fraction", "higher", false,
+     "replicas: keys whose replica set is unchanged by a join / K"},
+    {"join_sets_changed_1", "fraction", "none", false,
+     "replicas: keys whose replica set changes one member on a join / K"},
+    {"join_sets_changed_2plus", "fraction", "lower", false,
+     "replicas: keys whose replica set changes two or more members on a "
+     "join / K"},
+    {"join_moved_over_optimum", "ratio", "lower", false,
+     "replicas: copies moved by a join (sum of |new set \\ old set|) / "
+     "r K / (N + 1)"},
+    {"failure_sets_changed_0", "fraction", "none", false,
+     "replicas: keys whose replica set is unchanged by one node's failure "
+     "/ K"},
+    {"failure_sets_changed_1", "fraction", "none", false,
+     "replicas: keys whose replica set changes one member on a failure / K"},
+    {"failure_sets_changed_2plus", "fraction", "lower", false,
+     "replicas: keys whose replica set changes two or more members on a "
+     "failure / K"},
+    {"failure_moved_over_optimum", "ratio", "lower", false,
+     "replicas: copies moved by a failure / the copies the failed node held"},
+    {"recovery_max_share", "fraction", "lower", false,
+     "replicas: of the copies re-created after a failure, the largest share "
+     "on one node"},
+    {"scatter_width_mean", "nodes", "higher", false,
+     "replicas: distinct other nodes sharing a replica set with a node "
+     "(recovery parallelism), mean over the nodes"},
+    {"scatter_width_min", "nodes", "higher", false,
+     "replicas: scatter width of the node with the fewest"},
+    {"copysets_used", "sets", "none", false,
+     "replicas: distinct unordered replica sets among the K keys"},
+    {"loss_probability_f2", "probability", "lower", false,
+     "replicas: P(2 random nodes failing at once hold every copy of some "
+     "key)"},
+    {"loss_probability_f3", "probability", "lower", false,
+     "replicas: the same for 3 failed nodes"},
+    {"loss_probability_f4", "probability", "lower", false,
+     "replicas: the same for 4 failed nodes"},
+    {"loss_probability_f5", "probability", "lower", false,
+     "replicas: the same for 5 failed nodes"},
+    {"prefix_violation_fraction", "fraction", "lower", false,
+     "replicas: keys whose list for r is not the first r of the list for "
+     "r + 1 / K"},
+    {"handoff_nodes", "nodes", "higher", false,
+     "replicas: distinct nodes taking the hinted writes of a node that is "
+     "down (the first node of the r + 1 list not in the r list)"},
+    {"handoff_max_share", "fraction", "lower", false,
+     "replicas: the largest share of those hints on one node"},
 }};
 
 bool IsNameTail(std::string_view s) {
@@ -230,7 +294,9 @@ MetricRange RangeOfMetric(std::string_view metric) {
   // max/mean of a load (keys, or exact shares) is at least 1; a request
   // max/mean is 0 in a bucket without requests.
   if (info->name.ends_with("max_over_mean") &&
-      (info->name.starts_with("load_") || info->name.starts_with("exact_"))) {
+      (info->name.starts_with("load_") || info->name.starts_with("exact_") ||
+       info->name.starts_with("replica_load_") ||
+       info->name.starts_with("primary_load_"))) {
     return {1, MetricRange().upper};
   }
   return {0, MetricRange().upper};

@@ -51,8 +51,8 @@ bool IsMetricPattern(const MetricInfo& info);
 // The values a metric can take: an interval of its summary (summary.csv) is
 // truncated to it, so no bound is impossible (a negative count, a max/mean
 // below 1). Derived from the row: fractions and probabilities [0, 1];
-// "*min_over_mean" [0, 1]; a load's max/mean ("load_" or "exact_"
-// "*max_over_mean") [1, inf); differences
+// "*min_over_mean" [0, 1]; a load's max/mean ("load_", "exact_",
+// "replica_load_" or "primary_load_" "*max_over_mean") [1, inf); differences
 // ("extra_db_reads", which subtracts the control run's reads) and
 // fingerprints (unit "id-fold") unbounded; every other metric (times,
 // counts, bytes, rates, ratios) [0, inf). An unknown metric is unbounded.

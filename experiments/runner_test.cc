@@ -253,8 +253,8 @@ TEST(RunnerTest, GoldensPass) {
 class SpecDirTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    root_ = testing::TempDir() + "/runner_test_" + std::to_string(getpid()) +
-            "_" + testing::UnitTest::GetInstance()->current_test_info()->name();
+    root_ = ::testing::TempDir() + "/runner_test_" + std::to_string(getpid()) +
+            "_" + ::testing::UnitTest::GetInstance()->current_test_info()->name();
     fs::remove_all(root_);
     fs::create_directories(root_ + "/specs");
     std::ofstream(root_ + "/specs/balance.toml") << R"(

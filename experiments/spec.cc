@@ -127,6 +127,8 @@ std::string Cell::Name() const {
   if (!scenario.empty()) parts.push_back(scenario);
   if (multithread) parts.push_back("mt");
   if (!removal.empty()) parts.push_back(absl::StrCat(removal, "-r", removed));
+  if (replicas) parts.push_back(absl::StrCat("r", replicas));
+  if (!topology.empty()) parts.push_back(topology);
   if (!mode.empty()) {
     parts.push_back(mode);
     if (zipf) parts.push_back(absl::StrCat("z", FormatNumber(*zipf)));
@@ -852,6 +854,11 @@ bool KnownClusterMode(const std::string& m) {
          kClusterModes.end();
 }
 std::string ClusterModeNames() { return JoinNames(kClusterModes); }
+bool KnownTopology(const std::string& t) {
+  return std::find(kReplicaTopologies.begin(), kReplicaTopologies.end(), t) !=
+         kReplicaTopologies.end();
+}
+std::string TopologyNames() { return JoinNames(kReplicaTopologies); }
 
 std::string NotPrime(int64_t m) {
   if (IsPrime(static_cast<uint64_t>(m))) return "";
@@ -951,6 +958,13 @@ const Axis kAxes[] = {
      true, kClusterOnly},
     {"db_delay_us", IntValue{&SweepBlock::db_delay_us, 0, 1000000}, true,
      kClusterOnly},
+    {"replicas",
+     IntsAxis{&SweepBlock::replicas, 1, kMaxReplicas,
+              "replicas per key; at most the nodes"},
+     true, "; replicas only"},
+    {"topology",
+     NamesAxis{&SweepBlock::topology, &KnownTopology, &TopologyNames}, true,
+     "; replicas only"},
     {"enabled", BoolValue{&SweepBlock::enabled}},
     {"tiers", TierTables{}},
 };
@@ -1244,6 +1258,11 @@ bool Expand(const SweepBlock& b, std::string_view experiment,
                      schema->default_scenarios.end());
   }
   if (scenarios.empty()) scenarios = {""};
+  // The replicas kind's axes (one empty value for the other kinds).
+  std::vector<int64_t> replica_axis = b.replicas;
+  if (replica_axis.empty()) replica_axis = {0};
+  std::vector<std::string> topologies = b.topology;
+  if (topologies.empty()) topologies = {""};
   const bool per_node = !b.keys_per_node.empty();
   std::vector<int64_t> key_axis = per_node ? b.keys_per_node : b.keys;
   if (key_axis.empty()) key_axis = {0};  // memory
@@ -1329,6 +1348,8 @@ bool Expand(const SweepBlock& b, std::string_view experiment,
                     for (int64_t k : key_axis) {
                       for (const std::string& sc : scenarios) {
                         for (const ClusterCombo& cc : ClusterCombos(b, sc)) {
+                        for (int64_t rf : replica_axis) {
+                        for (const std::string& topo : topologies) {
                         for (int64_t r = 0; r < reps; ++r) {
                           if (cells->size() >= kMaxCells) return false;
                           Cell cell;
@@ -1373,7 +1394,11 @@ bool Expand(const SweepBlock& b, std::string_view experiment,
                                 static_cast<uint32_t>(b.db_delay_us);
                             cell.rate = b.rate;
                           }
+                          cell.replicas = static_cast<uint32_t>(rf);
+                          cell.topology = topo;
                           cells->push_back(std::move(cell));
+                        }
+                        }
                         }
                         }
                       }

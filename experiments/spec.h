@@ -67,6 +67,11 @@
 //   rate = 50000                  # requests/s: memcached pacing (0 = none)
 //                                 # and the timeline of db_reads_per_s
 //   db_delay_us = 0               # memcached: added per database read
+//   # kind "replicas" (experiments/kinds/replicas.h): scenario =
+//   # zone_aware|zone_blind (default zone_aware; zone_blind not with flat);
+//   # algorithms with replicas only (ring, rendezvous, choosek, crush)
+//   replicas = [2, 3, 5]          # replicas per key r, 1..8, r <= nodes
+//   topology = ["flat", "zones3"] # flat|zones3|zones3_uneven|racks_hosts
 //   repetitions = 5               # 1 .. 10000; see below
 //   seed = 0
 //   min_time_s = 0.1              # timing kinds; (0, 60]
@@ -153,10 +158,10 @@
 
 namespace chbench {
 
-inline constexpr std::array<std::string_view, 14> kExperimentNames = {
+inline constexpr std::array<std::string_view, 15> kExperimentNames = {
     "lookup",  "build",  "memory",       "disruption", "balance",
     "vnodes",  "hashes", "bounded_load", "weights",    "seeds",
-    "removal", "overprovision", "presets", "cluster"};
+    "removal", "overprovision", "presets", "cluster", "replicas"};
 inline constexpr std::array<std::string_view, 3> kTierNames = {
     "smoke", "default", "full"};
 // Modes of the cluster kind: the in-process simulation (deterministic) or
@@ -168,6 +173,19 @@ inline constexpr std::array<std::string_view, 2> kClusterModes = {
 // step.
 inline constexpr std::array<std::string_view, 2> kRemovalScenarios = {
     "oneshot", "incremental"};
+// Topologies of the replicas kind: how N nodes are spread over failure
+// domains (experiments/kinds/replicas.h: TopologyLocation).
+inline constexpr std::array<std::string_view, 4> kReplicaTopologies = {
+    "flat", "zones3", "zones3_uneven", "racks_hosts"};
+// Scenarios of the replicas kind: placement with distinct failure domains
+// (flat: without, there are none), or ignoring the domains of a zoned
+// topology.
+inline constexpr std::array<std::string_view, 2> kReplicaScenarios = {
+    "zone_aware", "zone_blind"};
+// Replicas per key of the replicas kind: 1 .. kMaxReplicas (replica sets
+// are kept as sorted arrays of at most this many nodes).
+inline constexpr int64_t kMaxReplicas = 8;
+
 inline constexpr std::array<std::string_view, 9> kDisruptionScenarios = {
     "add",
     "remove_random",
@@ -234,13 +252,19 @@ struct Cell {
   std::optional<double> utilization;     // cascade only
   uint32_t buckets = 0, clients = 0, workers = 0, db_delay_us = 0;
   double rate = 0;
+  // Replicas kind (experiments/kinds/replicas.h): replicas per key (r; 0:
+  // another kind) and the topology (kReplicaTopologies). Spec keys
+  // `replicas` and `topology` (axes).
+  uint32_t replicas = 0;
+  std::string topology;
 
   // Cells that run alone (one at a time, after the parallel ones): the
   // kind schema's KindSchema::runs_alone (experiments/kinds/schema.h).
   bool timing() const;
   // File-name-safe and unique among the cells of an experiment, e.g.
   // "disruption_ring_xxh64_uniform_n100_v100_k1000000_add_s0"; adds
-  // "p<placed_keys_per_node>" when nonzero and "mt" for multithread.
+  // "p<placed_keys_per_node>" when nonzero, "mt" for multithread, and
+  // "r<replicas>_<topology>" for replica cells.
   // (rounds is not part of it: one spec gives one rounds value per cell.)
   std::string Name() const;
   AlgorithmParams Params() const;

@@ -52,6 +52,9 @@ struct SweepBlock {
   std::vector<std::string> mode;
   std::vector<double> zipf, stale_fraction, utilization;
   std::vector<int64_t> requests, cache_items;
+  // The replicas kind's axes: replicas per key and topology names.
+  std::vector<int64_t> replicas;
+  std::vector<std::string> topology;
   int64_t buckets = 40, clients = 20, workers = 2, db_delay_us = 0;
   bool enabled = true;  // false: the block expands no cell in this tier
   double rate = 100000;

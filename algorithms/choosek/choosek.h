@@ -330,6 +330,7 @@ class ChooseK final : public NodeTableAlgorithm<H> {
       ids_.push_back(id);
       slot_of_.push_back(id);
     }
+    live_zones_ = LiveZoneCount();
     return absl::OkStatus();
   }
 
@@ -351,6 +352,7 @@ class ChooseK final : public NodeTableAlgorithm<H> {
       ids_.push_back(id);
     }
     slot_of_.push_back(slot);
+    live_zones_ = LiveZoneCount();
     return id;
   }
 
@@ -365,6 +367,7 @@ class ChooseK final : public NodeTableAlgorithm<H> {
       deleted_.push_back(slot);
       std::push_heap(deleted_.begin(), deleted_.end(), std::greater<>());
     }
+    live_zones_ = LiveZoneCount();
     return absl::OkStatus();
   }
 
@@ -391,7 +394,7 @@ class ChooseK final : public NodeTableAlgorithm<H> {
     // passed over, in ranking order (the ring's NetworkTopologyStrategy
     // rule); once every live zone is taken, the walk stops as soon as the
     // two together hold r.
-    const size_t zones = distinct_zones ? LiveZoneCount() : r;
+    const size_t zones = distinct_zones ? live_zones_ : r;
     std::vector<NodeId> skipped;
     choosek_internal::RankingWalk walk(key_hash, ids_.size());
     while (out->size() < r && !walk.done() &&
@@ -477,6 +480,9 @@ class ChooseK final : public NodeTableAlgorithm<H> {
   std::vector<NodeId> ids_;        // slot -> id (kInvalidNode: deleted)
   std::vector<uint32_t> slot_of_;  // id -> slot
   std::vector<uint32_t> deleted_;  // D, a min-heap
+  // Distinct zones of the live nodes (LiveZoneCount), kept by Build,
+  // AddNode and RemoveNode so that LookupReplicas does not count them.
+  size_t live_zones_ = 0;
 };
 
 // Factory for the registry: validates `params.hash` (the only parameter that

@@ -96,6 +96,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <unordered_set>
 #include <utility>
 #include <vector>
 
@@ -315,8 +316,15 @@ class Ring final : public NodeTableAlgorithm<H> {
     if (use_bitmap) seen.assign(table_.issued(), false);
     // With zones: the nodes passed over because their zone was taken, in
     // ring order (each once), which fill the list when the zones run out.
+    // Once every live zone is in `out` and `skipped` holds enough to fill
+    // it, the rest of the walk would only append to `skipped`: stop (the
+    // same list, without walking the whole ring when r > zones).
     std::vector<NodeId> skipped;
-    for (uint32_t step = 0; step < n && out->size() < r; ++step) {
+    const size_t zones = distinct_zones ? live_zones_ : r;
+    for (uint32_t step = 0;
+         step < n && out->size() < r &&
+         (out->size() < zones || out->size() + skipped.size() < r);
+         ++step) {
       const NodeId owner = owners_[pos];
       if (++pos == n) pos = 0;
       const bool taken =
@@ -717,6 +725,9 @@ class Ring final : public NodeTableAlgorithm<H> {
   // Pads owners_ (points_ and owners_ have exactly num_points_ entries on
   // entry) and rebuilds the bucket lines.
   void Reindex() {
+    std::unordered_set<std::string_view> zones;
+    for (NodeId id : table_.LiveIds()) zones.insert(table_.spec(id).zone);
+    live_zones_ = zones.size();
     const uint32_t n = num_points_;
     points_.resize(n);
     owners_.resize(n);
@@ -808,6 +819,7 @@ class Ring final : public NodeTableAlgorithm<H> {
   using NodeTableAlgorithm<H>::table_;
   uint32_t vnodes_;
   uint32_t num_points_ = 0;
+  size_t live_zones_ = 0;  // distinct zones of the live nodes
   int shift_ = kCircleBits - 1;   // bucket of x: x >> shift_
   int fp_shift_ = 64 - kCircleBits + 1;  // Fingerprint: (x << fp_shift_) >> 48
   std::vector<uint64_t> points_;  // sorted

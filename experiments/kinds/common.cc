@@ -36,6 +36,8 @@ ResultRow BaseRow(const Cell& c, const std::string& run_id) {
   if (!c.removal.empty()) r.removed = c.removed;
   r.seed = c.seed;
   r.repetition = c.repetition;
+  if (c.replicas) r.replicas = c.replicas;
+  r.topology = c.topology;
   // The cluster axes, and the scenario (the event), are columns of every
   // row of the kinds that have them.
   const KindSchema* schema = FindKindSchema(c.kind);

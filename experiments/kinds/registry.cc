@@ -27,6 +27,8 @@ absl::StatusOr<std::vector<ResultRow>> RunRemoval(const Cell&,
                                                   const std::string&);
 absl::StatusOr<std::vector<ResultRow>> RunPresets(const Cell&,
                                                   const std::string&);
+absl::StatusOr<std::vector<ResultRow>> RunReplicas(const Cell&,
+                                                   const std::string&);
 absl::StatusOr<std::vector<ResultRow>> RunClusterSim(const Cell&,
                                                      const std::string&);
 absl::StatusOr<std::vector<std::vector<ResultRow>>> RunClusterMemcached(
@@ -50,7 +52,7 @@ absl::StatusOr<std::vector<std::vector<ResultRow>>> RunTiming(
 
 namespace {
 
-constexpr std::array<KindInfo, 10> kKinds = {{
+constexpr std::array<KindInfo, 11> kKinds = {{
     {"balance", "keys per node: max/mean, min/mean, rel. stddev, chi-squared",
      &kinds::RunBalance, nullptr},
     {"disruption", "keys moved when nodes join or leave, against the optimum",
@@ -73,6 +75,12 @@ constexpr std::array<KindInfo, 10> kKinds = {{
      "per time bucket; simulated (deterministic) or on real memcached",
      &kinds::RunClusterSim, &kinds::RunClusterMemcached,
      &kinds::PreflightCluster},
+    {"replicas",
+     "replica placement (preference lists of r distinct nodes) on flat and "
+     "zoned topologies: copies per node, failure-domain violations, sets "
+     "changed by a join or a failure, scatter width, copysets and the loss "
+     "probability of f simultaneous failures, hinted handoff",
+     &kinds::RunReplicas, nullptr},
     {"lookup",
      "lookup throughput, latency and multi-thread rate, with the peers",
      nullptr, &kinds::RunTiming},

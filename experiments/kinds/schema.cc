@@ -8,6 +8,7 @@
 #include <array>
 
 #include "absl/strings/str_cat.h"
+#include "algorithms/registry.h"
 #include "experiments/spec.h"
 
 namespace chbench {
@@ -55,6 +56,11 @@ constexpr std::array<std::string_view, 15> kClusterAxes = {
     "zipf",      "requests", "cache_items", "stale_fraction", "utilization",
     "buckets",   "clients",  "workers",     "rate",           "db_delay_us"};
 
+constexpr std::array<std::string_view, 6> kReplicasAxes = {
+    "algorithm", "nodes", "scenario", "keys", "replicas", "topology"};
+constexpr std::array<std::string_view, 1> kReplicasDefaultScenarios = {
+    "zone_aware"};
+
 constexpr std::array<KeyNote, 1> kWeightsNotes = {
     {{"nodes", " (one node per weight)"}}};
 constexpr std::array<KeyNote, 1> kHashSpeedNotes = {
@@ -71,6 +77,8 @@ constexpr std::array<std::string_view, 3> kWeightsColumns = {"scenario", "node",
                                                              "weight"};
 constexpr std::array<std::string_view, 3> kRemovalColumns = {
     "scenario", "removal", "removed"};
+constexpr std::array<std::string_view, 3> kReplicasColumns = {
+    "scenario", "replicas", "topology"};
 constexpr std::array<std::string_view, 8> kClusterColumns = {
     "scenario",    "mode",           "zipf",        "requests",
     "cache_items", "stale_fraction", "utilization", "bucket"};
@@ -165,11 +173,60 @@ absl::Status CheckCluster(const SweepBlock& b) {
   return absl::OkStatus();
 }
 
+// The replicas kind's own rules (experiments/kinds/replicas.h).
+absl::Status CheckReplicas(const SweepBlock& b) {
+  if (b.replicas.empty()) {
+    return BlockKeyError("replicas", absl::StrCat("missing; replicas per key, "
+                                                  "valid: ",
+                                                  Range(1, kMaxReplicas)));
+  }
+  if (b.topology.empty()) {
+    return BlockKeyError("topology",
+                         absl::StrCat("missing; valid: ",
+                                      JoinViews(kReplicaTopologies)));
+  }
+  for (const std::string& a : b.algorithm) {
+    const AlgorithmInfo* info = FindAlgorithm(a);
+    if (info != nullptr && !info->capabilities.replicas) {
+      std::string valid;
+      for (const AlgorithmInfo& i : Algorithms()) {
+        if (!i.capabilities.replicas) continue;
+        absl::StrAppend(&valid, valid.empty() ? "" : ", ", std::string(i.name));
+      }
+      return BlockKeyError(
+          "algorithm", absl::StrCat("value '", a,
+                                    "' has no replica placement "
+                                    "(LookupReplicas); valid: ",
+                                    valid));
+    }
+  }
+  for (int64_t r : b.replicas) {
+    for (int64_t n : b.nodes) {
+      if (r > n) {
+        return BlockKeyError(
+            "replicas",
+            absl::StrCat("value ", r, " out of range with nodes = ", n,
+                         " (r distinct nodes per key); valid: ", Range(1, n)));
+      }
+    }
+  }
+  // zone_blind ignores the failure domains of a zoned topology; a flat one
+  // has none to ignore.
+  if (HasScenario(b, "zone_blind") &&
+      std::find(b.topology.begin(), b.topology.end(), "flat") !=
+          b.topology.end()) {
+    return BlockKeyError("scenario",
+                         "value 'zone_blind' with topology 'flat' (no failure "
+                         "domains to ignore); valid with flat: zone_aware");
+  }
+  return absl::OkStatus();
+}
+
 bool Always(const Cell&) { return true; }
 bool Never(const Cell&) { return false; }
 bool OnMemcached(const Cell& c) { return c.mode == "memcached"; }
 
-constexpr std::array<KindSchema, 10> kSchemas = {{
+constexpr std::array<KindSchema, 11> kSchemas = {{
     {.name = "lookup",
      .timing = true,
      .runs_alone = &Always,
@@ -277,6 +334,19 @@ constexpr std::array<KindSchema, 10> kSchemas = {{
      .columns = kClusterColumns,
      .check = &CheckCluster,
      .cluster_axes = true},
+    {.name = "replicas",
+     .timing = false,
+     .runs_alone = &Never,
+     .scenarios = kReplicaScenarios,
+     .default_scenarios = kReplicasDefaultScenarios,
+     .places_keys = false,
+     .takes_algorithm = true,
+     .nodes = NodesFrom::kNodes,
+     .keys = KeysFrom::kKeysOnly,
+     .axes = kReplicasAxes,
+     .columns = kReplicasColumns,
+     .check = &CheckReplicas,
+     .min_nodes = 2},
 }};
 
 }  // namespace
