@@ -27,6 +27,7 @@
 #include "algorithms/registry.h"
 #include "algorithms/testing/toy_algorithm.h"
 #include "bench/dispatch.h"
+#include "bench/no_slow_state_retries.h"
 #include "benchmark/benchmark.h"
 #include "workload/keyset.h"
 #include "gmock/gmock.h"

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "bench/no_slow_state_retries.h"
 #include "experiments/csv.h"
 #include "experiments/kinds/kind.h"
 #include "experiments/kinds/schema.h"
