@@ -45,6 +45,7 @@ def block(ctx, readme_path, report_path):
             algos |= set(a for a in e.summary["algorithm"].unique() if a)
     algos -= set(ctx.reg.peers)
     rows = []
+    unmeasured = []
     for a in style.order_algorithms(algos):
         def cell(df, kind, timing, **f):
             if df is None:
@@ -92,6 +93,9 @@ def block(ctx, readme_path, report_path):
             r.append(mv)
         r.append(cell(bal_s, "x", False, metric="load_max_over_mean",
                       scenario="measured", nodes=100))
+        if all(c == "—" for c in r[1:]):
+            unmeasured.append(a)  # in none of these runs: no row
+            continue
         rows.append(r)
     commits = sorted({str(chdata.meta_get(e.meta, "git_commit", "commit")
                           or "?")[:12] for e in ctx.exps.values()})
@@ -111,10 +115,14 @@ def block(ctx, readme_path, report_path):
                      "memory bytes (N=1000)", "moved on add (N=100)",
                      "moved on remove (N=100)", "max/mean (N=100)"], rows),
            ""]
+
     for stem in HEADLINE_FIGURES:
         p = os.path.join(ctx.figures_dir, stem + ".png")
         if os.path.isfile(p):
             out += [f"![{dict(FIGURES)[stem]}]({rel(p)})", ""]
+    absent = ("" if not unmeasured else " Algorithms in none of these "
+              "experiments (no row): " +
+              ", ".join(f"`{a}`" for a in unmeasured) + ".")
     out += [f"Runs: {runs}. Commit: " +
-            ", ".join(f"`{c}`" for c in commits) + ".", HEADLINE_END]
+            ", ".join(f"`{c}`" for c in commits) + "." + absent, HEADLINE_END]
     return "\n".join(out)
