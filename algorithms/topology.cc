@@ -112,4 +112,14 @@ absl::StatusOr<std::vector<NodeSpec>> ReadTopologyFile(
   return ParseTopology(text.str(), path);
 }
 
+std::string LeadingLevels(std::string_view location, int levels) {
+  size_t end = 0;
+  for (int l = 0; l < levels; ++l) {
+    const size_t slash = location.find('/', end);
+    if (slash == std::string_view::npos) return std::string(location);
+    end = slash + 1;
+  }
+  return std::string(location.substr(0, end - 1));
+}
+
 }  // namespace chbench

@@ -22,7 +22,8 @@
 //     by '/', e.g. `dc1/r1` (datacenter, rack) or `region/zone/host`; every
 //     component non-empty. Placements read the levels they know: Cassandra
 //     NetworkTopologyStrategy the first two (datacenter, rack); the ring's
-//     and rendezvous' distinct zones the whole path as one zone.
+//     and rendezvous' distinct zones the whole path as one zone, or its
+//     first K levels (`chbench map --zone-level K`, LeadingLevels).
 //   * Blank lines and lines starting with '#' are skipped; a trailing '\r'
 //     is stripped.
 //
@@ -55,6 +56,11 @@ absl::StatusOr<std::vector<NodeSpec>> ReadTopologyFile(const std::string& path);
 
 // "dc1/r1" -> {"dc1", "r1"}; "" -> {}.
 std::vector<std::string_view> SplitLocation(std::string_view location);
+
+// The first `levels` components of `location` (levels >= 1): ("dc1/r1/h3",
+// 2) -> "dc1/r1"; a location with fewer components is returned whole. The
+// failure domain `chbench map --zone-level` spreads replicas over.
+std::string LeadingLevels(std::string_view location, int levels);
 
 }  // namespace chbench
 

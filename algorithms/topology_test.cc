@@ -59,6 +59,15 @@ TEST(Topology, ErrorsNameTheSourceLineAndValue) {
   }
 }
 
+TEST(Topology, LeadingLevelsCutTheLocation) {
+  EXPECT_EQ(LeadingLevels("dc1/r1/h3", 1), "dc1");
+  EXPECT_EQ(LeadingLevels("dc1/r1/h3", 2), "dc1/r1");
+  EXPECT_EQ(LeadingLevels("dc1/r1/h3", 3), "dc1/r1/h3");
+  EXPECT_EQ(LeadingLevels("dc1/r1/h3", 9), "dc1/r1/h3");  // shorter: whole
+  EXPECT_EQ(LeadingLevels("z0", 1), "z0");
+  EXPECT_EQ(LeadingLevels("", 2), "");
+}
+
 TEST(Topology, ReadsAFileAndNamesAMissingOne) {
   absl::StatusOr<std::vector<NodeSpec>> nodes = ReadTopologyFile(
       std::string(CHBENCH_SOURCE_DIR) +

@@ -863,6 +863,47 @@ TEST(MapTopologyTest, EqualsNodeNamesWeightsAndZones) {
   EXPECT_EQ(jump.out, "");
   EXPECT_THAT(jump.err, HasSubstr("jump does not support weights"));
   EXPECT_THAT(jump.err, HasSubstr("'b:1' weight 2"));
+  // --zone-level 1: the domains are the data centers, as if the file gave
+  // dc1 and dc2 only; 2 is the whole location here.
+  for (const char* algorithm : {"ring", "rendezvous"}) {
+    SCOPED_TRACE(algorithm);
+    const RunResult dcs = RunChbench({"map", "-a", algorithm, "--topology",
+                                      topology.path(), "-r", "3",
+                                      "--zone-level", "1"},
+                                     keys);
+    ASSERT_EQ(dcs.exit_code, 0) << dcs.err;
+    const RunResult zones =
+        RunChbench({"map", "-a", algorithm, "--node-names",
+                    "a:1,b:1,c:1,d:1,e:1", "--weights", "1,2,1,3,1", "--zones",
+                    "dc1,dc1,dc2,dc2,dc1", "-r", "3"},
+                   keys);
+    ASSERT_EQ(zones.exit_code, 0) << zones.err;
+    EXPECT_EQ(dcs.out, zones.out);
+    const RunResult whole = RunChbench(
+        {"map", "-a", algorithm, "--topology", topology.path(), "-r", "3"},
+        keys);
+    const RunResult two = RunChbench({"map", "-a", algorithm, "--topology",
+                                      topology.path(), "-r", "3",
+                                      "--zone-level", "2"},
+                                     keys);
+    EXPECT_EQ(two.out, whole.out);
+    EXPECT_NE(dcs.out, whole.out);
+  }
+  for (const auto& [args, says] :
+       std::vector<std::pair<std::vector<std::string>, std::string>>{
+           {{"map", "-a", "ring", "--topology", topology.path(),
+             "--zone-level", "0"},
+            "invalid --zone-level '0'; expected an integer in 1..64"},
+           {{"map", "-a", "ring", "--nodes", "5", "--zone-level", "1"},
+            "--zone-level applies with --topology only"},
+           {{"map", "--preset", "npm_hashring", "--topology",
+             topology.path(), "--zone-level", "1"},
+            "--zone-level"}}) {
+    const RunResult bad = RunChbench(args, keys);
+    EXPECT_EQ(bad.exit_code, 2) << says;
+    EXPECT_EQ(bad.out, "");
+    EXPECT_THAT(bad.err, HasSubstr(says));
+  }
 }
 
 // Topology file errors: one line naming the line and the bad value, exit 2.

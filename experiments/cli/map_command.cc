@@ -140,6 +140,7 @@ struct MapOptions {
   CLI::Option* rule = nullptr;
   CLI::Option* reweight = nullptr;
   CLI::Option* topology = nullptr;
+  CLI::Option* zone_level = nullptr;
 
   void SetGiven() {
     flags.algorithm.given = algorithm->count() > 0;
@@ -163,6 +164,7 @@ struct MapOptions {
     flags.rule.given = rule->count() > 0;
     flags.reweight.given = reweight->count() > 0;
     flags.topology.given = topology->count() > 0;
+    flags.zone_level.given = zone_level->count() > 0;
   }
 };
 
@@ -319,6 +321,13 @@ void AddMapCommand(CLI::App& app, int* exit_code) {
                       "an algorithm, replicas are in distinct locations; the "
                       "cassandra preset reads dc/rack for strategy=nts")
           ->type_name("FILE");
+  options->zone_level =
+      map->add_option("--zone-level", flags.zone_level.value,
+                      "With --topology and an algorithm: the failure domain "
+                      "replicas are spread over is the first K levels of "
+                      "each location (1: dc1 of dc1/r1/h3; default: the "
+                      "whole location; a shorter location is whole)")
+          ->type_name("K");
   options->capacity =
       map->add_option("--capacity", flags.capacity.value,
                       "Buckets ever available (>= N), for: " +

@@ -67,6 +67,7 @@ absl::Status ConfigurePreset(const MapFlags& flags, MapConfig* config) {
       {&flags.load_factor, "--load-factor"},
       {&flags.weights, "--weights"},
       {&flags.zones, "--zones"},
+      {&flags.zone_level, "--zone-level"},
       {&flags.capacity, "--capacity"},
       {&flags.probes, "--probes"}};
   for (const auto& [flag, name] : conflicts) {
@@ -192,6 +193,7 @@ absl::Status ConfigureCrushMap(const MapFlags& flags, MapConfig* config) {
       {&flags.load_factor, "--load-factor"},
       {&flags.weights, "--weights"},
       {&flags.zones, "--zones"},
+      {&flags.zone_level, "--zone-level"},
       {&flags.capacity, "--capacity"},
       {&flags.probes, "--probes"},
       {&flags.remove, "--remove"},
@@ -538,6 +540,11 @@ absl::Status ConfigureMap(const MapFlags& flags, MapConfig* config) {
   }
   std::vector<std::string> names;
   std::vector<NodeSpec> topology;
+  if (flags.zone_level.given && !flags.topology.given) {
+    return Invalid(
+        "--zone-level applies with --topology only (it picks the leading "
+        "levels of each node's location)");
+  }
   if (flags.topology.given) {
     absl::StatusOr<std::vector<NodeSpec>> nodes =
         ReadTopologyFile(flags.topology.value);
@@ -646,6 +653,17 @@ absl::Status ConfigureMap(const MapFlags& flags, MapConfig* config) {
             " (valid: 1); algorithms with weights: ",
             AlgorithmsWith(&Capabilities::weights)));
       }
+    }
+    if (flags.zone_level.given) {
+      int level = 0;
+      if (!absl::SimpleAtoi(flags.zone_level.value, &level) || level < 1 ||
+          level > 64) {
+        return Invalid(absl::StrCat(
+            "invalid --zone-level '", Excerpt(flags.zone_level.value),
+            "'; expected an integer in 1..64 (the leading levels of each "
+            "--topology location that form its failure domain)"));
+      }
+      for (NodeSpec& spec : topology) spec.zone = LeadingLevels(spec.zone, level);
     }
     config->nodes = std::move(topology);
     config->distinct_zones = true;

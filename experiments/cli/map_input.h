@@ -94,6 +94,7 @@ struct MapFlags {
   MapFlag rule;       // --algorithm crush --crush-map: rule name or id
   MapFlag reweight;   // --algorithm crush --crush-map: ID:W,...
   MapFlag topology;   // --topology FILE: name<TAB>weight<TAB>location
+  MapFlag zone_level;  // --topology with an algorithm: domain = first K levels
 };
 
 // `chbench map --crush-map FILE`: the map's rule applied as Ceph 16.2 does.
