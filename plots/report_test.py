@@ -1218,9 +1218,11 @@ class ReportTest(unittest.TestCase):
         d = self._replicas_data()
         page = self._page("replicas")
         tabs = self._tables(page)
-        self.assertEqual(len(tabs), 3)
+        # three tables at zones3, then flat with the preset (below)
+        self.assertEqual(len(tabs), 4)
+        flat = tabs[3]
         cells = {}
-        for t in tabs:
+        for t in tabs[:3]:
             for k, row in t.items():
                 cells.setdefault(k, {}).update(row)
         cols = {"replica max/mean": ("replica_load_max_over_mean", 1),
@@ -1261,6 +1263,17 @@ class ReportTest(unittest.TestCase):
         self.assertIn("`zone_loss_fraction` n/a on flat: "
                       + note[len("not applicable:"):].strip(), page)
         self.assertIn(f"{questions.q('replicas')}. Replicas:", self.text)
+        # Flat: the algorithms and the preset, medians of the data.
+        self.assertIn(("cassandra", "zone_aware"), flat)
+        for col, m in (("replica max/mean", "replica_load_max_over_mean"),
+                       ("scatter width (nodes)", "scatter_width_mean")):
+            per = self._per_seed(d, m, topology="flat")
+            self.assertEqual(set(per), {k[0] for k in flat})
+            for lab, vals in per.items():
+                self.assertAlmostEqual(
+                    self._num(flat[(lab, "zone_aware")][col]),
+                    float(f"{statistics.median(vals.values()):.3g}"),
+                    delta=1e-12, msg=(lab, col))
 
     def test_replicas_guide_winners_equal_an_independent_ranking(self):
         """The decision guide's winners on a join and at f = 3 random

@@ -133,7 +133,9 @@ void AddOverlapNote(const Cell& c, uint64_t count, RowNote* note) {
 absl::StatusOr<std::unique_ptr<ConsistentHash>> Built(
     const Cell& c, std::span<const NodeSpec> nodes) {
   absl::StatusOr<std::unique_ptr<ConsistentHash>> a =
-      MakeAlgorithm(c.algorithm, c.Params());
+      FindPreset(c.algorithm) != nullptr
+          ? MakePreset(c.algorithm, "")
+          : MakeAlgorithm(c.algorithm, c.Params());
   if (!a.ok()) return a.status();
   if (absl::Status s = (*a)->Build(nodes); !s.ok()) return s;
   return a;

@@ -17,6 +17,7 @@
 #include "absl/container/flat_hash_set.h"
 #include "absl/numeric/int128.h"
 #include "absl/strings/str_cat.h"
+#include "algorithms/presets/registry.h"
 #include "algorithms/registry.h"
 #include "algorithms/util/random.h"
 #include "experiments/kinds/common.h"
@@ -298,12 +299,20 @@ LossProbability FailureLossProbability(std::span<const uint32_t> copysets,
 
 absl::StatusOr<std::vector<ResultRow>> RunReplicas(const Cell& c,
                                                    const std::string& run_id) {
+  // A production preset runs on its servers' names (host:port), flat: its
+  // system's own preference list (presets/: Cassandra SimpleStrategy,
+  // range() of npm hashring and uhashring).
+  const bool preset = FindPreset(c.algorithm) != nullptr;
   const AlgorithmInfo* info = FindAlgorithm(c.algorithm);
-  if (info == nullptr || !info->capabilities.replicas) {
+  if (!preset && (info == nullptr || !info->capabilities.replicas)) {
     return absl::InvalidArgumentError(absl::StrCat(
-        "algorithm '", c.algorithm,
-        "' has no replica placement; valid: ring, rendezvous, choosek, "
-        "crush"));
+        "algorithm '", c.algorithm, "' has no replica placement; valid: ",
+        ReplicaAlgorithmNames()));
+  }
+  if (preset && c.topology != "flat") {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "preset '", c.algorithm, "' with topology '", c.topology,
+        "': presets run flat here; valid: flat"));
   }
   const size_t n = c.nodes, r = c.replicas;
   if (r < 1 || r > n || r > static_cast<size_t>(kMaxReplicas) ||
@@ -318,7 +327,7 @@ absl::StatusOr<std::vector<ResultRow>> RunReplicas(const Cell& c,
         "scenario 'zone_blind' with topology 'flat'; valid: zone_aware");
   }
   const bool distinct = zoned && c.scenario != "zone_blind";
-  std::vector<NodeSpec> nodes = MakeNodes(n, c.seed);
+  std::vector<NodeSpec> nodes = preset ? PresetServers(n) : MakeNodes(n, c.seed);
   for (size_t i = 0; i < n; ++i) {
     absl::StatusOr<std::string> z = TopologyLocation(c.topology, i, n);
     if (!z.ok()) return z.status();
@@ -425,7 +434,9 @@ absl::StatusOr<std::vector<ResultRow>> RunReplicas(const Cell& c,
     absl::StatusOr<std::string> z = JoinedLocation(c.topology, n);
     if (!z.ok()) return z.status();
     absl::StatusOr<NodeId> id =
-        (*joined)->AddNode(NodeSpec{NodeName(n, c.seed), 1.0, *z});
+        (*joined)->AddNode(NodeSpec{
+            preset ? PresetServers(n + 1).back().name : NodeName(n, c.seed),
+            1.0, *z});
     if (!id.ok()) return id.status();
     if (*id != n) {
       return absl::InternalError(absl::StrCat(

@@ -253,6 +253,44 @@ TEST(ReplicasTest, ZoneAwarePlacementSpansTheZonesAndBlindRingDoesNot) {
   }
 }
 
+// The presets with replica lists run flat on their servers' names: their
+// systems' lists are prefix-stable; Cassandra SimpleStrategy on even tokens
+// (one token per node) uses N consecutive copysets, so P(loss) at f = r is
+// exactly N / C(N, r) and a node's copies sit on 2(r - 1) others. A zoned
+// topology and a preset without lists are refused.
+TEST(ReplicasTest, PresetsRunTheirSystemsListsFlat) {
+  for (const char* p :
+       {"cassandra", "npm_hashring", "uhashring", "uhashring_ketama"}) {
+    SCOPED_TRACE(p);
+    absl::StatusOr<std::vector<ResultRow>> rows =
+        RunReplicas(ReplicaCell(p, 10, 3, "flat", "zone_aware", 3000, 1),
+                    "test");
+    ASSERT_TRUE(rows.ok()) << rows.status();
+    const auto m = ByMetric(*rows);
+    EXPECT_EQ(*m.at("prefix_violation_fraction"), 0.0);
+    if (std::string(p) == "cassandra") {
+      EXPECT_EQ(*m.at("copysets_used"), 10.0);
+      EXPECT_DOUBLE_EQ(*m.at("loss_probability_f3"), 10.0 / 120.0);
+      EXPECT_EQ(*m.at("scatter_width_mean"), 4.0);
+    }
+  }
+  absl::StatusOr<std::vector<ResultRow>> zoned = RunReplicas(
+      ReplicaCell("cassandra", 10, 3, "zones3", "zone_aware", 1000, 1),
+      "test");
+  ASSERT_FALSE(zoned.ok());
+  EXPECT_THAT(zoned.status().message(),
+              HasSubstr("presets run flat here; valid: flat"));
+  absl::StatusOr<Spec> spec = ParseSpec(
+      "[[sweep]]\nkind = \"replicas\"\nkeys = 100\npreset = \"nginx\"\n"
+      "nodes = 10\nreplicas = 3\ntopology = \"flat\"\n",
+      "x.toml", "replicas", "default");
+  ASSERT_FALSE(spec.ok());
+  EXPECT_THAT(spec.status().message(),
+              HasSubstr("key 'preset': value 'nginx' has no replica list; "
+                        "valid: "));
+  EXPECT_THAT(spec.status().message(), HasSubstr("cassandra"));
+}
+
 TEST(ReplicasTest, LossProbabilityExactAndSampledAgree) {
   // Random 2-sets of 30 nodes.
   constexpr size_t kN = 30, kR = 2;

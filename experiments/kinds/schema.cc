@@ -6,8 +6,10 @@
 
 #include <algorithm>
 #include <array>
+#include <memory>
 
 #include "absl/strings/str_cat.h"
+#include "algorithms/presets/registry.h"
 #include "algorithms/registry.h"
 #include "experiments/spec.h"
 
@@ -56,8 +58,9 @@ constexpr std::array<std::string_view, 15> kClusterAxes = {
     "zipf",      "requests", "cache_items", "stale_fraction", "utilization",
     "buckets",   "clients",  "workers",     "rate",           "db_delay_us"};
 
-constexpr std::array<std::string_view, 6> kReplicasAxes = {
-    "algorithm", "nodes", "scenario", "keys", "replicas", "topology"};
+constexpr std::array<std::string_view, 7> kReplicasAxes = {
+    "algorithm", "preset",   "nodes",   "scenario",
+    "keys",      "replicas", "topology"};
 constexpr std::array<std::string_view, 1> kReplicasDefaultScenarios = {
     "zone_aware"};
 
@@ -188,17 +191,36 @@ absl::Status CheckReplicas(const SweepBlock& b) {
   for (const std::string& a : b.algorithm) {
     const AlgorithmInfo* info = FindAlgorithm(a);
     if (info != nullptr && !info->capabilities.replicas) {
-      std::string valid;
-      for (const AlgorithmInfo& i : Algorithms()) {
-        if (!i.capabilities.replicas) continue;
-        absl::StrAppend(&valid, valid.empty() ? "" : ", ", std::string(i.name));
-      }
       return BlockKeyError(
           "algorithm", absl::StrCat("value '", a,
                                     "' has no replica placement "
                                     "(LookupReplicas); valid: ",
-                                    valid));
+                                    ReplicaAlgorithmNames()));
     }
+  }
+  // Presets: their systems' own lists, on a flat cluster.
+  std::string replica_presets;
+  for (const PresetInfo& p : Presets()) {
+    absl::StatusOr<std::unique_ptr<ConsistentHash>> made = MakePreset(p.name, "");
+    if (made.ok() && (*made)->capabilities().replicas) {
+      absl::StrAppend(&replica_presets, replica_presets.empty() ? "" : ", ",
+                      std::string(p.name));
+    }
+  }
+  for (const std::string& p : b.preset) {
+    absl::StatusOr<std::unique_ptr<ConsistentHash>> made = MakePreset(p, "");
+    if (made.ok() && !(*made)->capabilities().replicas) {
+      return BlockKeyError("preset",
+                           absl::StrCat("value '", p,
+                                        "' has no replica list; valid: ",
+                                        replica_presets));
+    }
+  }
+  if (!b.preset.empty() &&
+      std::any_of(b.topology.begin(), b.topology.end(),
+                  [](const std::string& t) { return t != "flat"; })) {
+    return BlockKeyError("topology", "presets run flat here; valid with "
+                                     "'preset': flat");
   }
   for (int64_t r : b.replicas) {
     for (int64_t n : b.nodes) {
@@ -346,7 +368,8 @@ constexpr std::array<KindSchema, 11> kSchemas = {{
      .axes = kReplicasAxes,
      .columns = kReplicasColumns,
      .check = &CheckReplicas,
-     .min_nodes = 2},
+     .min_nodes = 2,
+     .presets_scenario = "zone_aware"},
 }};
 
 }  // namespace

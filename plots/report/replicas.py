@@ -302,6 +302,17 @@ TABLE_LOSS = tuple((f"loss_probability_f{f}", f"P(loss) f={f}", "sci")
 )
 
 
+TABLE_FLAT = (
+    ("replica_load_max_over_mean", "replica max/mean", "x"),
+    ("join_sets_changed", "sets changed on a join", "pct"),
+    ("join_moved_over_optimum", "join moved / optimum", "x"),
+    ("scatter_width_mean", "scatter width (nodes)", "num"),
+    ("copysets_used", "copysets used", "num"),
+    ("loss_probability_f3", "P(loss) f=3", "sci"),
+    ("handoff_nodes", "handoff nodes", "num"),
+)
+
+
 def _blind_cost(s, data, cfg):
     """'what ignoring the domains costs' sentence at cfg (zone_blind rows
     against the same algorithm's zone_aware rows)."""
@@ -431,6 +442,17 @@ def section(ctx):
                        [c for _, c, _ in cols] + ["data"],
                        [r + [ctx.csv_link(EXP)]
                         for r in table_rows(s, data, cfg, cols)]), ""]
+    flat = dict(cfg, topology=FLAT)
+    if not filt(s, scenario=AWARE, nodes=flat["nodes"],
+                replicas=flat["replicas"], topology=FLAT).empty:
+        out += ["Flat (no failure domains), the algorithms beside the "
+                "production presets' own lists (cassandra: SimpleStrategy "
+                "on even tokens; npm_hashring, uhashring, uhashring_ketama: "
+                f"range(key, r, unique)), {cfg_text(flat)}:", "",
+                render(ctx, ["algorithm", "placement"] +
+                       [c for _, c, _ in TABLE_FLAT] + ["data"],
+                       [r + [ctx.csv_link(EXP)]
+                        for r in table_rows(s, data, flat, TABLE_FLAT)]), ""]
     bc = _blind_cost(s, data, cfg)
     if bc:
         out += [bc, ""]

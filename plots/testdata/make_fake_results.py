@@ -1405,7 +1405,8 @@ REPLICA_UNITS = {
 def gen_replicas():
     """experiments/replicas.toml's shape: ring (v = 100), rendezvous,
     choosek and crush at N = 10, 100, 1000, r = 2, 3, 5, four topologies,
-    zone aware; ring and rendezvous also zone blind on zones3 at r = 3; 3
+    zone aware; ring and rendezvous also zone blind on zones3 at r = 3; the
+    cassandra preset flat (with the ring's values); 3
     seeds (repetition = seed). Loss probabilities with more than
     REPLICA_LOSS_EXACT_MAX failure sets are sampled (said in the note).
     Flat rows have empty domain violations and zone loss (`not
@@ -1420,9 +1421,14 @@ def gen_replicas():
                     if a in ("ring", "rendezvous") and t == "zones3" and \
                             r == 3:
                         cells.append((a, n, r, t, "zone_blind"))
+    # A production preset, flat only (its values: the ring's shape).
+    for n in REPLICA_NODES:
+        for r in REPLICA_R:
+            cells.append(("cassandra", n, r, "flat", "zone_aware"))
     for a, n, r, t, sc in cells:
         for s in range(REPLICA_SEEDS):
-            vals = _replica_values(a, n, r, t, sc == "zone_aware", s)
+            vals = _replica_values("ring" if a == "cassandra" else a, n, r, t,
+                                   sc == "zone_aware", s)
             c = dict(algorithm=a, hash="xxh64", keyset="uniform", nodes=n,
                      keys=REPLICA_KEYS, seed=s, repetition=s,
                      scenario=sc, replicas=r, topology=t, **params(a))
