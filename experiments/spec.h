@@ -70,7 +70,7 @@
 //   # kind "replicas" (experiments/kinds/replicas.h): scenario =
 //   # zone_aware|zone_blind (default zone_aware; zone_blind not with flat);
 //   # algorithms with replicas only (ring, rendezvous, choosek, crush)
-//   replicas = [2, 3, 5]          # replicas per key r, 1..8, r <= nodes
+//   replicas = [2, 3, 5]          # replicas per key r, 1..5, r <= nodes
 //   topology = ["flat", "zones3"] # flat|zones3|zones3_uneven|racks_hosts
 //   repetitions = 5               # 1 .. 10000; see below
 //   seed = 0
@@ -183,8 +183,9 @@ inline constexpr std::array<std::string_view, 4> kReplicaTopologies = {
 inline constexpr std::array<std::string_view, 2> kReplicaScenarios = {
     "zone_aware", "zone_blind"};
 // Replicas per key of the replicas kind: 1 .. kMaxReplicas (replica sets
-// are kept as sorted arrays of at most this many nodes).
-inline constexpr int64_t kMaxReplicas = 8;
+// are kept as sorted arrays of at most this many nodes, and a set is packed
+// into 128 bits, 24 per node id, to count distinct copysets).
+inline constexpr int64_t kMaxReplicas = 5;
 
 inline constexpr std::array<std::string_view, 9> kDisruptionScenarios = {
     "add",

@@ -59,6 +59,8 @@ double Choose(size_t n, size_t k) {
   return std::round(c);
 }
 
+// Distinct sets pack to distinct keys: r ids of kIdBits fit in 128 bits.
+static_assert(kMaxReplicas * kIdBits <= 128);
 absl::uint128 Pack(const uint32_t* ids, size_t r) {
   absl::uint128 key = 0;
   for (size_t i = 0; i < r; ++i) key = (key << kIdBits) | ids[i];

@@ -361,7 +361,7 @@ TEST(ReplicasTest, SpecErrorsNameTheValidValues) {
                         "zones3, zones3_uneven, racks_hosts"));
   EXPECT_THAT(error("algorithm = \"ring\"\nnodes = 10\nreplicas = 0\n"
                     "topology = \"flat\"\n"),
-              HasSubstr("key 'replicas': value 0 out of range; valid: 1..8"));
+              HasSubstr("key 'replicas': value 0 out of range; valid: 1..5"));
   EXPECT_THAT(error("algorithm = \"ring\"\nnodes = [10, 4]\nreplicas = 5\n"
                     "topology = \"flat\"\n"),
               HasSubstr("key 'replicas': value 5 out of range with nodes = 4"
