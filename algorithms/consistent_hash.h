@@ -46,6 +46,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <vector>
 
 #include "absl/status/status.h"
@@ -98,7 +99,7 @@ struct AlgorithmParams {
   // add). dx: the activity array's initial size; 0 = the smallest power of
   // two >= N at Build. Must be >= N when set.
   uint64_t capacity = 0;
-  uint32_t probes = 21;        // multiprobe: probes per lookup (k), >= 1
+  uint32_t probes = 21;  // multiprobe: probes per lookup (k), >= 1
 };
 
 // The type-erased interface. Not for timed loops: see the concrete types.
@@ -187,6 +188,15 @@ class ConsistentHash {
   enum class ShareSource { kNone, kFromState, kByConstruction };
   virtual ShareSource DigestShareSource() const { return ShareSource::kNone; }
 };
+
+// True when the concrete type A (or a class between it and ConsistentHash)
+// defines LookupReplicas, i.e. has replica lists; a test checks that it agrees
+// with the registry's `replicas` capability. Code generic over A compiles its
+// replica paths only where this holds.
+template <typename A>
+inline constexpr bool kDefinesReplicas =
+    !std::is_same_v<decltype(&A::LookupReplicas),
+                    decltype(&ConsistentHash::LookupReplicas)>;
 
 // Exact shares of the residues of all 2^bits digests mod m, in slot order:
 // slot s holds floor(2^bits / m) digests plus one when s < 2^bits mod m.

@@ -207,15 +207,15 @@ std::pair<size_t, size_t> AddLookupPair(LookupState* st, std::string label,
 // can be skipped. FailedPrecondition if the algorithm refuses the list.
 template <typename A>
 absl::Status AddReplicasPair(const std::shared_ptr<const A>& algo,
-                           std::span<const uint64_t> keys,
-                           const TimingSample& base, LookupState* st) {
+                             std::span<const uint64_t> keys,
+                             const TimingSample& base, LookupState* st) {
   auto list = std::make_shared<std::vector<NodeId>>();
   list->reserve(kTimedReplicas);
   st->keep.push_back(list);
   if (keys.empty()) return absl::OkStatus();
-  if (absl::Status s = algo->LookupReplicas(keys[0], kTimedReplicas,
-                                            /*distinct_zones=*/false,
-                                            list.get());
+  if (absl::Status s =
+          algo->LookupReplicas(keys[0], kTimedReplicas,
+                               /*distinct_zones=*/false, list.get());
       !s.ok()) {
     return absl::FailedPreconditionError(
         absl::StrCat(base.algorithm, ": ", s.message()));
@@ -331,8 +331,13 @@ absl::Status AddLookupMember(const TimingGroup& g, size_t index,
         }
       }
       if (g.scenario == "replicas") {
-        if (absl::Status s = AddReplicasPair(algo, keys, base, st); !s.ok()) {
-          return s;
+        if constexpr (kDefinesReplicas<A>) {
+          if (absl::Status s = AddReplicasPair(algo, keys, base, st); !s.ok()) {
+            return s;
+          }
+        } else {
+          return absl::FailedPreconditionError(
+              absl::StrCat(m.algorithm, ": no replica lists to time"));
         }
       }
       if (stateful && !placed.empty()) {
@@ -729,8 +734,8 @@ absl::Status AddMemberForHash(bool build, const TimingGroup& g, size_t index,
   }
   if (!known) {
     return absl::InvalidArgumentError(
-        absl::StrCat("unknown algorithm '", name, "'; valid algorithms: ",
-                     AlgorithmNames()));
+        absl::StrCat("unknown algorithm '", name,
+                     "'; valid algorithms: ", AlgorithmNames()));
   }
   return inner;
 }
