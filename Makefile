@@ -31,6 +31,11 @@
 #                        build-fuzz/corpus/); fails on any finding, whose input
 #                        is kept in build-fuzz/artifacts/<target>/
 #   make deps            install missing Debian packages (root) or say how
+#   make site-deps       what the results site and its browser test need:
+#                        Debian's chromium (and nodejs, npm when missing)
+#                        and the pinned npm packages (plots/site/npm/) in
+#                        $(BUILD)/site-npm; without root it prints the
+#                        apt-get command and the browser test skips
 #
 # FLAVOR=portable (default) builds with -O2; FLAVOR=native with -O3
 # -march=native, in build-native/, writing results/local-native. meta.json and
@@ -93,7 +98,7 @@ FUZZ_SECONDS ?= 30
 FUZZ_DEB_PACKAGES := clang libclang-rt-14-dev
 FUZZERS := ops_fuzzer spec_fuzzer map_input_fuzzer
 
-.PHONY: all deps build test test-sanitize experiments plots report reference reference-reruns clean verify-presets fuzz
+.PHONY: all deps build test test-sanitize experiments plots report reference reference-reruns clean verify-presets fuzz site-deps site-npm
 
 all: build
 
@@ -132,8 +137,27 @@ $(BUILD)/CMakeCache.txt: | deps
 build: deps $(BUILD)/CMakeCache.txt
 	cmake --build $(BUILD) -j $(JOBS)
 
-test: build
+test: build site-deps
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
+
+# The results site (plots/site/): the chart library it copies and the
+# browser its test drives. The chart library comes from the npm packages
+# pinned by plots/site/npm/package-lock.json (npm ci into $(SITE_NPM));
+# Debian's chromium is installed when run as root. Without root a missing
+# chromium is only reported (with the apt-get command): the browser test
+# then skips, saying why, and everything else still runs.
+SITE_NPM := $(BUILD)/site-npm
+SITE_DEB_PACKAGES := chromium $(if $(shell command -v node && command -v npm),,nodejs npm)
+site-npm:
+	@command -v node >/dev/null && command -v npm >/dev/null || \
+	  $(MAKE) --no-print-directory deps DEB_PACKAGES="nodejs npm"
+	plots/site/npm/install.sh $(SITE_NPM)
+
+site-deps:
+	@$(MAKE) --no-print-directory deps DEB_PACKAGES="$(SITE_DEB_PACKAGES)" || \
+	  echo "chbench: without chromium the results site's browser test is skipped"
+	@$(MAKE) --no-print-directory site-npm || \
+	  echo "chbench: without the npm packages the results site's browser test is skipped"
 
 # -O1 -g, as the sanitizers' documentation recommends: readable reports and a
 # build much faster than -O2. Slow tests (pipeline, report) are skipped: they
@@ -153,15 +177,17 @@ plots: deps
 
 # The pages (one per question) go beside the report, named like the figures:
 # report/ for REPORT.md, report-full/ for REPORT-full.md.
-report: deps
+report: deps site-npm
 	$(PYTHON) plots/make_report.py --results $(LOCAL) $(if $(REFERENCE),--reference $(REFERENCE)) \
 	  --figures $(LOCAL)/figures$(TIER_SUFFIX) --out $(LOCAL)/REPORT$(TIER_SUFFIX).md \
 	  --pages $(LOCAL)/report$(TIER_SUFFIX) --tier $(TIER)
-	@echo "chbench: report in $(LOCAL)/REPORT$(TIER_SUFFIX).md, pages in $(LOCAL)/report$(TIER_SUFFIX)/"
+	$(PYTHON) plots/site/build.py --results $(LOCAL) $(if $(REFERENCE),--reference $(REFERENCE)) \
+	  --out $(LOCAL)/site$(TIER_SUFFIX) --npm $(SITE_NPM) --tier $(TIER)
+	@echo "chbench: report in $(LOCAL)/REPORT$(TIER_SUFFIX).md, pages in $(LOCAL)/report$(TIER_SUFFIX)/, site $(LOCAL)/site$(TIER_SUFFIX)/index.html"
 
 # The committed reference of this machine (portable flavor only). The default
 # tier also rewrites the README headline.
-reference: build
+reference: build site-npm
 	@[ "$(FLAVOR)" = portable ] || { echo "chbench: the reference is the portable build"; exit 2; }
 	$(CHBENCH) run all --tier $(TIER) --results-dir results/reference/$(MACHINE)
 	$(PYTHON) plots/make_figures.py --results results/reference/$(MACHINE) \
@@ -170,6 +196,8 @@ reference: build
 	  --figures plots/figures$(TIER_SUFFIX) --out results/REPORT$(TIER_SUFFIX).md \
 	  --pages results/report$(TIER_SUFFIX) --tier $(TIER) \
 	  $(if $(TIER_SUFFIX),,--readme README.md)
+	$(PYTHON) plots/site/build.py --results results/reference/$(MACHINE) \
+	  --out results/site$(TIER_SUFFIX) --npm $(SITE_NPM) --tier $(TIER)
 
 # Independent process runs of the experiments with timing rows, beside the
 # reference run (same spec and tier, hence the same run id): the report pairs

@@ -21,7 +21,8 @@ every page from file:// with every other request aborted, and checks:
 Results: the fake results of plots/testdata/make_fake_results.py (the
 report tests' data; a second fake tree with --scale as the reference), or
 the tree in CHBENCH_SITE_RESULTS (ctest passes the shared smoke-tier
-run, copied: the test never writes into it).
+run, copied: the test never writes into it) with the committed reference
+(chdata.pick_reference) beside it.
 
 Usage: site_test.py --npm NPM_DIR --out DIR
 Exit 77 (ctest SKIP_RETURN_CODE) with a message when chromium or the npm
@@ -296,11 +297,16 @@ class SiteTest(unittest.TestCase):
             shutil.rmtree(out)
         os.makedirs(out)
         src = os.environ.get("CHBENCH_SITE_RESULTS")
-        cls.reference = os.path.join(out, "reference")
-        subprocess.run([sys.executable, os.path.join(
-            PLOTS, "testdata", "make_fake_results.py"), "--out",
-            cls.reference, "--cpu", "Fake reference CPU", "--scale", "1.5"],
-            check=True, stdout=subprocess.DEVNULL)
+        # Real runs get the committed reference beside them (as make
+        # report does); fake ones a second fake tree.
+        cls.reference = chdata.pick_reference(os.path.join(
+            os.path.dirname(PLOTS), "results", "reference")) if src else None
+        if cls.reference is None:
+            cls.reference = os.path.join(out, "reference")
+            subprocess.run([sys.executable, os.path.join(
+                PLOTS, "testdata", "make_fake_results.py"), "--out",
+                cls.reference, "--cpu", "Fake reference CPU", "--scale",
+                "1.5"], check=True, stdout=subprocess.DEVNULL)
         cls.results = os.path.join(out, "results")
         if src:
             shutil.copytree(src, cls.results)
