@@ -15,7 +15,8 @@ Say the current fact instead, and cite the public source (paper, upstream
 repository@commit, package version) or a file in this repository.
 
 Not scanned: generated files (results/REPORT*.md and their pages
-results/report*/, results/reference/, plots/figures*/) and data
+results/report*/, the results site results/site*/ with the chart library
+it copies, results/reference/, plots/figures*/) and data
 (fuzz/corpus/, and the non-code files under testdata/): their text comes
 from code, from the real systems or from fuzzing, and the code that writes
 them is scanned.
@@ -45,7 +46,8 @@ PATTERNS = [
 ]
 
 GENERATED = re.compile(r"^(results/REPORT[^/]*\.md|results/report[^/]*/|"
-                       r"results/reference/|plots/figures[^/]*/)")
+                       r"results/site[^/]*/|results/reference/|"
+                       r"plots/figures[^/]*/)")
 CORPORA = re.compile(r"(^|/)corpus/")
 TESTDATA = re.compile(r"(^|/)testdata/")
 CODE = re.compile(r"\.(py|cc|h|sh)$")
