@@ -180,17 +180,20 @@ def build(args):
     vendor = [f"assets/vendor/{os.path.basename(p)}" for p in vendor_src]
 
     # charts per question
-    chart_links = {}
     q_charts = {}
+    row_links = {}  # (chart id, variant key, x) -> link to the table row
     for n in QUESTIONS:
         cs = charts.chart_data(ctx, n, link)
         q_charts[n] = cs
         for c in cs:
-            key = (c["exp"], c["metric"])
-            if c["exp"] == "lookup" and c["metric"] == "lookup_ns" and \
-                    not c["peers"]:
-                key = ("lookup", c["where"].get("scenario"))
-            chart_links.setdefault(key, f"{n}.html#{c['id']}")
+            row_links[c["id"]] = f"{n}.html#{c['id']}"
+            for p in c["points"]:
+                if p["src"] == "yours":
+                    row_links.setdefault((c["id"], p["key"], p["x"]),
+                                    f"{n}.html#{c['id']}-r{p['row']}")
+
+    def row_link(cid, key, x):
+        return row_links.get((cid, key, float(x)), row_links.get(cid))
 
     common = dict(machine=machine,
                   ref_machine=ctx.machine(True) if ctx.has_ref else None,
@@ -247,7 +250,7 @@ def build(args):
                    meta_line, ["data/site.js", data_file], vendor)
 
     # chooser
-    cd = chooser.data(ctx, link, chart_links)
+    cd = chooser.data(ctx, link, row_link)
     write_js(os.path.join(site, "data", "chooser.js"), "CHBENCH_CHOOSER", cd)
     write_page(site, "chooser.html", "Chooser", chooser_body(cd), nav,
                meta_line, ["data/site.js", "data/chooser.js"],

@@ -17,7 +17,7 @@ import math
 
 import chdata
 import style
-from report.common import variant_label
+from report.common import var_key, variant_label
 
 ANY = "*"
 
@@ -140,6 +140,24 @@ X_LABELS = {"nodes": "nodes N", "removed": "nodes removed",
             "series": ""}
 
 
+def variant_text(r):
+    """A variant's identity as text: algorithm|vnodes|table_size|
+    load_factor|capacity|probes (integers without a point, empty when
+    empty; the default table size and a = N are empty: report.common.
+    var_key). The chooser names its configurations the same way."""
+    k = var_key(r)
+    return "|".join([str(k[0])] + [num_text(v) for v in k[1:]])
+
+
+def num_text(v):
+    """A number as keys show it: integers without a point, others as
+    repr; '' for None."""
+    if v is None:
+        return ""
+    v = float(v)
+    return str(int(v)) if v.is_integer() else repr(v)
+
+
 def _isnan(v):
     return v is None or (isinstance(v, float) and math.isnan(v))
 
@@ -203,7 +221,8 @@ def points(e, chart, peers, src):
         label = variant_label(r)
         lo, hi = _interval(r, chart["stat"])
         x = label if chart["x"] == "series" else _num(r.get(chart["x"]))
-        out.append(dict(series=label, algorithm=r["algorithm"], x=x,
+        out.append(dict(series=label, algorithm=r["algorithm"],
+                        key=variant_text(r), x=x,
                         y=float(r[chart["stat"]]), lo=lo, hi=hi,
                         n=int(r["n"]) if not _isnan(r.get("n")) else None,
                         noisy=int(r.get("noisy") or 0) == 1, run=run,

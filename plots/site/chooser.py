@@ -36,29 +36,14 @@ from report.common import (PAIR_ON, _iv_or_value, cannot_add, comparable,
                            filt, paired, var_key, variant_label, variants)
 from report.guide import TIMING_MARGIN
 
+from charts import num_text, variant_text as key_text
+
 SCENARIOS = ("prehashed", "string")
 HASH = "xxh64"
 
 
 def _isnan(v):
     return v is None or (isinstance(v, float) and math.isnan(v))
-
-
-def key_text(r):
-    """A variant's identity as text: algorithm|vnodes|table_size|
-    load_factor|capacity|probes (numbers as num_text, empty when empty); the
-    default table size is empty (chdata reads it so)."""
-    k = var_key(r)
-    return "|".join([str(k[0])] + [num_text(v) for v in k[1:]])
-
-
-def num_text(v):
-    """A number as the page shows it in keys: integers without a point,
-    others as repr; '' for None."""
-    if v is None:
-        return ""
-    v = float(v)
-    return str(int(v)) if v.is_integer() else repr(v)
 
 
 def separated(best, other, data, k, better="lower"):
@@ -111,10 +96,11 @@ def failure_domains(ctx):
     return out
 
 
-def data(ctx, link, chart_links):
-    """The chooser's JSON: {ns: {scenario: [N]}, by_n: {scenario: {N:
-    [candidate]}}, requirement texts}. link(path): a CSV's link relative
-    to the site; chart_links: {(exp, metric): 'page.html#id'}."""
+def data(ctx, link, row_link):
+    """The chooser's JSON: {scenarios: {scenario: {ns: [N], by_n: {N:
+    [candidate]}}}, runs}. link(path): a CSV's link relative to the site;
+    row_link(chart id, variant key, N): the link to that point's row in
+    its figure's data table (or to the figure, None without it)."""
     lk = ctx.exps.get("lookup")
     out = dict(scenarios={}, runs={})
     if lk is None:
@@ -182,15 +168,14 @@ def data(ctx, link, chart_links):
                                       keyset="uniform", hash=HASH)
                 c["moved"] = _other(dis, r, n, "moved_fraction",
                                     scenario="remove_random")
+                c["links"] = dict(
+                    lookup=row_link("lookup_" + sc, c["key"], n),
+                    memory=row_link("memory_per_node", c["key"], n),
+                    balance=row_link("balance_uniform", c["key"], n),
+                    moved=row_link("moved_remove", c["key"], n))
             by_n[num_text(n)] = cands
         if by_n:
-            out["scenarios"][sc] = dict(
-                ns=list(by_n), by_n=by_n,
-                chart=chart_links.get(("lookup", sc)))
-    out["links"] = {k: v for k, v in (
-        ("memory", chart_links.get(("memory", "memory_bytes_per_node"))),
-        ("balance", chart_links.get(("balance", "load_max_over_mean"))),
-        ("moved", chart_links.get(("disruption", "moved_fraction"))))}
+            out["scenarios"][sc] = dict(ns=list(by_n), by_n=by_n)
     return out
 
 

@@ -404,6 +404,38 @@ class SiteTest(unittest.TestCase):
         self.assertGreater(partial, 0)
         self.assertGreater(multi, 0)
 
+    def test_chooser_links_reach_the_rows_behind_each_number(self):
+        import re
+        with open(os.path.join(self.site, "data", "chooser.js"),
+                  encoding="utf-8") as f:
+            text = f.read()
+        d = json.loads(text[text.index("=") + 1:].rstrip().rstrip(";"))
+        html = {}
+        checked = 0
+        for sc in d["scenarios"].values():
+            for n, cands in sc["by_n"].items():
+                for c in cands:
+                    for what, target in c["links"].items():
+                        if target is None or "-r" not in target:
+                            continue
+                        page, _, rid = target.partition("#")
+                        if page not in html:
+                            with open(os.path.join(self.site, page),
+                                      encoding="utf-8") as f:
+                                html[page] = f.read()
+                        m = re.search(r'<tr id="%s">(.*?)</tr>'
+                                      % re.escape(rid), html[page])
+                        with self.subTest(link=target):
+                            self.assertIsNotNone(m)
+                            cells = re.findall(r"<td>(.*?)</td>",
+                                               m.group(1))
+                            self.assertEqual(cells[0], "yours")
+                            self.assertEqual(float(cells[2]), float(n))
+                            self.assertEqual(cells[1].replace("&amp;", "&"),
+                                             c["label"])
+                        checked += 1
+        self.assertGreater(checked, 20)
+
     def test_chooser_keyboard(self):
         k = self.seen["pages"]["chooser.html"].get("keyboard")
         self.assertEqual(k, {"space_toggles": True})

@@ -39,6 +39,19 @@
   }
   Array.prototype.forEach.call(document.querySelectorAll('table.sortable'), makeSortable);
 
+  // --- a link to a data-table row opens its table ----------------------------
+  function showTarget() {
+    var id = decodeURIComponent(location.hash.slice(1));
+    var el = id && document.getElementById(id);
+    if (!el) return;
+    var d = el.closest('details');
+    if (d && !d.open) d.open = true;
+    if (el.tagName === 'TR') el.classList.add('target');
+    el.scrollIntoView();
+  }
+  window.addEventListener('hashchange', showTarget);
+  showTarget();
+
   // --- figures ---------------------------------------------------------------
   var page = window.CHBENCH_PAGE;
   if (!page || !window.vegaEmbed) return;

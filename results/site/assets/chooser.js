@@ -99,11 +99,11 @@
         var cells = [String(t + 1), c.label];
         cells.forEach(function (x) { var td = document.createElement('td'); td.textContent = x; tr.appendChild(td); });
         var parts = [
-          [cell(c.lookup) + (c.lookup.noisy ? ' ~' : ''), sc.chart],
-          [c.memory ? fmt(c.memory.median) : 'not measured', D.links.memory],
-          [cell(c.balance, '×'), D.links.balance],
+          [cell(c.lookup) + (c.lookup.noisy ? ' ~' : ''), c.links.lookup],
+          [c.memory ? fmt(c.memory.median) : 'not measured', c.memory ? c.links.memory : null],
+          [cell(c.balance, '×'), c.balance ? c.links.balance : null],
           [c.moved ? cell({ median: 100 * c.moved.median, lo: c.moved.lo === null ? null : 100 * c.moved.lo,
-            hi: c.moved.hi === null ? null : 100 * c.moved.hi, n: c.moved.n }, ' %') : 'not measured', D.links.moved]
+            hi: c.moved.hi === null ? null : 100 * c.moved.hi, n: c.moved.n }, ' %') : 'not measured', c.moved ? c.links.moved : null]
         ];
         parts.forEach(function (p) {
           var td = document.createElement('td'); td.appendChild(link(p[0], p[1])); tr.appendChild(td);
