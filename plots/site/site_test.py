@@ -38,7 +38,6 @@ import math  # noqa: E402
 import os  # noqa: E402
 import shutil  # noqa: E402
 import subprocess  # noqa: E402
-import time  # noqa: E402
 import unittest  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -315,12 +314,10 @@ class SiteTest(unittest.TestCase):
                 PLOTS, "testdata", "make_fake_results.py"), "--out",
                 cls.results], check=True, stdout=subprocess.DEVNULL)
         cls.site = os.path.join(cls.results, "site")
-        t = time.time()
         subprocess.run([sys.executable, os.path.join(HERE, "build.py"),
                         "--results", cls.results, "--reference",
                         cls.reference, "--out", cls.site, "--npm",
                         ARGS.npm], check=True)
-        cls.build_s = time.time() - t
         cls.cases = cases(cls.results)
         with open(os.path.join(out, "cases.json"), "w") as f:
             json.dump(cls.cases, f)
@@ -447,8 +444,7 @@ class SiteTest(unittest.TestCase):
                 self.assertGreater(n, MIN_COLOURS)
                 self.assertLess(top, 0.97)
 
-    def test_build_time_and_size(self):
-        self.assertLess(self.build_s, 60)
+    def test_size(self):
         size = sum(os.path.getsize(os.path.join(d, f))
                    for d, _, fs in os.walk(self.site) for f in fs)
         self.assertLess(size, 5 * 1024 * 1024)
