@@ -7,7 +7,14 @@
 #include <limits>
 #include <vector>
 
+#include "algorithms/lookup_batch.h"
+
 namespace chbench {
+
+void ConsistentHash::LookupBatch(std::span<const std::string_view> keys,
+                                 std::span<NodeId> out) const {
+  HashAndLookupBatch(*this, keys, out);
+}
 
 std::vector<double> ResidueShares(uint64_t m, int bits) {
   if (m == 0) return {};

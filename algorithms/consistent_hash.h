@@ -36,6 +36,8 @@
 //   * Every lookup returns a live node.
 //   * `MemoryBytes()` is within 10 % of the heap a counting allocator sees.
 //   * `PlaceBatch(keys)` equals `Place` on each key in order.
+//   * `LookupBatch(keys)` equals `Lookup` on each key, for every batch size
+//     and state.
 
 #ifndef CHBENCH_ALGORITHMS_CONSISTENT_HASH_H_
 #define CHBENCH_ALGORITHMS_CONSISTENT_HASH_H_
@@ -131,6 +133,34 @@ class ConsistentHash {
   virtual NodeId Lookup(uint64_t key_hash) const = 0;
   // Assigns a key and records it. Stateless algorithms: same as Lookup.
   virtual NodeId Place(uint64_t key_hash) { return Lookup(key_hash); }
+  // The owners of many keys: out[i] = Lookup(key_hashes[i]) for every i,
+  // exactly (out.size() >= key_hashes.size()). The default is the plain loop.
+  // Every concrete type overrides it with a non-virtual, inlinable member
+  // (called through the final type, no virtual call per key; the building
+  // blocks are in lookup_batch.h); the algorithms whose lookups miss the
+  // cache at large sizes (ring, Maglev, anchor, dx, multiprobe, memento,
+  // bounded_load, the ring and table presets) compute every key's first
+  // address of a group of keys, prefetch them, then finish the group, so
+  // that the group's memory reads overlap. Complexity: that of Lookup per
+  // key; no allocation.
+  //
+  // Example:
+  //   std::vector<NodeId> owners(digests.size());
+  //   algo->LookupBatch(digests, owners);
+  virtual void LookupBatch(std::span<const uint64_t> key_hashes,
+                           std::span<NodeId> out) const {
+    for (size_t i = 0; i < key_hashes.size(); ++i) {
+      out[i] = Lookup(key_hashes[i]);
+    }
+  }
+  // The string path: out[i] = Lookup(HashKey(keys[i])), hashing a group of
+  // keys before looking it up with LookupBatch (HashAndLookupBatch in
+  // lookup_batch.h, which is also the inlined form for a concrete type).
+  // Not virtual; a derived class's LookupBatch hides it, so call it through
+  // the interface or HashAndLookupBatch.
+  void LookupBatch(std::span<const std::string_view> keys,
+                   std::span<NodeId> out) const;
+
   // Places `keys` in order and writes each key's node to `out` (same size):
   // exactly what calling Place on each key in turn returns and records.
   // A stateful algorithm overrides it to overlap the memory accesses of
@@ -197,6 +227,22 @@ template <typename A>
 inline constexpr bool kDefinesReplicas =
     !std::is_same_v<decltype(&A::LookupReplicas),
                     decltype(&ConsistentHash::LookupReplicas)>;
+
+// True when the concrete type A (or a class between it and ConsistentHash)
+// defines its own LookupBatch, i.e. the batched lookup is a direct,
+// inlinable call through A. Every concrete type does; the timing kernels
+// check it at compile time.
+namespace consistent_hash_internal {
+// Whether the class declaring this LookupBatch is not ConsistentHash.
+template <typename C>
+constexpr bool NotTheDefault(void (C::*)(std::span<const uint64_t>,
+                                         std::span<NodeId>) const) {
+  return !std::is_same_v<C, ConsistentHash>;
+}
+}  // namespace consistent_hash_internal
+template <typename A>
+inline constexpr bool kDefinesLookupBatch =
+    consistent_hash_internal::NotTheDefault(&A::LookupBatch);
 
 // Exact shares of the residues of all 2^bits digests mod m, in slot order:
 // slot s holds floor(2^bits / m) digests plus one when s < 2^bits mod m.

@@ -42,6 +42,7 @@
 #include "absl/strings/str_cat.h"
 #include "algorithms/consistent_hash.h"
 #include "algorithms/hash/hash_function.h"
+#include "algorithms/lookup_batch.h"
 #include "algorithms/make_with_hash.h"
 #include "algorithms/node_table.h"
 
@@ -171,6 +172,14 @@ class RangeHash final : public ConsistentHash {
     absl::Status s = buckets_.Remove(id);
     Refresh();
     return s;
+  }
+
+  // out[i] = Lookup(key_hashes[i]): the plain loop (LookupEach), inlined
+  // through the final type; P::Bucket is arithmetic over per-n constants
+  // and reads at most one bucket -> id entry.
+  void LookupBatch(std::span<const uint64_t> key_hashes,
+                   std::span<NodeId> out) const override {
+    LookupEach(*this, key_hashes, out);
   }
 
   // Precondition: size() > 0.

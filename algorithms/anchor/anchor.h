@@ -83,6 +83,7 @@
 #include "absl/strings/str_cat.h"
 #include "algorithms/consistent_hash.h"
 #include "algorithms/hash/hash_function.h"
+#include "algorithms/lookup_batch.h"
 #include "algorithms/make_with_hash.h"
 #include "algorithms/node_table.h"
 #include "algorithms/node_table_algorithm.h"
@@ -141,6 +142,30 @@ class AnchorHashCore {
       return v;
     }
     return RehashPayload(x, bs, mod_a_(bs));
+  }
+
+  // out[i] = Lookup(keys[i]), by groups of kLookupGroup keys: the first
+  // bucket's word of every key of a group is prefetched, then read; a key
+  // whose first bucket was removed takes the rehash rounds from there.
+  void LookupBatch(std::span<const uint64_t> keys,
+                   std::span<uint32_t> out) const {
+    const uint32_t* const hot = hot_.data();
+    GroupedLookup(
+        keys, out,
+        [&](uint64_t x) {
+          const uint32_t bs = Crc32c(x, 0);
+          const uint32_t b = mod_a_(bs);
+          __builtin_prefetch(hot + b);
+          return (uint64_t{bs} << 32) | b;
+        },
+        [&](uint64_t x, uint64_t state) {
+          const uint32_t b = static_cast<uint32_t>(state);
+          const uint32_t v = hot[b];
+          if ((v & kRemoved) == 0) [[likely]] {
+            return v;
+          }
+          return RehashPayload(x, static_cast<uint32_t>(state >> 32), b);
+        });
   }
 
   // UpdateRemoval(b).
@@ -306,6 +331,13 @@ class Anchor final : public NodeTableAlgorithm<H> {
   // Precondition: size() > 0.
   NodeId Lookup(uint64_t key_hash) const override {
     return core_.Lookup(key_hash);
+  }
+  // out[i] = Lookup(key_hashes[i]): the first buckets' words of a group of
+  // keys are prefetched, then read (AnchorHashCore::LookupBatch). Same
+  // owners as Lookup; O(1) expected per key.
+  void LookupBatch(std::span<const uint64_t> key_hashes,
+                   std::span<NodeId> out) const override {
+    core_.LookupBatch(key_hashes, out);
   }
 
   // Every live bucket equally likely for a uniform digest: the algorithm's

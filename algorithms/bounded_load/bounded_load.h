@@ -84,6 +84,7 @@
 #include "absl/strings/str_cat.h"
 #include "algorithms/consistent_hash.h"
 #include "algorithms/hash/hash_function.h"
+#include "algorithms/lookup_batch.h"
 #include "algorithms/node_table.h"
 #include "algorithms/ring/ring.h"
 
@@ -171,6 +172,36 @@ class BoundedLoad final : public ConsistentHash {
     const auto it = index_of_.find(key_hash);
     if (it != index_of_.end()) return node_of_[it->second];
     return LookupUnplaced(key_hash);
+  }
+
+  // out[i] = Lookup(key_hashes[i]), by groups of kLookupGroup keys: the
+  // placed-key map's slot and the ring's bucket line of every key of a group
+  // are prefetched, then each key is looked up. Same owners as Lookup.
+  void LookupBatch(std::span<const uint64_t> key_hashes,
+                   std::span<NodeId> out) const override {
+    GroupedLookup(
+        key_hashes, out,
+        [this](uint64_t h) {
+          index_of_.prefetch(h);
+          ring_.PrefetchLine(h);
+          return true;
+        },
+        [this](uint64_t h, bool) { return Lookup(h); });
+  }
+
+  // out[i] = LookupUnplaced(key_hashes[i]), by groups of kLookupGroup keys:
+  // the ring's bucket line of every key of a group is prefetched, then each
+  // key is routed (successor, load, the walk past full nodes). The batched
+  // form of a stateless bounded-load balancer's per-request work.
+  void LookupUnplacedBatch(std::span<const uint64_t> key_hashes,
+                           std::span<NodeId> out) const {
+    GroupedLookup(
+        key_hashes, out,
+        [this](uint64_t h) {
+          ring_.PrefetchLine(h);
+          return true;
+        },
+        [this](uint64_t h, bool) { return LookupUnplaced(h); });
   }
 
   // The node Place would choose now for a key that has NOT been placed: the

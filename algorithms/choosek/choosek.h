@@ -113,6 +113,7 @@
 #include "absl/strings/str_cat.h"
 #include "algorithms/consistent_hash.h"
 #include "algorithms/hash/hash_function.h"
+#include "algorithms/lookup_batch.h"
 #include "algorithms/make_with_hash.h"
 #include "algorithms/node_table.h"
 #include "algorithms/node_table_algorithm.h"
@@ -372,6 +373,14 @@ class ChooseK final : public NodeTableAlgorithm<H> {
   }
 
   // Precondition: size() > 0.
+  // out[i] = Lookup(key_hashes[i]): the plain loop (LookupEach), inlined
+  // through the final type; the lookup is SipHash arithmetic plus a read of
+  // the N-entry slot table, small beside the hashing.
+  void LookupBatch(std::span<const uint64_t> key_hashes,
+                   std::span<NodeId> out) const override {
+    LookupEach(*this, key_hashes, out);
+  }
+
   NodeId Lookup(uint64_t key_hash) const override {
     const NodeId id = ids_[ChooseKFirst(key_hash, ids_.size())];
     if (id != kInvalidNode) [[likely]] {

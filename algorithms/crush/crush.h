@@ -97,6 +97,7 @@
 #include "algorithms/consistent_hash.h"
 #include "algorithms/crush/crush_hash.h"
 #include "algorithms/crush/crush_map.h"
+#include "algorithms/lookup_batch.h"
 #include "algorithms/node_table.h"
 #include "algorithms/node_table_algorithm.h"
 
@@ -273,6 +274,14 @@ class Crush final : public NodeTableAlgorithm<H> {
   }
 
   // Precondition: size() > 0.
+  // out[i] = Lookup(key_hashes[i]): the plain loop (LookupEach), inlined
+  // through the final type; straw2 computes a hash and a log per item of the
+  // bucket: arithmetic over a small map.
+  void LookupBatch(std::span<const uint64_t> key_hashes,
+                   std::span<NodeId> out) const override {
+    LookupEach(*this, key_hashes, out);
+  }
+
   NodeId Lookup(uint64_t key_hash) const override {
     int32_t result[1];
     int32_t work[3];

@@ -61,6 +61,7 @@
 #include "absl/strings/str_cat.h"
 #include "algorithms/consistent_hash.h"
 #include "algorithms/hash/hash_function.h"
+#include "algorithms/lookup_batch.h"
 #include "algorithms/make_with_hash.h"
 #include "algorithms/node_table.h"
 #include "algorithms/node_table_algorithm.h"
@@ -143,6 +144,14 @@ class Jump final : public NodeTableAlgorithm<H> {
   }
 
   // Precondition: size() > 0.
+  // out[i] = Lookup(key_hashes[i]): the plain loop (LookupEach), inlined
+  // through the final type; Jump is arithmetic (O(ln N) dependent
+  // steps) and reads at most one bucket -> id entry.
+  void LookupBatch(std::span<const uint64_t> key_hashes,
+                   std::span<NodeId> out) const override {
+    LookupEach(*this, key_hashes, out);
+  }
+
   NodeId Lookup(uint64_t key_hash) const override {
     return BucketToId(ids_, static_cast<uint32_t>(JumpConsistentHash(
                                 key_hash, static_cast<int32_t>(live_.size()))));

@@ -94,6 +94,7 @@
 #include "algorithms/consistent_hash.h"
 #include "algorithms/hash/hash_function.h"
 #include "algorithms/jumpback/jumpback.h"
+#include "algorithms/lookup_batch.h"
 #include "algorithms/make_with_hash.h"
 #include "algorithms/node_table.h"
 #include "algorithms/node_table_algorithm.h"
@@ -339,6 +340,14 @@ class JumpBackAnchor final : public NodeTableAlgorithm<H> {
   }
 
   // Precondition: size() > 0.
+  // out[i] = Lookup(key_hashes[i]): the plain loop (LookupEach), inlined
+  // through the final type; JumpBackHash is arithmetic and the
+  // removed buckets' rounds are rare.
+  void LookupBatch(std::span<const uint64_t> key_hashes,
+                   std::span<NodeId> out) const override {
+    LookupEach(*this, key_hashes, out);
+  }
+
   NodeId Lookup(uint64_t key_hash) const override {
     return core_.Lookup(key_hash);
   }

@@ -83,6 +83,7 @@
 #include "absl/strings/str_cat.h"
 #include "algorithms/consistent_hash.h"
 #include "algorithms/hash/hash_function.h"
+#include "algorithms/lookup_batch.h"
 #include "algorithms/node_table.h"
 #include "algorithms/util/huge_page_allocator.h"
 #include "algorithms/util/prime.h"
@@ -295,6 +296,34 @@ class Maglev final : public ConsistentHash {
   // table[key_hash mod M]. Precondition: at least one live node.
   NodeId Lookup(uint64_t key_hash) const override {
     return slot(mod_(key_hash));
+  }
+
+  // out[i] = Lookup(key_hashes[i]), by groups of kLookupGroup keys: every
+  // key's slot (h mod M) is computed and its table entry prefetched, then
+  // the group's entries are read. At table sizes past the last-level cache
+  // (M ~ 5 * 10^6 and more) the group's misses overlap. Same owners as
+  // Lookup; O(1) per key.
+  //
+  // Example:
+  //   std::vector<NodeId> owners(digests.size());
+  //   maglev.LookupBatch(digests, owners);
+  void LookupBatch(std::span<const uint64_t> key_hashes,
+                   std::span<NodeId> out) const override {
+    const uint16_t* const narrow = narrow_table_.data();
+    const NodeId* const wide = table_.data();
+    const bool is_narrow = narrow_;
+    const maglev_internal::FastMod32 mod = mod_;
+    GroupedLookup(
+        key_hashes, out,
+        [&](uint64_t h) {
+          const uint64_t s = mod(h);
+          __builtin_prefetch(is_narrow ? static_cast<const void*>(narrow + s)
+                                       : static_cast<const void*>(wide + s));
+          return s;
+        },
+        [&](uint64_t, uint64_t s) {
+          return is_narrow ? NodeId{narrow[s]} : wide[s];
+        });
   }
 
   uint64_t HashKey(std::string_view key) const override {

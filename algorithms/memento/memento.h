@@ -88,6 +88,7 @@
 #include "algorithms/consistent_hash.h"
 #include "algorithms/hash/hash_function.h"
 #include "algorithms/jump/jump.h"
+#include "algorithms/lookup_batch.h"
 #include "algorithms/make_with_hash.h"
 #include "algorithms/node_table.h"
 #include "algorithms/node_table_algorithm.h"
@@ -148,6 +149,12 @@ class ReplacementTable {
     entries_[i].bucket = kEmpty;
     --size_;
     return prev;
+  }
+
+  // Prefetches the home slot of `bucket` (where Replacer starts); nothing
+  // when the table is empty.
+  void Prefetch(uint32_t bucket) const {
+    if (size_ != 0) __builtin_prefetch(entries_.data() + Home(bucket));
   }
 
   void Clear() {
@@ -254,6 +261,23 @@ class MementoHashCore {
   }
 
   // The bucket Add() would restore.
+  // Bucket<kCrc32c>(x) in two steps, for batched lookups: FirstBucket is
+  // Jump's bucket over the b-array (prefetching the replacement table's
+  // home slot of it when buckets are removed), FinishBucket(x, b) the walk
+  // from it, so that Bucket(x) = FinishBucket(x, FirstBucket(x)).
+  uint32_t FirstBucket(uint64_t x) const {
+    const uint32_t b = static_cast<uint32_t>(
+        JumpConsistentHash(Crc32c(x, 0), static_cast<int32_t>(b_array_size_)));
+    table_.Prefetch(b);
+    return b;
+  }
+  uint32_t FinishBucket(uint64_t x, uint32_t b) const {
+    if (table_.empty()) [[likely]] {
+      return b;
+    }
+    return Walk<MementoPath::kCrc32c>(x, b);
+  }
+
   uint32_t next_add() const { return last_removed_; }
   uint32_t b_array_size() const { return b_array_size_; }
   uint32_t working() const {
@@ -363,6 +387,23 @@ class Memento final : public NodeTableAlgorithm<H> {
   // Precondition: size() > 0.
   NodeId Lookup(uint64_t key_hash) const override {
     return ids_[core_.Bucket<MementoPath::kCrc32c>(key_hash)];
+  }
+  // out[i] = Lookup(key_hashes[i]), by groups of kLookupGroup keys: Jump's
+  // bucket of every key of a group first (compute), prefetching its
+  // bucket -> id entry and, with removed buckets, its replacement-table
+  // slot; then each key's replacement walk and id. Same owners as Lookup;
+  // Jump's O(ln B) per key plus the walk.
+  void LookupBatch(std::span<const uint64_t> key_hashes,
+                   std::span<NodeId> out) const override {
+    const NodeId* const ids = ids_.data();
+    GroupedLookup(
+        key_hashes, out,
+        [&](uint64_t x) {
+          const uint32_t b = core_.FirstBucket(x);
+          __builtin_prefetch(ids + b);
+          return b;
+        },
+        [&](uint64_t x, uint32_t b) { return ids[core_.FinishBucket(x, b)]; });
   }
 
   // Every live bucket equally likely for a uniform digest: the algorithm's

@@ -53,6 +53,7 @@
 #include "absl/status/statusor.h"
 #include "algorithms/consistent_hash.h"
 #include "algorithms/hash/hash_function.h"
+#include "algorithms/lookup_batch.h"
 #include "algorithms/make_with_hash.h"
 #include "algorithms/node_table.h"
 #include "algorithms/node_table_algorithm.h"
@@ -105,6 +106,14 @@ class Modulo final : public NodeTableAlgorithm<H> {
   }
 
   // Precondition: size() > 0.
+  // out[i] = Lookup(key_hashes[i]): the plain loop (LookupEach), inlined
+  // through the final type; a remainder and at most one read of the bucket ->
+  // id table (absent while ids are 0..n-1): nothing worth prefetching.
+  void LookupBatch(std::span<const uint64_t> key_hashes,
+                   std::span<NodeId> out) const override {
+    LookupEach(*this, key_hashes, out);
+  }
+
   NodeId Lookup(uint64_t key_hash) const override {
     return BucketToId(ids_, key_hash % live_.size());
   }

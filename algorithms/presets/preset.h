@@ -66,6 +66,7 @@
 #include "absl/strings/str_cat.h"
 #include "algorithms/consistent_hash.h"
 #include "algorithms/hash/hash_function.h"
+#include "algorithms/lookup_batch.h"
 #include "algorithms/ring/ring.h"
 
 namespace chbench {
@@ -213,6 +214,32 @@ class PointRing {
         return Closest(h);
     }
     return kInvalidNode;
+  }
+
+  // out[i] = Lookup(keys[i]). Under a successor rule (kGreater, kAtLeast)
+  // by groups of kLookupGroup keys: each key's ring bucket line is
+  // prefetched (Ring::PrefetchLine), then the group is looked up; under
+  // kClosest the plain loop (it reads two neighbouring points). Same owners
+  // as Lookup; O(1) expected per key.
+  void LookupBatch(std::span<const uint64_t> keys,
+                   std::span<NodeId> out) const {
+    constexpr uint64_t kMask =
+        Bits == 64 ? ~uint64_t{0} : (uint64_t{1} << Bits) - 1;
+    if (rule_ == SearchRule::kClosest) {
+      for (size_t i = 0; i < keys.size(); ++i)
+        out[i] = Closest(keys[i] & kMask);
+      return;
+    }
+    // kAtLeast searches for the first point > h - 1 (see Lookup).
+    const uint64_t less = rule_ == SearchRule::kAtLeast ? 1 : 0;
+    GroupedLookup(
+        keys, out,
+        [&](uint64_t h) {
+          const uint64_t x = ((h & kMask) - less) & kMask;
+          ring_.PrefetchLine(x);
+          return x;
+        },
+        [&](uint64_t, uint64_t x) { return ring_.Lookup(x); });
   }
 
   size_t MemoryBytes() const {

@@ -113,6 +113,7 @@
 #include "absl/strings/str_cat.h"
 #include "algorithms/consistent_hash.h"
 #include "algorithms/hash/hash_function.h"
+#include "algorithms/lookup_batch.h"
 #include "algorithms/make_with_hash.h"
 #include "algorithms/node_table.h"
 #include "algorithms/node_table_algorithm.h"
@@ -297,6 +298,40 @@ class Ring final : public NodeTableAlgorithm<H> {
       return owners_[SlowPosition(line, x)];
     }
     return line.owner[below];
+  }
+
+  // Issues a prefetch of the bucket line Lookup(key_hash) reads first (the
+  // only line it reads unless the bucket is crowded or a fingerprint ties).
+  // Changes nothing; for batched lookups (LookupBatch, bounded_load, the
+  // ring presets). O(1), no memory access besides the prefetch.
+  ABSL_ATTRIBUTE_ALWAYS_INLINE void PrefetchLine(uint64_t key_hash) const {
+    const uint64_t b = ReduceToCircle(key_hash) >> shift_;
+    // Both array addresses are read before the branch (one is empty), as in
+    // Lookup's layout choice.
+    const CompactLine* compact = compact_lines_.data();
+    const Line* wide = lines_.data();
+    __builtin_prefetch(compact_ ? static_cast<const void*>(compact + b)
+                                : static_cast<const void*>(wide + b));
+  }
+
+  // out[i] = Lookup(key_hashes[i]), by groups of kLookupGroup keys: every
+  // key's bucket line is prefetched, then the group is looked up from cache.
+  // On a ring whose lines exceed the cache (P >~ 10^6 points) the group's
+  // line misses overlap instead of the few a core's reorder window holds.
+  // Same owners as Lookup; O(1) expected per key.
+  //
+  // Example:
+  //   std::vector<NodeId> owners(digests.size());
+  //   ring.LookupBatch(digests, owners);
+  void LookupBatch(std::span<const uint64_t> key_hashes,
+                   std::span<NodeId> out) const override {
+    GroupedLookup(
+        key_hashes, out,
+        [this](uint64_t h) {
+          PrefetchLine(h);
+          return true;
+        },
+        [this](uint64_t h, bool) { return Lookup(h); });
   }
 
   absl::Status LookupReplicas(uint64_t key_hash, size_t r, bool distinct_zones,

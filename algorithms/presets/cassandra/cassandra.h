@@ -148,6 +148,12 @@ class CassandraPreset final : public Preset {
     return t ^ kBias;
   }
   NodeId Lookup(uint64_t h) const override { return ring_.Lookup(h); }
+  // The ring's batched lookup (PointRing::LookupBatch): same owners as
+  // Lookup, the group's ring lines prefetched.
+  void LookupBatch(std::span<const uint64_t> key_hashes,
+                   std::span<NodeId> out) const override {
+    ring_.LookupBatch(key_hashes, out);
+  }
   size_t MemoryBytes() const override {
     return ring_.MemoryBytes() + tokens_.capacity() * sizeof(tokens_[0]) +
            dcs_.capacity() * sizeof(Datacenter) +

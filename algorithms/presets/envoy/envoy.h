@@ -44,6 +44,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "algorithms/hash/hash_function.h"
+#include "algorithms/lookup_batch.h"
 #include "algorithms/maglev/maglev.h"
 #include "algorithms/presets/preset.h"
 
@@ -63,6 +64,12 @@ class EnvoyRingHashPreset final : public Preset {
     return Xxh64::Hash(key.data(), key.size(), 0);
   }
   NodeId Lookup(uint64_t h) const override { return ring_.Lookup(h); }
+  // The ring's batched lookup (PointRing::LookupBatch): same owners as
+  // Lookup, the group's ring lines prefetched.
+  void LookupBatch(std::span<const uint64_t> key_hashes,
+                   std::span<NodeId> out) const override {
+    ring_.LookupBatch(key_hashes, out);
+  }
   size_t MemoryBytes() const override { return ring_.MemoryBytes(); }
 
  private:
@@ -117,6 +124,21 @@ class EnvoyMaglevPreset final : public Preset {
     return Xxh64::Hash(key.data(), key.size(), 0);
   }
   NodeId Lookup(uint64_t h) const override { return table_[mod_(h)]; }
+  // out[i] = Lookup(key_hashes[i]), by groups of kLookupGroup keys: every
+  // key's slot is computed and its table entry prefetched, then read. Same
+  // owners as Lookup; O(1) per key.
+  void LookupBatch(std::span<const uint64_t> key_hashes,
+                   std::span<NodeId> out) const override {
+    const NodeId* const table = table_.data();
+    GroupedLookup(
+        key_hashes, out,
+        [&](uint64_t h) {
+          const uint64_t s = mod_(h);
+          __builtin_prefetch(table + s);
+          return s;
+        },
+        [&](uint64_t, uint64_t s) { return table[s]; });
+  }
   size_t MemoryBytes() const override {
     return table_.capacity() * sizeof(NodeId);
   }

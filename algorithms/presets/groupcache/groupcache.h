@@ -43,6 +43,12 @@ class GroupcachePreset final : public Preset {
     return Crc32::Hash(key.data(), key.size(), 0);
   }
   NodeId Lookup(uint64_t h) const override { return ring_.Lookup(h); }
+  // The ring's batched lookup (PointRing::LookupBatch): same owners as
+  // Lookup, the group's ring lines prefetched.
+  void LookupBatch(std::span<const uint64_t> key_hashes,
+                   std::span<NodeId> out) const override {
+    ring_.LookupBatch(key_hashes, out);
+  }
   size_t MemoryBytes() const override { return ring_.MemoryBytes(); }
 
  private:

@@ -30,6 +30,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "algorithms/hash/hash_function.h"
+#include "algorithms/lookup_batch.h"
 #include "algorithms/presets/preset.h"
 
 namespace chbench {
@@ -77,6 +78,11 @@ class GuavaPreset final : public Preset {
   }
   NodeId Lookup(uint64_t h) const override {
     return bucket_owner_[GuavaConsistentHash(h, buckets_)];
+  }
+  // The plain loop (LookupEach): Guava's consistentHash is arithmetic.
+  void LookupBatch(std::span<const uint64_t> key_hashes,
+                   std::span<NodeId> out) const override {
+    LookupEach(*this, key_hashes, out);
   }
   size_t MemoryBytes() const override {
     return bucket_owner_.capacity() * sizeof(NodeId);

@@ -57,6 +57,12 @@ class NpmHashringPreset final : public Preset {
     return Md5Le32::Hash(key.data(), key.size(), 0);
   }
   NodeId Lookup(uint64_t h) const override { return ring_.Lookup(h); }
+  // The ring's batched lookup (PointRing::LookupBatch): same owners as
+  // Lookup, the group's ring lines prefetched.
+  void LookupBatch(std::span<const uint64_t> key_hashes,
+                   std::span<NodeId> out) const override {
+    ring_.LookupBatch(key_hashes, out);
+  }
   absl::Status LookupReplicas(uint64_t h, size_t r, bool distinct_zones,
                               std::vector<NodeId>* out) const override {
     if (memcached_client_) {

@@ -64,6 +64,15 @@ class UhashringPreset final : public Preset {
   NodeId Lookup(uint64_t h) const override {
     return ketama_ ? ring32_.Lookup(h) : ring64_.Lookup(h);
   }
+  // The ring's batched lookup (PointRing::LookupBatch).
+  void LookupBatch(std::span<const uint64_t> key_hashes,
+                   std::span<NodeId> out) const override {
+    if (ketama_) {
+      ring32_.LookupBatch(key_hashes, out);
+    } else {
+      ring64_.LookupBatch(key_hashes, out);
+    }
+  }
   absl::Status LookupReplicas(uint64_t h, size_t r, bool distinct_zones,
                               std::vector<NodeId>* out) const override {
     return ketama_ ? WalkReplicas(ring32_, h, r, distinct_zones, out)
