@@ -51,11 +51,13 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "algorithms/bounded_load/bounded_load.h"
 #include "algorithms/checksum.h"
 #include "algorithms/consistent_hash.h"
 #include "algorithms/hash/hash_function.h"
 #include "algorithms/hash/hash_registry.h"
 #include "algorithms/registry.h"
+#include "algorithms/ring/ring.h"
 #include "algorithms/testing/conformance_util.h"
 #include "algorithms/testing/reference_models.h"
 #include "algorithms/testing/toy_algorithm.h"
@@ -70,6 +72,7 @@ using ::chbench::testing::CheckAggregateBalance;
 using ::chbench::testing::CountSigma;
 using ::chbench::testing::KeyDigests;
 using ::chbench::testing::LiveNode;
+using ::chbench::testing::LookupAll;
 using ::chbench::testing::MakeReferenceModel;
 using ::chbench::testing::Map;
 using ::chbench::testing::Node;
@@ -917,6 +920,224 @@ TEST_P(ConformanceTest, PlaceBatchEqualsPlaceInOrder) {
     }
     keys = KeyDigests(*a, 1000, 30 + round);  // then more keys on top
   }
+}
+
+// -----------------------------------------------------------------------------
+// Batched lookups
+// -----------------------------------------------------------------------------
+
+// The batch sizes LookupBatch is checked at: one key, a partial group, one
+// group (kLookupGroup = 16), several groups, and many groups with a tail.
+constexpr size_t kBatchSizes[] = {1, 7, 16, 64, 1000};
+
+// Fails unless LookupBatch over `keys`, cut into batches of every size of
+// kBatchSizes, returns Lookup's owner for every key; and the same for the
+// string path over `strings` (LookupBatch of strings against
+// Lookup(HashKey)). `when` names the state in the message.
+void ExpectBatchesEqualLookup(const ConsistentHash& algo,
+                              const std::vector<uint64_t>& keys,
+                              const std::vector<std::string>& strings,
+                              const std::string& when) {
+  const std::vector<NodeId> want = LookupAll(algo, keys);
+  for (size_t size : kBatchSizes) {
+    std::vector<NodeId> got(keys.size(), kInvalidNode);
+    for (size_t i = 0; i < keys.size(); i += size) {
+      const size_t m = std::min(size, keys.size() - i);
+      algo.LookupBatch(std::span<const uint64_t>(keys).subspan(i, m),
+                       std::span<NodeId>(got).subspan(i, m));
+    }
+    size_t bad = 0;
+    size_t first = 0;
+    for (size_t i = 0; i < keys.size(); ++i) {
+      if (got[i] != want[i] && bad++ == 0) first = i;
+    }
+    EXPECT_EQ(bad, 0u) << when << ", batches of " << size << ": " << bad
+                       << " of " << keys.size() << " keys differ, first key "
+                       << first << " (digest " << keys[first]
+                       << "): LookupBatch " << got[first] << ", Lookup "
+                       << want[first];
+  }
+  std::vector<std::string_view> views(strings.begin(), strings.end());
+  std::vector<NodeId> got(views.size(), kInvalidNode);
+  for (size_t size : kBatchSizes) {
+    for (size_t i = 0; i < views.size(); i += size) {
+      const size_t m = std::min(size, views.size() - i);
+      algo.LookupBatch(std::span<const std::string_view>(views).subspan(i, m),
+                       std::span<NodeId>(got).subspan(i, m));
+    }
+    size_t bad = 0;
+    for (size_t i = 0; i < views.size(); ++i) {
+      bad += got[i] != algo.Lookup(algo.HashKey(views[i]));
+    }
+    EXPECT_EQ(bad, 0u) << when << ", string batches of " << size << ": " << bad
+                       << " of " << views.size() << " keys differ";
+  }
+}
+
+// LookupBatch equals Lookup on every key, for every batch size, on fresh
+// instances of several sizes and after removals and additions (the states
+// where anchor, dx and memento take their rehash, walk and replacement
+// paths); a stateful algorithm with some keys placed (placed keys answer
+// from the map, the others route) and an empty batch writes nothing.
+TEST_P(ConformanceTest, LookupBatchEqualsLookup) {
+  Sfc64 rng(0xba7c4);
+  for (size_t n : {size_t{1}, size_t{10}, size_t{50}}) {
+    auto algo = MakeBuilt(n);
+    ASSERT_TRUE(algo);
+    std::vector<uint64_t> keys = KeyDigests(*algo, 3000, 41);
+    keys.push_back(0);
+    keys.push_back(~uint64_t{0});
+    std::vector<std::string> strings;
+    for (size_t i = 0; i < 1000; ++i) {
+      strings.push_back(absl::StrCat("batch-", i));
+    }
+    if (caps().stateful) {
+      for (size_t i = 0; i < keys.size(); i += 3) algo->Place(keys[i]);
+    }
+    ExpectBatchesEqualLookup(*algo, keys, strings,
+                             absl::StrCat("N = ", n, ", built"));
+    if (n == 1) continue;
+    // Remove 40 % (any live node where allowed, else the last), then add
+    // back all but one (re-adds where the algorithm keeps removed buckets).
+    const size_t removals = n * 2 / 5;
+    for (size_t r = 0; r < removals; ++r) {
+      const std::vector<NodeId> live = algo->LiveNodes();
+      const NodeId victim =
+          caps().arbitrary_removal ? live[rng.Below(live.size())] : live.back();
+      ASSERT_TRUE(algo->RemoveNode(victim).ok());
+    }
+    ExpectBatchesEqualLookup(
+        *algo, keys, strings,
+        absl::StrCat("N = ", n, ", after ", removals, " removals"));
+    for (size_t a = 0; a + 1 < removals; ++a) {
+      ASSERT_TRUE(algo->AddNode(Node(absl::StrCat("extra-", a))).ok());
+    }
+    ExpectBatchesEqualLookup(
+        *algo, keys, strings,
+        absl::StrCat("N = ", n, ", after ", removals, " removals and ",
+                     removals - 1, " additions"));
+  }
+  auto algo = MakeBuilt(5);
+  ASSERT_TRUE(algo);
+  std::vector<NodeId> untouched = {kInvalidNode};
+  algo->LookupBatch(std::span<const uint64_t>(),
+                    std::span<NodeId>(untouched).subspan(0, 0));
+  EXPECT_EQ(untouched[0], kInvalidNode);
+}
+
+// The specialized LookupBatch paths at the sizes where they take their
+// non-trivial branches: a ring of 2 * 10^5 points in both line layouts
+// (compact by default there; crowded buckets and fingerprint ties take the
+// binary search), Maglev at M = 5000011 (Envoy's largest table; the
+// hardware division past DivisionPaysFrom) and at M = 1000003 (Barrett),
+// anchor, dx and memento with 30 % of 10^5 nodes removed (rehash rounds,
+// sequence walks, replacement walks), multiprobe at 10^5 nodes and
+// bounded_load with its nodes full (the walk past full nodes), batched both
+// as Lookup and as LookupUnplaced.
+std::vector<uint64_t> RandomDigests(size_t count, uint64_t seed) {
+  Sfc64 rng(seed);
+  std::vector<uint64_t> keys(count);
+  for (uint64_t& k : keys) k = rng();
+  return keys;
+}
+
+void ExpectBatchEqualsLookupAtScale(const ConsistentHash& algo,
+                                    const std::string& when) {
+  const std::vector<uint64_t> keys = RandomDigests(50000, 0x5ca1e);
+  ExpectBatchesEqualLookup(algo, keys, {}, when);
+}
+
+std::unique_ptr<ConsistentHash> MakeLarge(std::string_view name,
+                                          AlgorithmParams params, size_t n,
+                                          double removed_fraction) {
+  absl::StatusOr<std::unique_ptr<ConsistentHash>> algo =
+      MakeAlgorithm(name, params);
+  EXPECT_TRUE(algo.ok()) << algo.status();
+  if (!algo.ok()) return nullptr;
+  EXPECT_TRUE((*algo)->Build(Specs(n)).ok());
+  Sfc64 rng(0x7e57);
+  const size_t removals = static_cast<size_t>(removed_fraction * n);
+  std::vector<NodeId> live = (*algo)->LiveNodes();
+  for (size_t r = 0; r < removals; ++r) {
+    const size_t at = rng.Below(live.size());
+    EXPECT_TRUE((*algo)->RemoveNode(live[at]).ok());
+    live[at] = live.back();
+    live.pop_back();
+  }
+  return *std::move(algo);
+}
+
+TEST(LookupBatchAtScaleTest, RingBothLayouts) {
+  auto ring = std::make_unique<Ring<Xxh64>>(100);
+  ASSERT_TRUE(ring->Build(Specs(2000)).ok());
+  ASSERT_TRUE(ring->compact_lines());
+  ExpectBatchEqualsLookupAtScale(*ring, "ring, 2 * 10^5 points, compact");
+  ring->SetLineLayoutForTesting(Ring<Xxh64>::LineLayout::kWide);
+  ASSERT_FALSE(ring->compact_lines());
+  ExpectBatchEqualsLookupAtScale(*ring, "ring, 2 * 10^5 points, wide");
+  Ring<Murmur3_32> ring32(100);
+  ASSERT_TRUE(ring32.Build(Specs(2000)).ok());
+  ExpectBatchEqualsLookupAtScale(ring32, "ring, 32-bit, 2 * 10^5 points");
+}
+
+TEST(LookupBatchAtScaleTest, MaglevLargeTables) {
+  for (uint64_t m : {uint64_t{1000003}, uint64_t{5000011}}) {
+    AlgorithmParams params;
+    params.table_size = m;
+    auto algo = MakeLarge("maglev", params, 1000, 0.1);
+    ASSERT_TRUE(algo);
+    ExpectBatchEqualsLookupAtScale(*algo, absl::StrCat("maglev, M = ", m));
+  }
+}
+
+TEST(LookupBatchAtScaleTest, TableAlgorithmsWithRemovedBuckets) {
+  for (std::string name : {"anchor", "dx", "memento", "multiprobe"}) {
+    AlgorithmParams params;
+    params.capacity = name == "anchor" ? 150000 : 0;
+    auto algo = MakeLarge(name, params, 100000, name == "multiprobe" ? 0 : 0.3);
+    ASSERT_TRUE(algo);
+    ExpectBatchEqualsLookupAtScale(
+        *algo, absl::StrCat(name, ", 10^5 nodes, 30 % removed"));
+  }
+}
+
+TEST(LookupBatchAtScaleTest, BoundedLoadFullNodes) {
+  BoundedLoad<Xxh64> algo(100, 1.1);
+  ASSERT_TRUE(algo.Build(Specs(500)).ok());
+  // 99,800 keys: the capacity ceil(1.1 (m + 1) / 500) is 220 for the last
+  // placements and the next one, so nodes that reached it are full.
+  const std::vector<uint64_t> placed = RandomDigests(99800, 0x91ace);
+  std::vector<NodeId> sink(placed.size());
+  algo.PlaceBatch(placed, sink);
+  ExpectBatchEqualsLookupAtScale(algo, "bounded_load, 500 nodes, full");
+  std::vector<uint64_t> keys = RandomDigests(20000, 0xf4e5);
+  keys.insert(keys.end(), placed.begin(), placed.begin() + 5000);
+  std::vector<NodeId> got(keys.size());
+  for (size_t size : kBatchSizes) {
+    for (size_t i = 0; i < keys.size(); i += size) {
+      const size_t m = std::min(size, keys.size() - i);
+      algo.LookupUnplacedBatch(std::span<const uint64_t>(keys).subspan(i, m),
+                               std::span<NodeId>(got).subspan(i, m));
+    }
+    size_t bad = 0;
+    for (size_t i = 0; i < keys.size(); ++i) {
+      const NodeId want = algo.LookupUnplaced(keys[i]);
+      bad += got[i] != want;
+    }
+    EXPECT_EQ(bad, 0u) << "LookupUnplacedBatch, batches of " << size;
+  }
+  // The walk past full nodes is taken: some fresh keys route away from their
+  // ring successor's node.
+  const std::span<const uint64_t> points = algo.ring_points();
+  size_t walked = 0;
+  for (size_t i = 0; i < 20000; ++i) {
+    size_t at = static_cast<size_t>(
+        std::upper_bound(points.begin(), points.end(), keys[i]) -
+        points.begin());
+    if (at == points.size()) at = 0;
+    walked += algo.LookupUnplaced(keys[i]) != algo.ring_owners()[at];
+  }
+  EXPECT_GT(walked, 0u);
 }
 
 // -----------------------------------------------------------------------------
