@@ -1026,10 +1026,10 @@ TEST_P(ConformanceTest, LookupBatchEqualsLookup) {
 }
 
 // The specialized LookupBatch paths at the sizes where they take their
-// non-trivial branches: a ring of 2 * 10^5 points in both line layouts
+// non-trivial branches: a ring of 6 * 10^5 points in both line layouts
 // (compact by default there; crowded buckets and fingerprint ties take the
-// binary search), Maglev at M = 5000011 (Envoy's largest table; the
-// hardware division past DivisionPaysFrom) and at M = 1000003 (Barrett),
+// binary search), Maglev at M = 5000011 (Envoy's largest table: 10 MB,
+// prefetched) and at M = 1000003 (2 MB: the plain loop),
 // anchor, dx and memento with 30 % of 10^5 nodes removed (rehash rounds,
 // sequence walks, replacement walks), multiprobe at 10^5 nodes and
 // bounded_load with its nodes full (the walk past full nodes), batched both
@@ -1068,16 +1068,18 @@ std::unique_ptr<ConsistentHash> MakeLarge(std::string_view name,
 }
 
 TEST(LookupBatchAtScaleTest, RingBothLayouts) {
+  // 6 * 10^5 points: 2^16 compact lines (4 MiB), or 2^17 wide ones, both
+  // at least kPrefetchPaysFromBytes, so that LookupBatch prefetches.
   auto ring = std::make_unique<Ring<Xxh64>>(100);
-  ASSERT_TRUE(ring->Build(Specs(2000)).ok());
+  ASSERT_TRUE(ring->Build(Specs(6000)).ok());
   ASSERT_TRUE(ring->compact_lines());
-  ExpectBatchEqualsLookupAtScale(*ring, "ring, 2 * 10^5 points, compact");
+  ExpectBatchEqualsLookupAtScale(*ring, "ring, 6 * 10^5 points, compact");
   ring->SetLineLayoutForTesting(Ring<Xxh64>::LineLayout::kWide);
   ASSERT_FALSE(ring->compact_lines());
-  ExpectBatchEqualsLookupAtScale(*ring, "ring, 2 * 10^5 points, wide");
+  ExpectBatchEqualsLookupAtScale(*ring, "ring, 6 * 10^5 points, wide");
   Ring<Murmur3_32> ring32(100);
-  ASSERT_TRUE(ring32.Build(Specs(2000)).ok());
-  ExpectBatchEqualsLookupAtScale(ring32, "ring, 32-bit, 2 * 10^5 points");
+  ASSERT_TRUE(ring32.Build(Specs(6000)).ok());
+  ExpectBatchEqualsLookupAtScale(ring32, "ring, 32-bit, 6 * 10^5 points");
 }
 
 TEST(LookupBatchAtScaleTest, MaglevLargeTables) {

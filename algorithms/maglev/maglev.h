@@ -300,19 +300,25 @@ class Maglev final : public ConsistentHash {
 
   // out[i] = Lookup(key_hashes[i]), by groups of kLookupGroup keys: every
   // key's slot (h mod M) is computed and its table entry prefetched, then
-  // the group's entries are read. At table sizes past the last-level cache
-  // (M ~ 5 * 10^6 and more) the group's misses overlap. Same owners as
-  // Lookup; O(1) per key.
+  // the group's entries are read, so that the group's misses overlap. The
+  // slot is reduced by Barrett's method whatever the table size (Lookup's
+  // hardware division for large tables paid only by letting more lookups
+  // overlap, which the prefetches do); tables under kPrefetchPaysFromBytes
+  // take the plain loop. Same owners as Lookup; O(1) per key.
   //
   // Example:
   //   std::vector<NodeId> owners(digests.size());
   //   maglev.LookupBatch(digests, owners);
   void LookupBatch(std::span<const uint64_t> key_hashes,
                    std::span<NodeId> out) const override {
+    if (table_size_ * entry_bytes() < kPrefetchPaysFromBytes) {
+      LookupEach(*this, key_hashes, out);
+      return;
+    }
     const uint16_t* const narrow = narrow_table_.data();
     const NodeId* const wide = table_.data();
     const bool is_narrow = narrow_;
-    const maglev_internal::FastMod32 mod = mod_;
+    const maglev_internal::FastMod32 mod = batch_mod_;
     GroupedLookup(
         key_hashes, out,
         [&](uint64_t h) {
@@ -441,6 +447,7 @@ class Maglev final : public ConsistentHash {
     mod_ = maglev_internal::FastMod32(static_cast<uint32_t>(m),
                                       /*use_division=*/m * entry_bytes() >
                                           maglev_internal::DivisionPaysFrom());
+    batch_mod_ = maglev_internal::FastMod32(static_cast<uint32_t>(m));
   }
 
   void Repopulate() {
@@ -476,6 +483,7 @@ class Maglev final : public ConsistentHash {
   uint64_t requested_size_;
   uint64_t table_size_ = 0;  // M; 0 = not decided yet
   maglev_internal::FastMod32 mod_;
+  maglev_internal::FastMod32 batch_mod_;  // Barrett's always (LookupBatch)
   // The table: M entries in one of two widths. 16-bit while every id issued
   // fits (ids 0 .. 2^16 - 2), which halves the table's memory and its cache
   // footprint (M = 10^6: 2 MB instead of 4, so it stays in a 2 MiB L2);

@@ -317,7 +317,8 @@ class Ring final : public NodeTableAlgorithm<H> {
   // out[i] = Lookup(key_hashes[i]), by groups of kLookupGroup keys: every
   // key's bucket line is prefetched, then the group is looked up from cache.
   // On a ring whose lines exceed the cache (P >~ 10^6 points) the group's
-  // line misses overlap instead of the few a core's reorder window holds.
+  // line misses overlap instead of the few a core's reorder window holds;
+  // lines under kPrefetchPaysFromBytes take the plain loop.
   // Same owners as Lookup; O(1) expected per key.
   //
   // Example:
@@ -325,6 +326,10 @@ class Ring final : public NodeTableAlgorithm<H> {
   //   ring.LookupBatch(digests, owners);
   void LookupBatch(std::span<const uint64_t> key_hashes,
                    std::span<NodeId> out) const override {
+    if (!prefetch_pays_) {
+      LookupEach(*this, key_hashes, out);
+      return;
+    }
     GroupedLookup(
         key_hashes, out,
         [this](uint64_t h) {
@@ -781,6 +786,7 @@ class Ring final : public NodeTableAlgorithm<H> {
     shift_ = kCircleBits - k;
     fp_shift_ = 64 - kCircleBits + k;
     const size_t buckets = size_t{1} << k;
+    prefetch_pays_ = buckets * 64 >= kPrefetchPaysFromBytes;
     if (compact_) {
       ReindexCompact(buckets);
       return;
@@ -862,6 +868,8 @@ class Ring final : public NodeTableAlgorithm<H> {
   // Exactly one of the two line arrays is in use (2^k buckets): compact_
   // says which.
   bool compact_ = false;
+  // The line array is large enough for LookupBatch to prefetch.
+  bool prefetch_pays_ = false;
   LineLayout layout_ = LineLayout::kAuto;
   std::vector<Line, HugePageAllocator<Line>> lines_;
   std::vector<CompactLine, HugePageAllocator<CompactLine>> compact_lines_;
