@@ -82,6 +82,39 @@ Measurement ThroughputLoop(const Op& op, std::span<const Key> keys,
   return {t1 - t0, fold};
 }
 
+// The largest batch BatchThroughputLoop takes (its owner buffer is on the
+// stack).
+inline constexpr size_t kMaxTimedBatch = 1024;
+
+// Batched independent operations: op(keys[i, i + b), out) writes the owners
+// of b consecutive keys (b = `batch`, less where the key array wraps or the
+// iterations end), fold += every owner. `iterations` counts keys, so the fold
+// is ThroughputLoop's from offset 0 and the time per iteration is per key.
+// Precondition: 1 <= batch <= kMaxTimedBatch.
+template <typename Key, typename BatchOp>
+Measurement BatchThroughputLoop(const BatchOp& op, std::span<const Key> keys,
+                                size_t batch, uint64_t iterations) {
+  NodeId out[kMaxTimedBatch];
+  const Key* const k = keys.data();
+  const size_t n = keys.size();
+  size_t i = 0;
+  uint64_t fold = 0;
+  uint64_t left = iterations;
+  const double t0 = ThreadCpuSeconds();
+  while (left > 0) {
+    const size_t m = static_cast<size_t>(
+        std::min<uint64_t>(std::min<uint64_t>(batch, n - i), left));
+    op(std::span<const Key>(k + i, m), std::span<NodeId>(out, m));
+    for (size_t j = 0; j < m; ++j) fold += out[j];
+    left -= m;
+    i += m;
+    if (i == n) i = 0;
+  }
+  const double t1 = ThreadCpuSeconds();
+  benchmark::DoNotOptimize(fold);
+  return {t1 - t0, fold};
+}
+
 // Dependent chain: the next index waits for the previous owner.
 template <typename Key, typename Op>
 Measurement LatencyLoop(const Op& op, std::span<const Key> keys,

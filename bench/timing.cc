@@ -130,6 +130,22 @@ TimingGroupResult Collect(LookupState* st, const HarnessResult& h) {
     }
     out.samples.push_back(std::move(r));
   }
+  for (auto [batched, single] : st->batch_ratios) {
+    const TimingSample& a = st->samples[batched];
+    const TimingSample& b = st->samples[single];
+    TimingSample r = a;
+    r.metric = "batch_lookup_ns_ratio_to_single";
+    r.unit = "ratio";
+    r.noisy = a.noisy || b.noisy;
+    r.note =
+        absl::StrCat(r.noisy ? "noisy: ratio of a noisy measurement; " : "",
+                     "batch_lookup_ns / lookup_ns of ", a.algorithm, " (batch ",
+                     a.batch, ") in the same round; < 1: batching is faster");
+    for (size_t i = 0; i < r.values.size() && i < b.values.size(); ++i) {
+      r.values[i] = b.values[i] > 0 ? a.values[i] / b.values[i] : 0;
+    }
+    out.samples.push_back(std::move(r));
+  }
   for (TimingSample& s : st->samples) out.samples.push_back(std::move(s));
   out.load_avg_1m = h.load_avg_1m;
   out.steal_fraction = h.steal_fraction;

@@ -38,6 +38,11 @@
 //     LookupReplicas(key, kTimedReplicas) (replicas_lookup_ns,
 //     replicas_lookup_latency_ns; the fold covers every node of the list;
 //     `replicas` says r); no peers.
+//   * lookup with member.batch = B > 1 (scenarios prehashed, weighted,
+//     string): lookup_ns (single-key throughput) and batch_lookup_ns, the
+//     throughput of LookupBatch over B keys per call (LookupUnplacedBatch
+//     for bounded_load), ns per key, with batch_lookup_ns_ratio_to_single
+//     per round (< 1: batching is faster).
 //   * lookup, scenario "string": keys = GenerateKeys(keyset, num_keys, seed);
 //     lookup_ns and lookup_latency_ns time HashKey + Lookup, hash_ns HashKey
 //     alone.
@@ -126,6 +131,15 @@ struct TimingMember {
   uint32_t removed = 0;
   // Nodes get weights 1 + (i mod 4) (set for the "weighted" scenario).
   bool weighted = false;
+  // lookup, scenarios prehashed, weighted and string: keys per LookupBatch
+  // call. 1: the single-key kernels only. B > 1: the member's single-key
+  // throughput (lookup_ns) and its batched throughput over the same keys,
+  // B keys per call (batch_lookup_ns, ns per key; strings: hashed a group
+  // at a time, then looked up), with batch_lookup_ns_ratio_to_single per
+  // round; no latency, multithread, placed or peer kernels (the batch-1
+  // member of the same group has them, in the same rounds). At most
+  // kMaxTimedBatch (bench/kernels.h).
+  uint32_t batch = 1;
 };
 
 struct TimingGroup {
@@ -161,6 +175,7 @@ struct TimingSample {
   uint64_t keys = 0;                   // keys cycled over (lookup)
   uint64_t placed_keys = 0;            // bounded_load
   uint32_t replicas = 0;  // scenario "replicas": the r of LookupReplicas
+  uint32_t batch = 0;     // the member's batch (TimingMember::batch) if > 1
 };
 
 struct TimingGroupResult {

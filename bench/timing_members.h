@@ -24,6 +24,7 @@
 #include <algorithm>
 #include <chrono>
 #include <memory>
+#include <span>
 #include <string>
 #include <string_view>
 #include <thread>
@@ -38,6 +39,7 @@
 #include "absl/strings/str_join.h"
 #include "algorithms/checksum.h"
 #include "algorithms/hash/hash_function.h"
+#include "algorithms/lookup_batch.h"
 #include "algorithms/presets/registry.h"
 #include "algorithms/registry.h"
 #include "algorithms/util/random.h"
@@ -154,6 +156,9 @@ struct LookupState {
   std::vector<std::optional<size_t>> sample_of_kernel;
   // (member sample, peer sample) pairs for the ratio samples.
   std::vector<std::pair<size_t, size_t>> ratios;
+  // (batched sample, single-key sample) pairs of one member:
+  // batch_lookup_ns_ratio_to_single.
+  std::vector<std::pair<size_t, size_t>> batch_ratios;
 };
 
 // Adds a kernel and the sample it fills; returns the kernel index.
@@ -201,6 +206,45 @@ std::pair<size_t, size_t> AddLookupPair(LookupState* st, std::string label,
   return {a, b};
 }
 
+// A batched member's kernels (TimingMember::batch = B > 1): the single-key
+// throughput of `op` (lookup_ns) and the batched throughput of `batch_op`
+// over B keys per call (batch_lookup_ns, per key), partners measured in the
+// same rounds, and their ratio. Both fold the same owners.
+template <typename Key, typename Op, typename BatchOp>
+void AddBatchPair(LookupState* st, const std::string& label,
+                  std::shared_ptr<const Op> op,
+                  std::shared_ptr<const BatchOp> batch_op,
+                  std::span<const Key> keys, uint32_t batch,
+                  const TimingSample& base) {
+  std::vector<uint64_t> owners(keys.size());
+  for (size_t i = 0; i < keys.size(); ++i) owners[i] = (*op)(keys[i]);
+  auto prefix = std::make_shared<const std::vector<uint64_t>>(
+      PrefixSums<uint64_t>(owners));
+  auto expected = [prefix](uint64_t it) { return CyclicFold(*prefix, it); };
+  Kernel single{
+      .label = label + "/lookup_ns",
+      .run = [op,
+              keys](uint64_t it) { return ThroughputLoop<Key>(*op, keys, it); },
+      .expected = expected};
+  Kernel batched{.label = label + "/batch_lookup_ns",
+                 .run =
+                     [batch_op, keys, batch](uint64_t it) {
+                       return bench_internal::BatchThroughputLoop<Key>(
+                           *batch_op, keys, batch, it);
+                     },
+                 .expected = expected};
+  TimingSample s = base;
+  s.unit = "ns";
+  s.metric = "lookup_ns";
+  const size_t a = AddKernel(st, std::move(single), s);
+  s.metric = "batch_lookup_ns";
+  const size_t b = AddKernel(st, std::move(batched), s);
+  st->kernels[a].partners.push_back(b);
+  st->kernels[b].partners.push_back(a);
+  st->batch_ratios.emplace_back(*st->sample_of_kernel[b],
+                                *st->sample_of_kernel[a]);
+}
+
 // The replicas scenario's second pair: LookupReplicas(key, kTimedReplicas)
 // without zones, into one reused list (no allocation in the loop once it
 // has grown); the fold mixes every node of the list, so no part of the work
@@ -244,7 +288,15 @@ absl::Status AddReplicasPair(const std::shared_ptr<const A>& algo,
 template <typename A, bool kStringOnly = false>
 absl::Status AddLookupMember(const TimingGroup& g, size_t index,
                              LookupState* st) {
+  static_assert(kDefinesLookupBatch<A>,
+                "every concrete type defines its own LookupBatch "
+                "(algorithms/lookup_batch.h)");
   const TimingMember& m = g.members[index];
+  if (m.batch == 0 || m.batch > bench_internal::kMaxTimedBatch) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        m.algorithm, ": batch ", m.batch, " out of range; valid: 1..",
+        bench_internal::kMaxTimedBatch));
+  }
   const bool stateful = Stateful(m.algorithm);
   std::vector<uint64_t> placed;
   if (stateful && m.placed_keys_per_node > 0) {
@@ -293,6 +345,55 @@ absl::Status AddLookupMember(const TimingGroup& g, size_t index,
       return absl::InternalError("string-only kernels given a " + g.scenario +
                                  " group");
     }
+  }
+  if (m.batch > 1) {
+    if (g.scenario == "replicas") {
+      return absl::InvalidArgumentError(absl::StrCat(
+          m.algorithm, ": batch ", m.batch,
+          " with scenario replicas; batched lookups are timed in the "
+          "prehashed, weighted and string scenarios"));
+    }
+    // The batched form of `route`.
+    auto route_batch = [algo](std::span<const uint64_t> k,
+                              std::span<NodeId> o) {
+      if constexpr (requires(const A& a) { a.LookupUnplacedBatch(k, o); }) {
+        algo->LookupUnplacedBatch(k, o);
+      } else {
+        algo->LookupBatch(k, o);
+      }
+    };
+    base.batch = m.batch;
+    absl::StrAppend(&base.note, base.note.empty() ? "" : "; ", "batch ",
+                    m.batch, ": batch_lookup_ns is LookupBatch over ", m.batch,
+                    " keys per call, per key; lookup_ns the single-key "
+                    "throughput in the same rounds");
+    const std::string label = absl::StrCat(m.algorithm, "/batch", m.batch);
+    if (g.scenario == "string") {
+      auto op = [algo, route](const std::string& s) -> uint64_t {
+        return route(algo->HashKey(s));
+      };
+      // A group of keys hashed, then routed (HashAndLookupBatch's order).
+      auto batch_op = [algo, route_batch](std::span<const std::string> k,
+                                          std::span<NodeId> o) {
+        uint64_t digests[kLookupGroup];
+        for (size_t i = 0; i < k.size(); i += kLookupGroup) {
+          const size_t n = std::min(kLookupGroup, k.size() - i);
+          for (size_t j = 0; j < n; ++j) digests[j] = algo->HashKey(k[i + j]);
+          route_batch(std::span<const uint64_t>(digests, n), o.subspan(i, n));
+        }
+      };
+      AddBatchPair<std::string>(
+          st, label, std::make_shared<const decltype(op)>(op),
+          std::make_shared<const decltype(batch_op)>(batch_op),
+          std::span<const std::string>(st->strings.data(), nkeys), m.batch,
+          base);
+    } else if constexpr (!kStringOnly) {
+      AddBatchPair<uint64_t>(
+          st, label, std::make_shared<const decltype(route)>(route),
+          std::make_shared<const decltype(route_batch)>(route_batch),
+          std::span<const uint64_t>(st->digests.data(), nkeys), m.batch, base);
+    }
+    return absl::OkStatus();
   }
   if constexpr (!kStringOnly) {
     if (g.scenario != "string") {  // prehashed or weighted

@@ -229,6 +229,51 @@ std::vector<std::string> AlgorithmNameList() {
 INSTANTIATE_TEST_SUITE_P(AllAlgorithms, ChecksumTest,
                          ::testing::ValuesIn(AlgorithmNameList()));
 
+// A member with batch B > 1 times its single-key throughput and its
+// batched throughput (B keys per LookupBatch call, 4096 keys: full and
+// partial batches) in the same rounds, fold-checked against the single-key
+// owners, with their per-round ratio; in every algorithm (bounded_load: the
+// batched unplaced route), prehashed and string, beside a batch-1 member
+// whose kernels are unchanged. A batch past kMaxTimedBatch is refused.
+TEST(LookupGroupTest, BatchedMembersTimeBatchedAndSingleThroughput) {
+  for (const char* scenario : {"prehashed", "string"}) {
+    for (const AlgorithmInfo& info : Algorithms()) {
+      SCOPED_TRACE(std::string(info.name) + " " + scenario);
+      TimingGroup g =
+          Tiny("lookup", {std::string(info.name), std::string(info.name)}, 20,
+               4096, scenario);
+      g.peers = false;
+      g.members[1].batch = 48;
+      absl::StatusOr<TimingGroupResult> r = RunTimingGroup(g);
+      ASSERT_TRUE(r.ok()) << r.status();
+      size_t batched = 0, ratios = 0, single_of_batched = 0;
+      for (const TimingSample& s : r->samples) {
+        if (s.member == 0) {
+          EXPECT_EQ(s.batch, 0u) << s.metric;
+          EXPECT_NE(s.metric, "batch_lookup_ns");
+          continue;
+        }
+        EXPECT_EQ(s.batch, 48u) << s.metric;
+        EXPECT_EQ(s.values.size(), g.rounds) << s.metric;
+        batched += s.metric == "batch_lookup_ns";
+        ratios += s.metric == "batch_lookup_ns_ratio_to_single";
+        single_of_batched += s.metric == "lookup_ns";
+        EXPECT_NE(s.metric, "lookup_latency_ns");
+      }
+      EXPECT_EQ(batched, 1u);
+      EXPECT_EQ(ratios, 1u);
+      EXPECT_EQ(single_of_batched, 1u);
+      ASSERT_NE(Find(*r, info.name, "lookup_latency_ns"), nullptr);
+    }
+  }
+  TimingGroup g = Tiny("lookup", {"ring"}, 10, 4096, "prehashed");
+  g.members[0].batch = 5000;
+  absl::StatusOr<TimingGroupResult> bad = RunTimingGroup(g);
+  ASSERT_FALSE(bad.ok());
+  EXPECT_THAT(bad.status().message(),
+              HasSubstr("batch 5000 out of range; valid: 1..1024"));
+}
+
 TEST(LookupGroupTest, StringScenarioAlsoTimesTheHashAlone) {
   absl::StatusOr<TimingGroupResult> r =
       RunTimingGroup(Tiny("lookup", {"modulo"}, 10, 2000, "string"));

@@ -10,7 +10,7 @@ namespace {
 
 constexpr std::string_view kPeerPlaceholder = "<peer>";
 
-constexpr std::array<MetricInfo, 89> kMetrics = {{
+constexpr std::array<MetricInfo, 91> kMetrics = {{
     // Timing (vary run to run).
     {"lookup_ns", "ns", "lower", true,
      "time per lookup, independent lookups over a key array (throughput); "
@@ -24,6 +24,14 @@ constexpr std::array<MetricInfo, 89> kMetrics = {{
      "rounds is the single lookup)"},
     {"replicas_lookup_latency_ns", "ns", "lower", true,
      "time per LookupReplicas(key, r) in a dependent chain"},
+    {"batch_lookup_ns", "ns", "lower", true,
+     "time per key of LookupBatch over `batch` keys per call (independent "
+     "lookups, batched throughput; strings: a group hashed, then looked "
+     "up); lookup_ns of the same row's member and rounds is the single-key "
+     "throughput"},
+    {"batch_lookup_ns_ratio_to_single", "ratio", "lower", true,
+     "batch_lookup_ns / lookup_ns of the same member in the same round; < 1 "
+     "means batching is faster"},
     {"hash_ns", "ns", "lower", true,
      "time per HashKey (lookup, scenario string) or per HashString<H> "
      "(hashes experiment)"},

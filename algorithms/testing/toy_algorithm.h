@@ -37,6 +37,7 @@
 #include "algorithms/catalogue.h"
 #include "algorithms/consistent_hash.h"
 #include "algorithms/hash/hash_function.h"
+#include "algorithms/lookup_batch.h"
 #include "algorithms/make_with_hash.h"
 #include "algorithms/node_table.h"
 
@@ -86,6 +87,11 @@ class Toy final : public ConsistentHash {
     return absl::OkStatus();
   }
 
+  // The plain loop, as a new algorithm without prefetching would have it.
+  void LookupBatch(std::span<const uint64_t> key_hashes,
+                   std::span<NodeId> out) const override {
+    LookupEach(*this, key_hashes, out);
+  }
   NodeId Lookup(uint64_t key_hash) const override {
     NodeId best = kInvalidNode;
     uint64_t best_score = 0;
