@@ -160,13 +160,14 @@ site-deps:
 	  echo "chbench: without the npm packages the results site's browser test is skipped"
 
 # -O1 -g, as the sanitizers' documentation recommends: readable reports and a
-# build much faster than -O2. Slow tests (pipeline, report) are skipped: they
-# exercise no code that the other tests do not, only more of it.
+# build much faster than -O2. Skipped: the slow tests (pipeline, report:
+# they exercise no code that the other tests do not, only more of it) and
+# the site's browser test (no C++).
 test-sanitize: deps
 	cmake -S . -B $(BUILD_SAN) $(call GENERATOR,$(BUILD_SAN)) -DCMAKE_BUILD_TYPE=Sanitize -DCHBENCH_SANITIZE=ON
 	cmake --build $(BUILD_SAN) -j $(JOBS)
 	cd $(BUILD_SAN) && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-	  ctest --output-on-failure -j $(JOBS) -LE slow
+	  ctest --output-on-failure -j $(JOBS) -LE "slow|site"
 
 experiments: build
 	$(CHBENCH) run all --tier $(TIER) --results-dir $(LOCAL)
