@@ -122,10 +122,11 @@ struct AlgorithmInfo {
   // default hash).
   bool hash_axis = false;
   // Selected by a spec's "all" and by its capability and class selections
-  // (experiments/spec.h). false: by name only (`algorithm = ["choosek"]`),
-  // for an algorithm the committed experiments do not measure yet, so that
-  // a fresh `make experiments` and the committed reference hold the same
-  // algorithms. registry.json and `chbench list --json` carry it.
+  // (experiments/spec.h). false: by name only (`algorithm = ["choosek"]`)
+  // or by a selection with `every_row = true`, for an algorithm that only
+  // some committed experiments measure, so that a fresh `make experiments`
+  // and the committed reference hold the same algorithms. registry.json and
+  // `chbench list --json` carry it.
   bool in_sweeps = true;
   ConformanceTraits conformance;
 

@@ -211,10 +211,10 @@ constexpr std::array<CapabilityKey, 6> kCapabilityKeys = {{
     {"stateful", &Capabilities::stateful},
     {"history_dependent", &Capabilities::history_dependent},
 }};
-constexpr std::array<std::string_view, 10> kSelectionKeys = {
-    "all",      "arbitrary_removal", "minimal_disruption", "weights",
-    "replicas", "stateful",          "history_dependent",  "hash_axis",
-    "lookup_class", "except"};
+constexpr std::array<std::string_view, 11> kSelectionKeys = {
+    "all",          "arbitrary_removal", "minimal_disruption", "weights",
+    "replicas",     "stateful",          "history_dependent",  "hash_axis",
+    "lookup_class", "except",            "every_row"};
 
 // "lo..hi"
 std::string Range(int64_t lo, int64_t hi) { return absl::StrCat(lo, "..", hi); }
@@ -420,6 +420,7 @@ class Parser {
                       std::vector<std::string>* out) const {
     std::vector<std::pair<bool Capabilities::*, bool>> capabilities;
     std::optional<bool> hash_axis;
+    bool every_row = false;
     std::vector<std::string> classes, except;
     if (t.empty()) {
       return Error("algorithm", absl::StrCat("empty selection; give \"all\" "
@@ -458,6 +459,8 @@ class Parser {
         if (!value) return Error(key, "value false; valid: true");
       } else if (sk == "hash_axis") {
         hash_axis = value;
+      } else if (sk == "every_row") {
+        every_row = value;
       } else {
         for (const CapabilityKey& c : kCapabilityKeys) {
           if (c.key == sk) capabilities.push_back({c.field, value});
@@ -469,7 +472,7 @@ class Parser {
       bool keep = std::all_of(
           capabilities.begin(), capabilities.end(),
           [&](const auto& c) { return info.capabilities.*c.first == c.second; });
-      keep = keep && info.in_sweeps;
+      keep = keep && (info.in_sweeps || every_row);
       keep = keep && (!hash_axis || info.hash_axis == *hash_axis);
       keep = keep && (classes.empty() ||
                       std::find(classes.begin(), classes.end(),

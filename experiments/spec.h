@@ -99,7 +99,12 @@
 //   lookup_class = "constant"   # or an array: one of constant, logarithmic,
 //                               # linear (AlgorithmInfo::lookup_class)
 //   except = ["modulo"]         # names left out
-// TOML keeps an inline table on one line (an array inside it may span
+//   every_row = true            # also the rows selected by name only
+//                               # elsewhere (AlgorithmInfo::in_sweeps false:
+//                               # measured in some experiments, not all)
+// "all" and the selections keep only rows with in_sweeps unless every_row is
+// true, e.g. { replicas = true, every_row = true } is every algorithm with
+// replica lists. TOML keeps an inline table on one line (an array inside it may span
 // lines). The selected algorithms come in catalogue order. An unknown key or
 // value, an empty table, or a selection that keeps no algorithm is an error
 // naming the key (e.g. 'algorithm.lookup_class') and the valid values.

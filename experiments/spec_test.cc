@@ -1140,6 +1140,31 @@ TEST(SpecTest, SelectionsByCapabilityLookupClassAndExcept) {
                 [](const AlgorithmInfo& i) { return i.in_sweeps; })));
 }
 
+// every_row = true also selects the rows that "all" and the selections leave
+// to name lists (in_sweeps false); false is the default.
+TEST(SpecTest, EveryRowAlsoSelectsTheRowsOutOfTheSweeps) {
+  std::vector<std::string> replicas, replicas_in_sweeps, every;
+  for (const AlgorithmInfo& info : Algorithms()) {
+    every.push_back(std::string(info.name));
+    if (!info.capabilities.replicas) continue;
+    replicas.push_back(std::string(info.name));
+    if (info.in_sweeps) replicas_in_sweeps.push_back(std::string(info.name));
+  }
+  // The catalogue has rows out of the sweeps with replicas, so the key
+  // changes something.
+  ASSERT_LT(replicas_in_sweeps.size(), replicas.size());
+  const auto order = [](const std::string& selection) {
+    absl::StatusOr<Spec> spec = ParseSelection(selection);
+    EXPECT_TRUE(spec.ok()) << selection << ": " << spec.status();
+    return spec.ok() ? AlgorithmOrder(*spec) : std::vector<std::string>{};
+  };
+  EXPECT_EQ(order("{ replicas = true, every_row = true }"), replicas);
+  EXPECT_EQ(order("{ replicas = true, every_row = false }"),
+            replicas_in_sweeps);
+  EXPECT_EQ(order("{ replicas = true }"), replicas_in_sweeps);
+  EXPECT_EQ(order("{ all = true, every_row = true }"), every);
+}
+
 TEST(SpecTest, SelectionErrorsNameTheKeyAndTheValidValues) {
   const auto error = [](const std::string& selection) {
     return Error(absl::StrCat(kSelectionBase, selection, "\n"));
