@@ -128,6 +128,16 @@ struct AlgorithmInfo {
   // and the committed reference hold the same algorithms. registry.json and
   // `chbench list --json` carry it.
   bool in_sweeps = true;
+  // A scheme that caps the loads of another algorithm's order names that
+  // algorithm here (bounded_load: the ring, whose successor walk it caps).
+  // The cache-cluster simulation (bench/cluster/) then routes with the named
+  // algorithm and applies the cap (load_factor) to live request counts
+  // itself. Empty: the algorithm routes as itself.
+  std::string_view bounds_loads_of = {};
+  // `chbench map --crush-map FILE` places with this algorithm over a
+  // crushtool text map's devices, buckets and rule (experiments/cli/
+  // map_input.h) instead of building it from node names.
+  bool accepts_crush_map = false;
   ConformanceTraits conformance;
 
   // The parameter named `param`, or nullptr when `make` does not read it.

@@ -137,6 +137,28 @@ TEST(RegistryTest, EveryRowHasWhatTheChecklistNames) {
   }
 }
 
+// A bounded-load row names the algorithm whose order it caps; the cluster
+// simulation routes with that algorithm's replica lists (successors) and
+// applies the row's load_factor, so the named row must have replica lists
+// and every row that reads load_factor must name one.
+TEST(RegistryTest, BoundsLoadsOfNamesARowWithReplicaLists) {
+  int bounded = 0;
+  for (const AlgorithmInfo& info : Algorithms()) {
+    SCOPED_TRACE(info.name);
+    const bool reads_load_factor = info.FindParameter("load_factor") != nullptr;
+    EXPECT_EQ(!info.bounds_loads_of.empty(), reads_load_factor);
+    if (info.bounds_loads_of.empty()) continue;
+    ++bounded;
+    EXPECT_NE(info.bounds_loads_of, info.name);
+    const AlgorithmInfo* base = FindAlgorithm(info.bounds_loads_of);
+    ASSERT_NE(base, nullptr) << "bounds_loads_of '" << info.bounds_loads_of
+                             << "' is not a row";
+    EXPECT_TRUE(base->capabilities.replicas);
+    EXPECT_TRUE(base->bounds_loads_of.empty()) << "a chain of caps";
+  }
+  EXPECT_GE(bounded, 1);
+}
+
 TEST(RegistryTest, UnknownAlgorithmIsAnErrorListingTheValidOnes) {
   EXPECT_EQ(FindAlgorithm("consistent"), nullptr);
   EXPECT_EQ(FindAlgorithm(""), nullptr);

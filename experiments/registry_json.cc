@@ -80,12 +80,14 @@ std::string RegistryJson(const std::string& spec_dir,
         "\"capabilities\": {\"arbitrary_removal\": %s, "
         "\"minimal_disruption\": %s, \"weights\": %s, \"replicas\": %s, "
         "\"stateful\": %s, \"history_dependent\": %s}, \"parameters\": [%s], "
-        "\"in_sweeps\": %s, \"golden\": \"0x%016x\"}",
+        "\"in_sweeps\": %s, \"bounds_loads_of\": %s, "
+        "\"accepts_crush_map\": %s, \"golden\": \"0x%016x\"}",
         JsonString(a.name), JsonString(a.description), JsonString(a.citation),
         JsonString(a.lookup_complexity), JsonString(a.lookup_class),
         Bool(c.arbitrary_removal), Bool(c.minimal_disruption),
         Bool(c.weights), Bool(c.replicas), Bool(c.stateful),
         Bool(c.history_dependent), params, Bool(a.in_sweeps),
+        JsonString(a.bounds_loads_of), Bool(a.accepts_crush_map),
         a.golden()));
   }
   out += Array("algorithms", els, false);

@@ -31,6 +31,15 @@ constexpr uint64_t kMovedSample = uint64_t{1} << 17;
 // Seed salt of the request stream.
 constexpr uint64_t kRequestSalt = 0x72657175657374ULL;  // "request"
 
+// The algorithm a cluster of `algorithm` routes with: the algorithm itself,
+// or for a bounded-load scheme the one whose order it caps
+// (AlgorithmInfo::bounds_loads_of); the View applies the cap.
+std::string_view RoutedAlgorithm(std::string_view algorithm) {
+  const AlgorithmInfo* info = FindAlgorithm(algorithm);
+  if (info == nullptr || info->bounds_loads_of.empty()) return algorithm;
+  return info->bounds_loads_of;
+}
+
 // One client view of the cluster: an algorithm instance over some servers,
 // the server index of each of its node ids, and each key's server, filled
 // lazily (relaxed atomics: workers of the real cluster share a view).
@@ -44,9 +53,10 @@ class View {
   static absl::StatusOr<std::unique_ptr<View>> Make(
       const ClusterConfig& cfg, uint32_t servers,
       const std::vector<uint64_t>* digests) {
-    const bool bounded = cfg.algorithm == "bounded_load";
+    const AlgorithmInfo* info = FindAlgorithm(cfg.algorithm);
+    const bool bounded = info != nullptr && !info->bounds_loads_of.empty();
     absl::StatusOr<std::unique_ptr<ConsistentHash>> a =
-        MakeAlgorithm(bounded ? "ring" : cfg.algorithm, cfg.params);
+        MakeAlgorithm(RoutedAlgorithm(cfg.algorithm), cfg.params);
     if (!a.ok()) return a.status();
     std::vector<NodeSpec> nodes(servers);
     for (uint32_t i = 0; i < servers; ++i) {
@@ -521,7 +531,13 @@ absl::Status ValidateClusterConfig(const ClusterConfig& cfg) {
   if (!(cfg.rate >= 0 && std::isfinite(cfg.rate))) {
     return bad("rate", cfg.rate, ">= 0 requests/s (0: unpaced)");
   }
-  if (cfg.algorithm == "bounded_load" &&
+  const AlgorithmInfo* info = FindAlgorithm(cfg.algorithm);
+  if (info == nullptr) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("cluster: unknown algorithm '", cfg.algorithm,
+                     "'; valid: ", AlgorithmNames()));
+  }
+  if (!info->bounds_loads_of.empty() &&
       !(cfg.params.load_factor > 1 && std::isfinite(cfg.params.load_factor))) {
     return bad("load_factor", cfg.params.load_factor, "> 1 and finite");
   }
@@ -548,12 +564,7 @@ absl::StatusOr<ClusterRun> RunCluster(const ClusterConfig& cfg,
                                       uint32_t db_delay_us) {
   if (absl::Status s = ValidateClusterConfig(cfg); !s.ok()) return s;
   ClusterRun run;
-  const AlgorithmInfo* info = FindAlgorithm(cfg.algorithm);
-  if (info == nullptr) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "cluster: unknown algorithm '", cfg.algorithm, "'; valid: ",
-        AlgorithmNames()));
-  }
+  const AlgorithmInfo* info = FindAlgorithm(cfg.algorithm);  // validated
   if ((cfg.event == "cascade" || cfg.event == "cascade_mean") &&
       !info->capabilities.arbitrary_removal) {
     run.applicable = false;
@@ -565,8 +576,7 @@ absl::StatusOr<ClusterRun> RunCluster(const ClusterConfig& cfg,
   absl::StatusOr<std::vector<std::string>> keys = ClusterKeys(cfg);
   if (!keys.ok()) return keys.status();
   absl::StatusOr<std::unique_ptr<ConsistentHash>> probe =
-      MakeAlgorithm(cfg.algorithm == "bounded_load" ? "ring" : cfg.algorithm,
-                    cfg.params);
+      MakeAlgorithm(RoutedAlgorithm(cfg.algorithm), cfg.params);
   if (!probe.ok()) return probe.status();
   std::vector<uint64_t> digests(keys->size());
   for (size_t i = 0; i < keys->size(); ++i) {

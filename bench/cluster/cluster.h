@@ -99,7 +99,7 @@ inline constexpr std::array<std::string_view, 6> kClusterEvents = {
     "none", "add", "remove", "stale_view", "cascade", "cascade_mean"};
 
 struct ClusterConfig {
-  std::string algorithm = "ring";
+  std::string algorithm;  // a registry name (algorithms/registry.h)
   AlgorithmParams params;  // hash, vnodes, load_factor (bounded_load: c)
   std::string keyset = "uniform";
   uint64_t seed = 0;

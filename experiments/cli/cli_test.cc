@@ -621,6 +621,34 @@ TEST(MapCrushTest, MatchesEveryCrushtoolOracle) {
   }
 }
 
+// `--crush-map` places with exactly the rows that accept a crushtool map
+// (AlgorithmInfo::accepts_crush_map); the others get the one-line error
+// naming the ones that do.
+TEST(MapCrushTest, CrushMapIsAcceptedByTheRowsThatSayIt) {
+  const std::string flat10 = CrushTestdata("maps/flat10.txt");
+  int takers = 0;
+  for (const AlgorithmInfo& info : Algorithms()) {
+    SCOPED_TRACE(info.name);
+    const RunResult r =
+        RunChbench({"map", "--algorithm", std::string(info.name),
+                    "--crush-map", flat10, "--rule", "0", "--key-format",
+                    "u64"},
+                   "1\n2\n3\n");
+    if (info.accepts_crush_map) {
+      ++takers;
+      EXPECT_EQ(r.exit_code, 0) << r.err;
+      EXPECT_EQ(std::count(r.out.begin(), r.out.end(), '\n'), 3) << r.out;
+    } else {
+      EXPECT_EQ(r.exit_code, 2);
+      EXPECT_NE(r.err.find("--crush-map applies to --algorithm "),
+                std::string::npos)
+          << r.err;
+      EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+    }
+  }
+  EXPECT_GE(takers, 1);
+}
+
 // The osdmaptool oracles (Ceph 16.2.15 osdmaptool --test-map-object, every
 // OSD up and in): object name -> PG -> OSDs.
 TEST(MapCrushTest, PresetCephMatchesOsdmaptool) {
@@ -970,6 +998,8 @@ TEST(ListJsonTest, EveryAlgorithmWithItsRegistryFields) {
     std::snprintf(golden, sizeof(golden), "0x%016llx",
                   static_cast<unsigned long long>(info.golden()));
     EXPECT_EQ(StringAt(a, "golden"), golden);
+    EXPECT_EQ(StringAt(a, "bounds_loads_of"), info.bounds_loads_of);
+    EXPECT_EQ(BoolAt(a, "accepts_crush_map"), info.accepts_crush_map);
   }
   EXPECT_EQ(StringAt(algos->array[3], "lookup_class"), "logarithmic");
 }

@@ -173,11 +173,18 @@ absl::Status ConfigureCrushMap(const MapFlags& flags, MapConfig* config) {
   const bool ceph = flags.preset.given;
   const std::string form =
       ceph ? "--preset ceph" : "--algorithm crush --crush-map";
+  const AlgorithmInfo* info =
+      flags.algorithm.given ? FindAlgorithm(flags.algorithm.value) : nullptr;
   if (ceph ? flags.preset.value != "ceph"
-           : !flags.algorithm.given || flags.algorithm.value != "crush") {
+           : info == nullptr || !info->accepts_crush_map) {
+    std::string takers;
+    for (const AlgorithmInfo& a : Algorithms()) {
+      if (a.accepts_crush_map) {
+        takers.append("--algorithm ").append(a.name).append(" and ");
+      }
+    }
     return Invalid(absl::StrCat(
-        "--crush-map applies to --algorithm crush and --preset ceph only; "
-        "got ",
+        "--crush-map applies to ", takers, "--preset ceph only; got ",
         ceph ? "--preset " : "--algorithm ",
         Excerpt(ceph ? flags.preset.value : flags.algorithm.value)));
   }
@@ -364,7 +371,7 @@ absl::Status ConfigureCrushMap(const MapFlags& flags, MapConfig* config) {
           std::clamp(static_cast<int>(w * 0x10000), 0, 0x10000));
     }
   }
-  config->algorithm = ceph ? "ceph" : "crush";
+  config->algorithm = ceph ? "ceph" : flags.algorithm.value;
   config->preset = ceph ? "ceph" : "";
   config->preset_options = flags.preset_options.value;
   config->u64_keys = !ceph;
