@@ -82,6 +82,13 @@ Measurement ThroughputLoop(const Op& op, std::span<const Key> keys,
   return {t1 - t0, fold};
 }
 
+// The keys hash_ns times in a string lookup cell: the first this many of the
+// cell's keys (all when it has fewer). About 4 MB of key strings with their
+// string objects: they stay in the last-level cache, so hash_ns times the
+// hash and not the DRAM bandwidth that streaming 2^20 keys (about 64 MB)
+// shares with the rest of the machine.
+inline constexpr size_t kHashTimedKeys = 65536;
+
 // The largest batch BatchThroughputLoop takes (its owner buffer is on the
 // stack).
 inline constexpr size_t kMaxTimedBatch = 1024;

@@ -45,7 +45,8 @@
 //     per round (< 1: batching is faster).
 //   * lookup, scenario "string": keys = GenerateKeys(keyset, num_keys, seed);
 //     lookup_ns and lookup_latency_ns time HashKey + Lookup, hash_ns HashKey
-//     alone.
+//     alone over the first min(num_keys, 65536) keys (kernels.h,
+//     kHashTimedKeys: cache-resident; the sample's `keys` says how many).
 //   * bounded_load: placed_keys_per_node * N keys (GenerateKeyHashes with a
 //     different seed) are placed first. The prehashed and string scenarios
 //     then time the routing of FRESH keys, LookupUnplaced (ring successor

@@ -27,6 +27,7 @@
 #include "algorithms/registry.h"
 #include "algorithms/testing/toy_algorithm.h"
 #include "bench/dispatch.h"
+#include "bench/kernels.h"
 #include "bench/no_slow_state_retries.h"
 #include "benchmark/benchmark.h"
 #include "gmock/gmock.h"
@@ -281,6 +282,20 @@ TEST(LookupGroupTest, StringScenarioAlsoTimesTheHashAlone) {
   ASSERT_NE(Find(*r, "modulo", "hash_ns"), nullptr);
   EXPECT_EQ(Find(*r, "modulo", "hash_ns")->values.size(), 3u);
   EXPECT_EQ(Find(*r, "modulo", "lookup_ns")->scenario, "string");
+  EXPECT_EQ(Find(*r, "modulo", "hash_ns")->keys, 2000u);
+}
+
+// hash_ns times a cache-resident slice of a large cell's keys and says so
+// in its `keys`; the lookup itself still cycles over all of them.
+TEST(LookupGroupTest, HashAloneTimesTheFirstKeysOfALargeCell) {
+  const uint64_t n = bench_internal::kHashTimedKeys + 1000;
+  absl::StatusOr<TimingGroupResult> r =
+      RunTimingGroup(Tiny("lookup", {"modulo"}, 10, n, "string"));
+  ASSERT_TRUE(r.ok()) << r.status();
+  ASSERT_NE(Find(*r, "modulo", "hash_ns"), nullptr);
+  EXPECT_EQ(Find(*r, "modulo", "hash_ns")->keys,
+            bench_internal::kHashTimedKeys);
+  EXPECT_EQ(Find(*r, "modulo", "lookup_ns")->keys, n);
 }
 
 TEST(LookupGroupTest, BoundedLoadRoutesFreshKeysAndProbesPlacedOnes) {
