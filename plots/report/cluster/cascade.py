@@ -311,8 +311,8 @@ def bounded_vs_unbounded(cf):
     bl = {}
     for p in cf["per"]:
         c = p["var"].get("load_factor")
-        if chdata.is_bounded_load(p["var"]["algorithm"]) and p["measured"] and \
-                not (_isnan(c) or pd.isna(c)):
+        if chdata.is_bounded_load(p["var"]["algorithm"]) and \
+                p["measured"] and not (_isnan(c) or pd.isna(c)):
             bl.setdefault(float(c), set()).add(p["safe"])
     by_safe = {}
     for c in sorted(bl):

@@ -8,9 +8,10 @@ import pandas as pd
 
 import chdata
 from report.common import fmt_num, join_names, md_table, mean_of, variants
-from report.cluster.base import (cell, EPS, fmtm, _isnan, labels, _pick_variant,
-                                 PREFERRED_ZIPF, _reps, sep_text, separate,
-                                 _signed, _sim_block, var_key)
+from report.cluster.base import (cell, EPS, fmtm, _isnan, labels,
+                                 _pick_variant, PREFERRED_ZIPF, _reps,
+                                 sep_text, separate, _signed, _sim_block,
+                                 var_key)
 from report.questions import q
 
 
