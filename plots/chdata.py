@@ -29,9 +29,11 @@ keep their M.
 
 Algorithm catalogue: load_registry (and so load_all) adds the algorithms of
 DIR/registry.json, in registry order, to one per-process catalogue
-(algorithm_names, algorithm_entry, has_capability, takes_parameter). Plot
-order and styles (style.py) and variant labels come from it, so no module
-here needs a list of algorithm names.
+(algorithm_names, algorithm_entry, has_capability, takes_parameter,
+bounds_loads_of, bounded_load_schemes). Plot order and styles (style.py),
+variant labels and the kinds the report treats apart (a bounded-load scheme
+and the algorithm it caps, the algorithms with vnodes, ...) come from it, so
+no module here needs a list of algorithm names.
 
 Guarantees: never raises for a missing experiment (load_experiment returns
 None); summary.csv is recomputed from data.csv when it is absent, with the
@@ -508,6 +510,53 @@ def takes_parameter(name, param):
         if p == param or (isinstance(p, dict) and p.get("name") == param):
             return True
     return False
+
+
+def bounds_loads_of(name):
+    """The algorithm whose loads `name` caps when `name` is a bounded-load
+    scheme, else "".
+
+    The registry row's "bounds_loads_of" says it. A registry written before
+    that field (the committed runs' own registry.json files) says it by the
+    parameter: a row whose parameters include "load_factor" is a
+    bounded-load scheme, and it caps the one catalogued algorithm whose
+    parameters are the scheme's without "load_factor" (the scheme is that
+    algorithm plus a cap; hash and vnodes for the ring under bounded_load).
+    A scheme with no such algorithm, or several, caps "" here: it is still
+    one (is_bounded_load), with no algorithm to compare it with."""
+    e = algorithm_entry(name)
+    if "bounds_loads_of" in e:
+        return e.get("bounds_loads_of") or ""
+    if not takes_parameter(name, "load_factor"):
+        return ""
+    own = _param_names(name) - {"load_factor"}
+    base = [a for a in _CATALOGUE if a != name
+            and not takes_parameter(a, "load_factor")
+            and _param_names(a) == own]
+    return base[0] if len(base) == 1 else ""
+
+
+def is_bounded_load(name):
+    """True for a bounded-load scheme: a registry row with a non-empty
+    "bounds_loads_of", or, in a registry written before that field, one
+    whose parameters include "load_factor"."""
+    e = algorithm_entry(name)
+    if "bounds_loads_of" in e:
+        return bool(e.get("bounds_loads_of"))
+    return takes_parameter(name, "load_factor")
+
+
+def bounded_load_schemes(names=None):
+    """The bounded-load schemes (is_bounded_load) among `names` (every
+    catalogued algorithm when None), in catalogue order."""
+    keep = None if names is None else set(names)
+    return [a for a in _CATALOGUE if (keep is None or a in keep)
+            and is_bounded_load(a)]
+
+
+def _param_names(name):
+    return {p.get("name") if isinstance(p, dict) else p
+            for p in algorithm_entry(name).get("parameters") or []}
 
 
 def load_registry(results_dir):

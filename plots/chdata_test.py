@@ -3,7 +3,8 @@
 data.csv's flag columns, never from the note, and runs written before
 those columns existed still load (their flags are in summary.csv). And of
 stale runs: a run whose meta.json says "stale" is never read, and the
-reference chosen for a user is a machine with a run that is not stale.
+reference chosen for a user is a machine with a run that is not stale. And
+of the bounded-load kind read from registry rows (bounds_loads_of).
 
 Run: /usr/bin/python3 plots/chdata_test.py (or python3 -m pytest plots)."""
 
@@ -245,6 +246,71 @@ class StaleTest(unittest.TestCase):
         self.assertFalse(chdata.has_current_run(intel))
         self.assertNotEqual(chdata.pick_reference(root, "intel-xeon-2cpu"),
                             intel)
+
+
+class BoundedLoadKindTest(unittest.TestCase):
+    """The bounded-load kind from registry rows: the bounds_loads_of field,
+    and, in a registry written before it, the load_factor parameter, the
+    capped algorithm being the one whose parameters are the scheme's
+    without it. Invented names: the rule reads facts, not names."""
+
+    def _with(self, rows):
+        saved = dict(chdata._CATALOGUE)
+        chdata._CATALOGUE.clear()
+        chdata.use_registry({"algorithms": rows})
+        self.addCleanup(lambda: (chdata._CATALOGUE.clear(),
+                                 chdata._CATALOGUE.update(saved)))
+
+    def test_field_decides(self):
+        self._with([
+            {"name": "base", "parameters": ["hash", "vnodes"],
+             "bounds_loads_of": ""},
+            {"name": "capped", "parameters": ["hash", "vnodes",
+                                             "load_factor"],
+             "bounds_loads_of": "base"},
+            {"name": "other", "parameters": ["hash", "load_factor"],
+             "bounds_loads_of": ""}])
+        self.assertEqual(chdata.bounds_loads_of("capped"), "base")
+        self.assertEqual(chdata.bounds_loads_of("base"), "")
+        # the field says "other" caps nothing, whatever its parameters
+        self.assertFalse(chdata.is_bounded_load("other"))
+        self.assertEqual(chdata.bounded_load_schemes(), ["capped"])
+        self.assertEqual(chdata.bounded_load_schemes(["base", "x"]), [])
+
+    def test_registry_before_the_field(self):
+        self._with([
+            {"name": "flat", "parameters": ["hash"]},
+            {"name": "base", "parameters": ["hash", "vnodes"]},
+            {"name": "capped", "parameters": [
+                "hash", "vnodes", {"name": "load_factor"}]},
+            {"name": "lone", "parameters": ["hash", "table_size",
+                                           "load_factor"]}])
+        self.assertEqual(chdata.bounded_load_schemes(), ["capped", "lone"])
+        self.assertEqual(chdata.bounds_loads_of("capped"), "base")
+        # no algorithm with its other parameters: a scheme capping none
+        self.assertTrue(chdata.is_bounded_load("lone"))
+        self.assertEqual(chdata.bounds_loads_of("lone"), "")
+        self.assertEqual(chdata.bounds_loads_of("flat"), "")
+        self.assertEqual(chdata.bounds_loads_of("unknown"), "")
+
+    def test_committed_registries_agree(self):
+        """The reference's registry (with the field) and an older run's
+        (without it) name the same scheme and the same capped
+        algorithm."""
+        ref = os.path.join(os.path.dirname(HERE), "results", "reference",
+                           "amd-epyc-2cpu")
+        found = []
+        for reg in (os.path.join(ref, "registry.json"),
+                    os.path.join(ref, "reruns", "1", "registry.json")):
+            if not os.path.exists(reg):
+                self.skipTest(f"{reg} not found")
+            with open(reg, encoding="utf-8") as f:
+                self._with(json.load(f)["algorithms"])
+            found.append([(a, chdata.bounds_loads_of(a))
+                          for a in chdata.bounded_load_schemes()])
+        self.assertEqual(len(found[0]), 1)
+        self.assertTrue(found[0][0][1])
+        self.assertEqual(found[0], found[1])
 
 
 if __name__ == "__main__":

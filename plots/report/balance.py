@@ -306,11 +306,20 @@ def hashes_tables(ctx):
     return out
 
 
+def bounded_scheme(b):
+    """The bounded-load scheme (chdata.is_bounded_load) a bounded_load run
+    measures (the first in catalogue order when several), or None."""
+    sc = chdata.bounded_load_schemes(b.summary["algorithm"].unique())
+    return sc[0] if sc else None
+
+
 def bounded_rows(b):
-    """(summary rows of bounded_load itself at one N (100 preferred), N)."""
+    """(summary rows of the bounded-load scheme itself (bounded_scheme) at
+    one N (100 preferred), N)."""
     s = b.summary
-    if (s["algorithm"] == "bounded_load").any():
-        s = s[s["algorithm"] == "bounded_load"]
+    a = bounded_scheme(b)
+    if a is not None:
+        s = s[s["algorithm"] == a]
     n = pick_n(s["nodes"], 100)
     if n is not None:
         s = s[s["nodes"] == n]
@@ -322,11 +331,15 @@ def bounded_table(ctx):
     if b is None:
         return []
     s, bn = bounded_rows(b)
+    a = bounded_scheme(b)
+    if a is None:
+        return []   # no row of a bounded-load scheme (registry.json)
+    base = chdata.bounds_loads_of(a)
     rows = []
     for c in sorted(s["load_factor"].dropna().unique()):
         sc = s[s["load_factor"] == c]
         k = one(filt(sc, scenario="measured"))
-        f = dict(algorithm="bounded_load", nodes=bn, load_factor=c)
+        f = dict(algorithm=a, nodes=bn, load_factor=c)
         rows.append([
             f"{c:g}", keys_per_node(k),
             mcell(ctx, "bounded_load", "x", metric="load_max_over_mean",
@@ -343,12 +356,12 @@ def bounded_table(ctx):
                         scenario="remove_random")),
             ctx.data_links("bounded_load")])
     return ["### Bounded load: balance vs disruption", "",
-            (f"`bounded_load` (ring with {_vn(s)} vnodes and a capacity "
+            (f"`{a}` ({base} with {_vn(s)} vnodes and a capacity "
              f"⌈c·m/N⌉) at N = {bn:g}, medians [95 % CI of the median; "
              "\"(n=k)\": 2–5 repetitions, no 95 % interval]. " if bn
              else "")
-            + replay_model("bounded_load") + " Above the ring's own max/mean the cap never "
-            "binds, so large c behaves like the plain ring.", "",
+            + replay_model(a) + f" Above the {base}'s own max/mean the cap "
+            f"never binds, so large c behaves like the plain {base}.", "",
             render(ctx, ["c", "keys per node", "max/mean",
                          "cap ⌈c·m/n⌉/(m/n)", "add: moved", "add: optimum",
                          "remove: moved", "remove: optimum", "data"], rows),
@@ -433,7 +446,8 @@ def fig_vnodes(exps, out):
     ns = sorted(d["nodes"].dropna().unique())
     fig, axes = style.new_figure(ncols=len(ns), sharey=True,
                                  figsize=(max(7.5, 5.5 * len(ns)), 4.6))
-    col = style.algorithm_style("ring")["color"]
+    col = style.algorithm_style(
+        style.order_algorithms(d["algorithm"].unique())[0])["color"]
     for ax, n in zip(axes[0], ns):
         dn = d[d["nodes"] == n]
         an = e.summary[(e.summary["scenario"] == "analytic") &
@@ -655,10 +669,14 @@ def fig_hashes_speed(exps, out):
 def fig_bounded_load(exps, out):
     (e,) = need(exps, "bounded_load")
     s, n = bounded_rows(e)
-    ring = e.summary[(e.summary["algorithm"] == "ring") &
+    bl = bounded_scheme(e)
+    if bl is None:
+        raise Skip("no bounded-load scheme (registry.json) in the run")
+    base = chdata.bounds_loads_of(bl)
+    ring = e.summary[(e.summary["algorithm"] == base) &
                      (e.summary["nodes"] == n)]
-    col = style.algorithm_style("bounded_load")
-    rcol = style.algorithm_style("ring")
+    col = style.algorithm_style(bl)
+    rcol = style.algorithm_style(base)
     fig, axes = style.new_figure(ncols=2)
     ax = axes[0][0]
     m = s[(s["metric"] == "load_max_over_mean") &
@@ -666,7 +684,7 @@ def fig_bounded_load(exps, out):
     if not m.empty:
         ax.errorbar(m["load_factor"], m["median"], yerr=ci_err(m),
                     color=col["color"], marker=col["marker"], capsize=2,
-                    label="bounded_load max/mean (median, 95 % CI)")
+                    label=f"{bl} max/mean (median, 95 % CI)")
     a = s[(s["metric"] == "load_max_over_mean") &
           (s["scenario"] == "analytic")].sort_values("load_factor")
     if not a.empty:
@@ -679,10 +697,10 @@ def fig_bounded_load(exps, out):
             if r["load_factor"].notna().any() else None
         if rm is not None:
             ax.plot(rm.index, rm.values, color=rcol["color"],
-                    marker=rcol["marker"], label="ring max/mean (no cap)")
+                    marker=rcol["marker"], label=f"{base} max/mean (no cap)")
         else:
             ax.axhline(r["median"].median(), color=rcol["color"],
-                       label="ring max/mean (no cap)")
+                       label=f"{base} max/mean (no cap)")
     ax.set_xlabel("load factor c = 1 + ε")
     ax.set_ylabel("keys on busiest node / mean")
     ax.set_title("balance vs c")

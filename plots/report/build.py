@@ -4,6 +4,7 @@ add/remove include the replay of every placed key."""
 
 import re
 
+import chdata
 from report.common import (WITHIN_RUN, cell_note, filt, keys_per_node, mcell,
                            nearest_nodes, one, peers_in, ref_note, render,
                            summary_of, var_filter, variant_label, variants)
@@ -25,9 +26,13 @@ def section(ctx):
     ns = nearest_nodes(s["nodes"], [100, 1000, 10000])
     out += ["ns per operation on an instance of N nodes (remove: jump "
             "removes the last node only). Lower is better. " + WITHIN_RUN]
-    b = one(s[(s["algorithm"] == "bounded_load") & s["placed_keys"].notna()])
-    if b is not None:
-        out[-1] += (" bounded_load is measured with placed_keys placed "
+    placed = s[s["placed_keys"].notna()]
+    for a in chdata.algorithm_names():
+        if not chdata.has_capability(a, "stateful") or \
+                not (placed["algorithm"] == a).any():
+            continue
+        b = one(placed[placed["algorithm"] == a])
+        out[-1] += (f" {a} is measured with placed_keys placed "
                     f"({keys_per_node(b)}): its add and remove include the "
                     "replay of every placed key; \"place a fresh key\" "
                     "is PlaceBatch of those keys on a built instance with "

@@ -11,6 +11,7 @@ scenario (add, single removal)."""
 
 import math
 
+import chdata
 from report.common import (filt, fmt_num, fmt_pct, mcell,
                            med, na_note, cell_note, one, ref_note, render,
                            replay_model,
@@ -82,9 +83,11 @@ def section(ctx):
                else "") + " show `remove_last`, marked \"(last node)\". "
             "`receivers` = "
             "nodes that took the removed node's keys.", ""]
-    if (s["algorithm"] == "bounded_load").any():
-        out += [replay_model("bounded_load")
-                + " The keys-per-node column applies.", ""]
+    for a in chdata.algorithm_names():
+        if chdata.has_capability(a, "stateful") and \
+                (s["algorithm"] == a).any():
+            out += [replay_model(a) + " The keys-per-node column applies.",
+                    ""]
     out += ref_note(ctx)
     rows = []
     for var in variants(s):

@@ -46,8 +46,8 @@ from report.common import (PARAM_COLS, cannot_add, filt, fmt_med, fmt_num,
                            keys_per_node, med, one, peers_in, pick_n, rank,
                            rank_paired, replay_model, restrict,
                            variant_label)
-from report.balance import (HASH_COST_KEYSET, bounded_rows, exact_rows,
-                            uniform_expectation)
+from report.balance import (HASH_COST_KEYSET, bounded_rows, bounded_scheme,
+                            exact_rows, uniform_expectation)
 from report.questions import q
 
 VNODES_TARGET = 1.10  # "within 10 % of fair"
@@ -625,7 +625,8 @@ def replicas_weights(ctx, bs):
                                  f"{_label(r)} {fmt_med(r, 'x', False)}"
                                  for r in rest) if rest else ""))
     vn = ctx.exps.get("vnodes")
-    if vn is not None and "ring" in cands:
+    # the vnodes run sweeps the vnodes of a candidate
+    if vn is not None and set(vn.summary["algorithm"]) & set(cands):
         r = vnodes_for_target(vn, ctx.exps.get("balance"))
         if r is not None:
             parts.append(vnodes_text(r))
@@ -701,6 +702,9 @@ def bounded_item(ctx):
     bl = ctx.exps.get("bounded_load")
     if bl is None:
         return None
+    a = bounded_scheme(bl)
+    if a is None:
+        return None
     s, n = bounded_rows(bl)
     m = s[(s["metric"] == "load_max_over_mean") &
           (s["scenario"] == "measured")]
@@ -713,11 +717,11 @@ def bounded_item(ctx):
     op = med(s, load_factor=c, scenario="add",
              metric="moved_optimal_fraction")
     return ("bounded_load",
-            f"Load capped at c × mean by construction: **bounded_load "
+            f"Load capped at c × mean by construction: **{a} "
             f"c={c:g}** at N={n}, {keys_per_node(mm)}: max/mean "
             f"{fmt_med(mm, 'x', False)}, moves {fmt_med(mv, 'pct', False)} "
             f"of keys on add vs optimum {fmt_pct(op)}. "
-            + replay_model("bounded_load")
+            + replay_model(a)
             + " " + ctx.csv_link("bounded_load"))
 
 

@@ -66,15 +66,17 @@ def block(ctx, readme_path, report_path):
                   nodes=1000),
              cell(mem.summary if mem else None, "num", False,
                   metric="memory_bytes", nodes=1000)]
-        if a == "bounded_load" and mem is not None:
-            # Its state grows with the keys it placed: the memory above is at
-            # its operating point, with the bytes per placed key beside it.
+        # A stateful (placing) algorithm's state grows with the keys it
+        # placed: its memory is at its operating point, with the bytes per
+        # placed key beside it; its lookups and moves are with keys placed.
+        placing = chdata.has_capability(a, "stateful")
+        if placing and mem is not None:
             bpk = one(filt(mem.summary, algorithm=a, nodes=1000,
                            metric="memory_bytes_per_key"))
             if bpk is not None:
                 r[2] += (f" with {keys_per_node(bpk)} placed "
                          f"({fmt_med(bpk, 'num', False)} bytes per key)")
-        if a == "bounded_load" and lks is not None:
+        if placing and lks is not None:
             k = one(filt(lks, algorithm=a, nodes=1000, scenario="prehashed"))
             if k is not None and keys_per_node(k):
                 r[1] += f" (unplaced, {keys_per_node(k)} placed)"
@@ -87,7 +89,7 @@ def block(ctx, readme_path, report_path):
                           scenario="remove_last", nodes=100)
                 if mv != "—":
                     mv += " (last node)"
-            if a == "bounded_load" and mv != "—" and ds is not None:
+            if placing and mv != "—" and ds is not None:
                 k = one(filt(ds, algorithm=a, nodes=100, scenario="add"))
                 mv += f" ({keys_per_node(k)}, replay)"
             r.append(mv)

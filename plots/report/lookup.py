@@ -6,6 +6,7 @@ multi-thread lookups per second, the hash axis, and the timing context
 
 import re
 
+import chdata
 from report.common import (WITHIN_RUN, Cell, fmt_med, fmt_num, filt,
                            keys_per_node, mcell, md_table, nearest_nodes, one,
                            peers_in, ref_note, render, summary_of,
@@ -21,13 +22,17 @@ def _ours(ctx, s):
 
 
 def _bl_note(s):
-    b = s[(s["algorithm"] == "bounded_load") & s["placed_keys"].notna()]
+    """The note on a bounded-load scheme's (registry.json) lookup rows."""
+    b = s[s["placed_keys"].notna()]
+    b = b[b["algorithm"].isin(chdata.bounded_load_schemes(
+        b["algorithm"].unique()))]
     if b.empty:
         return []
     r = b.iloc[0].to_dict()
-    return ["bounded_load's `prehashed` and `string` rows time its own "
-            "routing of fresh keys (ring successor + walk past full nodes, "
-            "no hash-map probe) with placed_keys placed first "
+    base = chdata.bounds_loads_of(r["algorithm"])
+    return [f"{r['algorithm']}'s `prehashed` and `string` rows time its own "
+            f"routing of fresh keys ({base} successor + walk past full "
+            "nodes, no hash-map probe) with placed_keys placed first "
             f"({keys_per_node(r)}); the hash-map probe of placed keys is "
             "the separate \"placed\" table below.", ""]
 

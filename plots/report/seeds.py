@@ -14,6 +14,7 @@ a difference.
 import math
 
 import chdata
+from report.article import MODULO, RING
 from report.common import (Cell, fmt_med, fmt_value, md_table, isnan,
                            render, ref_note)
 
@@ -41,77 +42,77 @@ SEED_ARTICLES = {
 # article (SEED_ARTICLES); 002 is the English version of 000.
 SEED_CLAIMS = [
     dict(id="C1", label="hash mod N, 4 → 5 servers: keys moved",
-         scenario="pages_4to5.add", algorithm="modulo",
+         scenario="pages_4to5.add", algorithm=MODULO,
          metric="moved_fraction", article=0.808, fmt="pct", source="002",
          setting=dict(nodes=4, vnodes=None, keys=8966)),
     dict(id="C2", label="ring, 4 → 5 servers: keys moved (≈ 20 %)",
-         scenario="pages_4to5.add", algorithm="ring",
+         scenario="pages_4to5.add", algorithm=RING,
          metric="moved_fraction", article=0.20, fmt="pct", source="002",
          setting=dict(nodes=4, vnodes=100, keys=8966)),
     dict(id="C3", label="hash mod N, 10 → 11 nodes: keys moved",
-         scenario="keys200k_10to11.add", algorithm="modulo",
+         scenario="keys200k_10to11.add", algorithm=MODULO,
          metric="moved_fraction", article=0.907, fmt="pct", source="003",
          setting=dict(nodes=10, vnodes=None, keys=200000)),
     dict(id="C3", label="ring 200 vnodes, 10 → 11 nodes: keys moved",
-         scenario="keys200k_10to11.add", algorithm="ring",
+         scenario="keys200k_10to11.add", algorithm=RING,
          metric="moved_fraction", article=0.090, fmt="pct", source="003",
          setting=dict(nodes=10, vnodes=200, keys=200000)),
     dict(id="C4", label="10 nodes, 1 vnode: max/mean",
          scenario="ring_balance_10nodes.measured",
-         algorithm="ring",
+         algorithm=RING,
          metric="load_max_over_mean", article=2.30, fmt="x", source="003",
          setting=dict(nodes=10, vnodes=1, keys=200000)),
     dict(id="C4", label="10 nodes, 1 vnode: min/mean",
          scenario="ring_balance_10nodes.measured",
-         algorithm="ring",
+         algorithm=RING,
          metric="load_min_over_mean", article=0.12, fmt="x", source="003",
          setting=dict(nodes=10, vnodes=1, keys=200000)),
     dict(id="C4", label="10 nodes, 10 vnodes: max/mean",
          scenario="ring_balance_10nodes.measured",
-         algorithm="ring",
+         algorithm=RING,
          metric="load_max_over_mean", article=1.46, fmt="x", source="003",
          setting=dict(nodes=10, vnodes=10, keys=200000)),
     dict(id="C4", label="10 nodes, 10 vnodes: min/mean",
          scenario="ring_balance_10nodes.measured",
-         algorithm="ring",
+         algorithm=RING,
          metric="load_min_over_mean", article=0.69, fmt="x", source="003",
          setting=dict(nodes=10, vnodes=10, keys=200000)),
     dict(id="C4", label="10 nodes, 200 vnodes: max/mean",
          scenario="ring_balance_10nodes.measured",
-         algorithm="ring",
+         algorithm=RING,
          metric="load_max_over_mean", article=1.11, fmt="x", source="003",
          setting=dict(nodes=10, vnodes=200, keys=200000)),
     dict(id="C4", label="10 nodes, 200 vnodes: min/mean",
          scenario="ring_balance_10nodes.measured",
-         algorithm="ring",
+         algorithm=RING,
          metric="load_min_over_mean", article=0.92, fmt="x", source="003",
          setting=dict(nodes=10, vnodes=200, keys=200000)),
     dict(id="C5", label="5 servers, 100 vnodes, 8966 keys: busiest "
          "(fair 1793)", scenario="pages_5nodes_100vnodes.measured",
-         algorithm="ring",
+         algorithm=RING,
          metric="load_max", article=1848, fmt="int", source="002",
          setting=dict(nodes=5, vnodes=100, keys=8966)),
     dict(id="C5", label="5 servers, 100 vnodes, 8966 keys: least loaded "
          "(fair 1793)", scenario="pages_5nodes_100vnodes.measured",
-         algorithm="ring",
+         algorithm=RING,
          metric="load_min", article=1682, fmt="int", source="002",
          setting=dict(nodes=5, vnodes=100, keys=8966)),
     dict(id="C6", label="ring 1 vnode, 4 → 5 servers: keys moved",
-         scenario="pages_1vnode_4to5.add", algorithm="ring",
+         scenario="pages_1vnode_4to5.add", algorithm=RING,
          metric="moved_fraction", article=0.08, fmt="pct", source="002",
          setting=dict(nodes=4, vnodes=1, keys=8966)),
     dict(id="C6", label="ring 1 vnode, 4 → 5 servers: busiest server "
-         "after (fair 1793)", scenario="pages_1vnode_4to5.add", algorithm="ring",
+         "after (fair 1793)", scenario="pages_1vnode_4to5.add", algorithm=RING,
          metric="load_max", article=3519, fmt="int", source="002",
          setting=dict(nodes=4, vnodes=1, keys=8966)),
     dict(id="C7", label="remove 1 of 5 servers, 1 vnode: servers that "
          "receive its keys", scenario="receivers_5nodes.remove_random",
-         algorithm="ring",
+         algorithm=RING,
          metric="receivers", article=1, fmt="int", source="002",
          setting=dict(nodes=5, vnodes=1, keys=8966)),
     dict(id="C7", label="remove 1 of 5 servers, 100 vnodes: servers that "
          "receive its keys (all 4)", scenario="receivers_5nodes.remove_random",
-         algorithm="ring", metric="receivers", article=4, fmt="int",
+         algorithm=RING, metric="receivers", article=4, fmt="int",
          source="002", setting=dict(nodes=5, vnodes=100, keys=8966)),
 ]
 
@@ -136,7 +137,7 @@ def _filter(df, cl):
     if cl.get("algorithm") and (df["algorithm"] != "").any():
         df = df[df["algorithm"] == cl["algorithm"]]
     v = cl["setting"].get("vnodes")
-    if cl.get("algorithm") == "ring" and v is not None and \
+    if cl.get("algorithm") == RING and v is not None and \
             df["vnodes"].notna().any():
         df = df[df["vnodes"] == v]
     return df
@@ -284,7 +285,7 @@ def fig_seeds(exps, out):
     fig, axes = style.new_figure(nrows=len(rows),
                                  figsize=(8, 0.75 * len(rows) + 0.8))
     fig.subplots_adjust(hspace=1.6, top=1 - 0.45 / (0.75 * len(rows) + 0.8))
-    col = style.algorithm_style("ring")["color"]
+    col = style.algorithm_style(RING)["color"]
     for ax, r in zip(axes[:, 0], rows):
         k = r["fmt"]
         scale = 100.0 if k == "pct" else 1.0

@@ -243,8 +243,10 @@ def sep_text(p, kind="num"):
             f"{method_text([p])}: {what}")
 
 
-def _pick_ring(vars_):
-    rings = [v for v in vars_ if v["algorithm"] == "ring"]
+def _pick_variant(vars_, algorithm):
+    """The variant of `algorithm` among vars_ to compare others with: the
+    one with 100 vnodes, else the first; None when it has none."""
+    rings = [v for v in vars_ if v["algorithm"] == algorithm]
     if not rings:
         return None
     for v in rings:

@@ -7,6 +7,7 @@ import math
 
 import pandas as pd
 
+import chdata
 from report.common import (fmt_num, join_names, md_table, mean_of, pick_n,
                            PARAM_COLS, variants)
 from report.cluster.base import (cell, fmtm, fnum, _isnan, labels, _mode,
@@ -113,7 +114,7 @@ def _bounded_check(cf):
     out = []
     for p in cf["per"]:
         c = p["var"].get("load_factor")
-        if p["var"]["algorithm"] != "bounded_load" or _isnan(c) or \
+        if not chdata.is_bounded_load(p["var"]["algorithm"]) or _isnan(c) or \
                 pd.isna(c) or not p["measured"]:
             continue
         thr = bounded_threshold(cf["scenario"], cf["n"], float(c))
@@ -310,8 +311,8 @@ def bounded_vs_unbounded(cf):
     bl = {}
     for p in cf["per"]:
         c = p["var"].get("load_factor")
-        if p["var"]["algorithm"] == "bounded_load" and p["measured"] and \
-                not (_isnan(c) or pd.isna(c)):
+        if chdata.is_bounded_load(p["var"]["algorithm"]) and \
+                p["measured"] and not (_isnan(c) or pd.isna(c)):
             bl.setdefault(float(c), set()).add(p["safe"])
     by_safe = {}
     for c in sorted(bl):
@@ -319,7 +320,8 @@ def bounded_vs_unbounded(cf):
         by_safe.setdefault(key, []).append(c)
     bounded = sorted(((cs, key) for key, cs in by_safe.items()),
                      key=lambda t: t[0][0])
-    un = [p for p in cf["per"] if p["var"]["algorithm"] != "bounded_load"
+    un = [p for p in cf["per"]
+          if not chdata.is_bounded_load(p["var"]["algorithm"])
           and p["measured"]]
     ff = [p["first_fail"] for p in un if p["first_fail"] is not None]
     never = [p["label"] for p in un if p["first_fail"] is None]
@@ -354,7 +356,9 @@ def bounded_sentence(cf, bold=False):
     seed, first at u = 0.5–0.6 (over the variants)' (computed), or
     None."""
     bv = bounded_vs_unbounded(cf)
-    b = "**bounded_load**" if bold else "bounded_load"
+    b = join_names(f"**{a}**" if bold else a for a in
+                   chdata.bounded_load_schemes(
+                       p["var"]["algorithm"] for p in cf["per"]))
     parts = []
     for i, (cs, safes) in enumerate(bv["bounded"]):
         ct = "c = " + join_names(f"{c:g}" for c in cs)
@@ -411,7 +415,7 @@ def _cascade_prose(cf):
     if cf["scenario"] == "cascade_mean":
         ff = [p for p in cf["per"] if p["first_fail"] is not None and
               p["over_at_first_fail"] is not None and
-              p["var"]["algorithm"] != "bounded_load"]
+              not chdata.is_bounded_load(p["var"]["algorithm"])]
         pre = [p["label"] for p in ff if p["over_at_first_fail"]]
         death = [p["label"] for p in ff if not p["over_at_first_fail"]]
         if ff:
@@ -431,7 +435,7 @@ def _cascade_prose(cf):
                     "(capacity = c × the mean / u)")
         else:
             cs = sorted({float(p["var"]["load_factor"]) for p in cf["per"]
-                         if p["var"]["algorithm"] == "bounded_load" and
+                         if chdata.is_bounded_load(p["var"]["algorithm"]) and
                          not _isnan(p["var"].get("load_factor")) and
                          not pd.isna(p["var"].get("load_factor"))})
             thr = [(c, bounded_threshold(cf["scenario"], n, c))

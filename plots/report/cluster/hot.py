@@ -6,10 +6,12 @@ import math
 
 import pandas as pd
 
+import chdata
 from report.common import fmt_num, join_names, md_table, mean_of, variants
-from report.cluster.base import (cell, EPS, fmtm, _isnan, labels, _pick_ring,
-                                 PREFERRED_ZIPF, _reps, sep_text, separate,
-                                 _signed, _sim_block, var_key)
+from report.cluster.base import (cell, EPS, fmtm, _isnan, labels,
+                                 _pick_variant, PREFERRED_ZIPF, _reps,
+                                 sep_text, separate, _signed, _sim_block,
+                                 var_key)
 from report.questions import q
 
 
@@ -36,7 +38,7 @@ def hot_findings(e):
             continue
         at.append((v, lab[var_key(v)], r))
         c = v.get("load_factor")
-        if v["algorithm"] == "bounded_load" and not _isnan(c) and \
+        if chdata.is_bounded_load(v["algorithm"]) and not _isnan(c) and \
                 not pd.isna(c):
             br = cell(d, v, "bucket_requests", zipf=z0)
             per = mean_of(br) / n if br is not None else float("nan")
@@ -51,8 +53,8 @@ def hot_findings(e):
                             "hit": cell(d, v, "steady_hit_ratio", zipf=z0)})
     out["at"] = at
     out["bounded"] = bounded
-    free = [(v, lbl, r) for v, lbl, r in at if v["algorithm"] !=
-            "bounded_load"]
+    free = [(v, lbl, r) for v, lbl, r in at
+            if not chdata.is_bounded_load(v["algorithm"])]
     out["free"] = free
     if free:
         lo = min(free, key=lambda t: mean_of(t[2]))
@@ -60,15 +62,17 @@ def hot_findings(e):
         out["free_range"] = (lo, hi)
     else:
         out["free_range"] = None
-    # the hit-ratio cost of each bound against the ring with its vnodes
+    # the hit-ratio cost of each bound against the algorithm it caps
+    # (registry.json: the ring for bounded_load) with its vnodes
     for b in bounded:
+        base = chdata.bounds_loads_of(b["var"]["algorithm"])
         ref = None
         for v in vars_:
-            if v["algorithm"] == "ring" and (
+            if v["algorithm"] == base and (
                     v.get("vnodes") == b["var"].get("vnodes")):
                 ref = v
         if ref is None:
-            ref = _pick_ring(vars_)
+            ref = _pick_variant(vars_, base)
         b["ref"] = None
         if ref is not None:
             rh = cell(d, ref, "steady_hit_ratio", zipf=z0)

@@ -7,11 +7,12 @@ import math
 
 import pandas as pd
 
+from report.article import MODULO, RING
 from report.common import (fmt_num, fmt_paired, join_names, md_table,
                            mean_interval, mean_of, pick_n, variants)
 from report.cluster.base import (_cache_text, cell, fmtm, fnum, _isnan,
                                  labels, _missing_values, _mode, _na_text,
-                                 per_run, _pick_ring, PREFERRED_N, _reps,
+                                 per_run, _pick_variant, PREFERRED_N, _reps,
                                  SCENARIO_WHAT, sep_text, separate, _signed,
                                  tied_with_best, var_key)
 from report.questions import q
@@ -111,14 +112,16 @@ def stampede_findings(e, n=None):
             c["na"] = _na_text(data, v, **flt)
             rows.append((v, lab[var_key(v)], c))
         extra = [(lbl, c["extra_db_reads"]) for _, lbl, c in rows]
-        rv = _pick_ring([v for v, _, _ in rows])
+        # the seed articles' comparison (report/article.py): every
+        # algorithm against their ring, and their modulo against it
+        rv = _pick_variant([v for v, _, _ in rows], RING)
         best, tied, unranked, info = tied_with_best(
             extra, e.data, lab[var_key(rv)] if rv is not None else None)
         f = {"rows": rows, "best": best, "tied": tied, "unranked": unranked,
              "cmp": info}
         # modulo against ring: a ratio of the means (a difference when
         # ring's mean is not positive), and the paired comparison by seed.
-        mod = [c for v, _, c in rows if v["algorithm"] == "modulo"]
+        mod = [c for v, _, c in rows if v["algorithm"] == MODULO]
         ring = [c for v, _, c in rows if rv is not None and
                 var_key(v) == var_key(rv)]
         f["modulo_vs_ring"] = None
@@ -127,8 +130,8 @@ def stampede_findings(e, n=None):
             r = mean_of(ring[0]["extra_db_reads"])
             if not (math.isnan(m) or math.isnan(r)):
                 f["modulo_vs_ring"] = {
-                    "modulo": mod[0]["extra_db_reads"],
-                    "ring": ring[0]["extra_db_reads"],
+                    "mod_reads": mod[0]["extra_db_reads"],
+                    "ring_reads": ring[0]["extra_db_reads"],
                     "ring_label": lab[var_key(rv)],
                     "ratio": m / r if r > 0 and m >= 0 else None,
                     "diff": m - r,
@@ -284,15 +287,15 @@ def _stampede_prose(sf, sc):
         out.append(_vs_ref_text(f))
     mr = f["modulo_vs_ring"]
     if mr:
-        m, r = mean_of(mr["modulo"]), mean_of(mr["ring"])
+        m, r = mean_of(mr["mod_reads"]), mean_of(mr["ring_reads"])
         sep = f" ({sep_text(mr['separate'])})"
         if mr["ratio"] is not None:
-            out.append(f"modulo's extra reads are {mr['ratio']:.3g}× "
+            out.append(f"{MODULO}'s extra reads are {mr['ratio']:.3g}× "
                        f"{mr['ring_label']}'s (ratio of the means, "
                        f"{fnum(m)} vs {fnum(r)}; "
                        f"{sep_text(mr['separate'])}).")
         else:
-            out.append(f"modulo: {fnum(m)} extra reads against "
+            out.append(f"{MODULO}: {fnum(m)} extra reads against "
                        f"{mr['ring_label']}'s {fnum(r)}, a difference of "
                        f"{_signed(m - r)}{sep} (no ratio: "
                        f"{mr['ring_label']}'s mean is not positive).")
@@ -415,12 +418,12 @@ def guide_items(f, link):
                 p = (f"when {what}, no algorithm's extra reads are "
                      f"separated from {ref}'s ({cmp_words(c)})")
             mr = g["modulo_vs_ring"]
-            if mr and "modulo" not in named:
+            if mr and MODULO not in named:
                 if mr["ratio"] is not None:
-                    p += (f"; modulo {mr['ratio']:.3g}× "
+                    p += (f"; {MODULO} {mr['ratio']:.3g}× "
                           f"{mr['ring_label']}'s (ratio of the means)")
                 else:
-                    p += (f"; modulo {_signed(mr['diff'])} reads against "
+                    p += (f"; {MODULO} {_signed(mr['diff'])} reads against "
                           f"{mr['ring_label']}")
             parts.append(p)
         if parts:
