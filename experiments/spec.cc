@@ -763,6 +763,35 @@ class Parser {
         }
       }
     }
+    // Weights an algorithm cannot represent (a ring weight below one point:
+    // algorithms/ring/ring.h) are the block's error, before any cell runs:
+    // each weighted algorithm builds each weight vector once per vnodes
+    // value (one node per weight, default parameters otherwise).
+    for (const AlgorithmInfo* info : infos) {
+      if (!info->capabilities.weights || b.weights.empty()) continue;
+      std::vector<int64_t> vs = {0};  // 0: the default
+      if (info->FindParameter("vnodes") != nullptr && !b.vnodes.empty()) {
+        vs = b.vnodes;
+      }
+      for (int64_t v : vs) {
+        AlgorithmParams params;
+        if (v > 0) params.vnodes = static_cast<uint32_t>(v);
+        absl::StatusOr<std::unique_ptr<ConsistentHash>> algo =
+            info->make(params);
+        if (!algo.ok()) continue;  // the parameter checks above and below
+        for (const std::vector<double>& w : b.weights) {
+          std::vector<NodeSpec> nodes(w.size());
+          for (size_t i = 0; i < w.size(); ++i) {
+            nodes[i].name = absl::StrCat("node-", i);
+            nodes[i].weight = w[i];
+          }
+          if (absl::Status st = (*algo)->Build(nodes);
+              st.code() == absl::StatusCode::kInvalidArgument) {
+            return Error("weights", std::string(st.message()));
+          }
+        }
+      }
+    }
     // Builds and prehashed lookups are timed with the default hash only,
     // and string-key lookups with other hashes for the hash-axis algorithms
     // only (bench/timing.h: a prehashed lookup hashes no key; the other

@@ -250,6 +250,27 @@ weights = [[1, 0, 2]]
 keys = 100
 )"),
               HasSubstr("key 'weights': value 0 out of range"));
+  // A weight the ring cannot represent (below one point at its vnodes) is
+  // the block's error, naming the smallest weight; enough vnodes accept it.
+  EXPECT_THAT(Error(R"([[sweep]]
+kind = "weights"
+algorithm = ["rendezvous", "ring"]
+weights = [[0.0001, 1, 1]]
+keys = 100
+)"),
+              HasSubstr("key 'weights': ring: node 'node-0' weight 0.0001 "
+                        "would get round(vnodes 100 x weight 0.0001) = 0 "
+                        "points and no keys; the smallest weight with a "
+                        "point at vnodes 100 is 0.005 (or use vnodes >= "
+                        "5000)"));
+  EXPECT_TRUE(Parse(R"([[sweep]]
+kind = "weights"
+algorithm = ["rendezvous", "ring"]
+weights = [[0.0001, 1, 1]]
+vnodes = 5000
+keys = 100
+)")
+                  .ok());
   EXPECT_THAT(Error(R"([[sweep]]
 kind = "disruption"
 algorithm = "ring"

@@ -136,6 +136,56 @@ class Preset : public ConsistentHash {
 
   absl::StatusOr<PresetServer> ParseServer(const NodeSpec& spec) const;
 
+  // Rebuild's check of a point formula that can give a light server no
+  // point (the ketama family: points in proportion to weight / sum): OK
+  // when every live server gets a point; otherwise NoPointError for the
+  // first server without one. `points(w, total)` is the count for a server
+  // of weight w when the live weights sum to `total`, nondecreasing in w;
+  // `formula` describes it for the message, e.g. "floor(w / sum * 40 * N)".
+  // O(live servers + log(max_weight)) formula calls.
+  template <typename F>
+  absl::Status CheckEveryServerGetsPoints(F points,
+                                          std::string_view formula) const {
+    const uint64_t total = LiveWeightSum();
+    for (const PresetServer& s : servers_) {
+      if (!s.live || points(s.weight, total) > 0) continue;
+      return NoPointError(
+          s, [&](uint64_t w) { return points(w, total - s.weight + w); },
+          formula);
+    }
+    return absl::OkStatus();
+  }
+
+  // The error for live server `s`, whose weight gives it no point: the real
+  // system would send it no keys, and chbench refuses the configuration
+  // instead, naming the smallest weight (up to max_weight) that gets it a
+  // point with the other servers as they are. `points_at(w)` is its count
+  // at weight w (nondecreasing; points_at(s.weight) == 0), found by
+  // bisection.
+  template <typename F>
+  absl::Status NoPointError(const PresetServer& s, F points_at,
+                            std::string_view formula) const {
+    uint64_t lo = s.weight;
+    uint64_t hi = max_weight_;
+    std::string least;
+    if (points_at(hi) == 0) {
+      least = absl::StrCat("none up to the largest weight, ", max_weight_);
+    } else {
+      while (hi - lo > 1) {
+        const uint64_t mid = lo + (hi - lo) / 2;
+        (points_at(mid) > 0 ? hi : lo) = mid;
+      }
+      least = absl::StrCat(hi);
+    }
+    return absl::InvalidArgumentError(absl::StrCat(
+        name_, ": server '", s.name, "' weight ", s.weight, " gets ",
+        std::string(formula),
+        " = 0 points (weights sum to ", LiveWeightSum(), " over ", live_count_,
+        " servers), so it would get no keys; the smallest weight with a point "
+        "here is ",
+        least));
+  }
+
   // LookupReplicas of a system whose preference list is a walk of its ring:
   // the first r distinct servers met clockwise from the key's point (the one
   // Lookup returns), at most one lap (npm hashring and uhashring

@@ -262,3 +262,61 @@ TEST(PresetVectors, EnvoyUnitTestExpectations) {
 
 }  // namespace
 }  // namespace chbench
+
+namespace chbench {
+namespace {
+
+// The presets whose point formula can give a light server no point refuse
+// it (Build and AddNode), naming the smallest weight that gets one: that
+// weight builds, one less does not. The other weighted presets give every
+// integer weight points (nginx 160 w, haproxy 16 w) or a table slot.
+TEST(PresetWeights, AServerWithoutAPointIsAnErrorNamingTheSmallestWeight) {
+  struct Case {
+    std::string preset, options;
+    std::vector<uint32_t> weights;  // the last server gets no point
+  };
+  const std::vector<Case> cases = {
+      {"libmemcached_weighted", "", {1u << 20, 1}},
+      {"twemproxy", "", {1u << 20, 1}},
+      {"npm_hashring", "", {1u << 20, 1}},
+      {"npm_memcached", "", {1u << 20, 1}},
+      {"uhashring_ketama", "", {1u << 16, 1}},
+      {"envoy_ring_hash", "max_ring_size=64", {100, 100, 1}},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.preset);
+    std::vector<NodeSpec> servers = PresetServers(c.weights.size());
+    for (size_t i = 0; i < servers.size(); ++i) {
+      servers[i].weight = c.weights[i];
+    }
+    auto p = MakePreset(c.preset, c.options);
+    ASSERT_TRUE(p.ok()) << p.status();
+    const absl::Status s = (*p)->Build(servers);
+    ASSERT_EQ(s.code(), absl::StatusCode::kInvalidArgument) << s;
+    const std::string msg(s.message());
+    EXPECT_NE(msg.find(absl::StrCat("server '", servers.back().name,
+                                    "' weight 1 gets ")),
+              std::string::npos)
+        << msg;
+    EXPECT_NE(msg.find(" = 0 points"), std::string::npos) << msg;
+    const size_t at = msg.rfind(" is ");
+    ASSERT_NE(at, std::string::npos) << msg;
+    uint32_t least = 0;
+    ASSERT_TRUE(absl::SimpleAtoi(msg.substr(at + 4), &least)) << msg;
+    ASSERT_GT(least, 1u);
+    servers.back().weight = least;
+    EXPECT_TRUE((*p)->Build(servers).ok()) << least;
+    servers.back().weight = least - 1;
+    EXPECT_FALSE((*p)->Build(servers).ok()) << least - 1;
+    // AddNode refuses the light server and keeps the others.
+    servers.pop_back();
+    ASSERT_TRUE((*p)->Build(servers).ok());
+    NodeSpec light = PresetServers(c.weights.size()).back();
+    light.weight = 1;
+    EXPECT_FALSE((*p)->AddNode(light).ok());
+    EXPECT_EQ((*p)->size(), servers.size());
+  }
+}
+
+}  // namespace
+}  // namespace chbench

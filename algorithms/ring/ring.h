@@ -10,8 +10,12 @@
 //
 // Definition (the seed articles' `bisect_right` ring):
 //   * The circle is [0, 2^kBits) of the hash policy H (64 or 32 bits).
-//   * Node X with weight w gets max(1, round(vnodes * w)) points; point i is
-//     HashString<H>("X#i", 0), i = 0, 1, ...
+//   * Node X with weight w gets round(vnodes * w) points (half away from
+//     zero); point i is HashString<H>("X#i", 0), i = 0, 1, ... A weight
+//     that rounds to no point (w < 0.5 / vnodes) is an error naming the
+//     smallest weight with a point and the vnodes that would represent w:
+//     the node would otherwise get no keys (or, floored to one point, a
+//     share unrelated to its weight).
 //   * A key belongs to the first point STRICTLY GREATER than its digest,
 //     wrapping past the largest point to the smallest. A digest equal to a
 //     point therefore belongs to the next point.
@@ -111,6 +115,7 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
 #include "algorithms/consistent_hash.h"
 #include "algorithms/hash/hash_function.h"
 #include "algorithms/lookup_batch.h"
@@ -178,13 +183,10 @@ class Ring final : public NodeTableAlgorithm<H> {
   Capabilities capabilities() const override { return kRingCapabilities; }
   uint32_t vnodes() const { return vnodes_; }
 
-  // The number of points node `spec` gets: max(1, round(vnodes * weight)).
+  // The number of points node `spec` gets: round(vnodes * weight); 0 and
+  // counts above kMaxPointsPerNode are rejected by CheckPointCount.
   uint64_t PointCount(const NodeSpec& spec) const {
-    const double want = std::round(static_cast<double>(vnodes_) * spec.weight);
-    if (!(want < static_cast<double>(kMaxPointsPerNode + 1))) {
-      return kMaxPointsPerNode + 1;  // rejected by CheckPointCount
-    }
-    return std::max<uint64_t>(1, static_cast<uint64_t>(want));
+    return PointCountAt(vnodes_, spec.weight);
   }
 
   absl::Status Build(std::span<const NodeSpec> nodes) override {
@@ -640,8 +642,39 @@ class Ring final : public NodeTableAlgorithm<H> {
         std::upper_bound(begin, begin + line.count, x) - points_.data());
   }
 
+  static uint64_t PointCountAt(uint64_t vnodes, double weight) {
+    const double want = std::round(static_cast<double>(vnodes) * weight);
+    if (!(want < static_cast<double>(kMaxPointsPerNode + 1))) {
+      return kMaxPointsPerNode + 1;  // rejected by CheckPointCount
+    }
+    return static_cast<uint64_t>(want);
+  }
+
   absl::Status CheckPointCount(const NodeSpec& spec, uint64_t count,
                                uint64_t existing) const {
+    if (count == 0) {
+      // The smallest weight with a point, printed so that it rounds to one
+      // (%.6g may round 0.5 / vnodes down), and the vnodes that give
+      // spec.weight a point.
+      const double least = 0.5 / static_cast<double>(vnodes_);
+      std::string text = absl::StrFormat("%.6g", least);
+      if (PointCountAt(vnodes_, std::stod(text)) == 0) {
+        text = absl::StrFormat("%.6g", least * (1 + 1e-5));
+      }
+      // The vnodes that give spec.weight a point (a double: a weight below
+      // 2^-53 needs more vnodes than a uint64_t counts exactly).
+      double need = std::ceil(0.5 / spec.weight);
+      if (need < 0x1p53 &&
+          PointCountAt(static_cast<uint64_t>(need), spec.weight) == 0) {
+        need += 1;
+      }
+      return absl::InvalidArgumentError(absl::StrCat(
+          owner_, ": node '", spec.name, "' weight ", spec.weight,
+          " would get round(vnodes ", vnodes_, " x weight ", spec.weight,
+          ") = 0 points and no keys; the smallest weight with a point at "
+          "vnodes ", vnodes_, " is ", text, " (or use vnodes >= ",
+          absl::StrFormat("%.15g", need), ")"));
+    }
     if (count > kMaxPointsPerNode) {
       return absl::InvalidArgumentError(absl::StrCat(
           owner_, ": node '", spec.name, "' would get round(vnodes ", vnodes_,

@@ -507,20 +507,63 @@ TYPED_TEST(RingTest, WeightedSharesFollowWeights) {
   }
 }
 
-TYPED_TEST(RingTest, PointCountRoundsAndKeepsOne) {
+TYPED_TEST(RingTest, PointCountRounds) {
   Ring<TypeParam> ring(2);
   ASSERT_TRUE(
-      ring.Build(std::vector<NodeSpec>{Node("a", 0.1), Node("b", 0.8),
+      ring.Build(std::vector<NodeSpec>{Node("a", 0.25), Node("b", 0.8),
                                        Node("c", 1.25), Node("d", 1.26)})
           .ok());
-  // max(1, round(2 * w)): 0.2 -> 1, 1.6 -> 2, 2.5 -> 3 (half away from
-  // zero), 2.52 -> 3.
+  // round(2 * w): 0.5 -> 1 and 2.5 -> 3 (half away from zero), 1.6 -> 2,
+  // 2.52 -> 3.
   std::map<std::string, int> count;
   for (NodeId o : ring.owners()) ++count[ring.NodeName(o)];
   EXPECT_EQ(count["a"], 1);
   EXPECT_EQ(count["b"], 2);
   EXPECT_EQ(count["c"], 3);
   EXPECT_EQ(count["d"], 3);
+}
+
+// A weight that rounds to no point is an error naming the smallest weight
+// with a point (0.5 / vnodes) and the vnodes that would represent it, from
+// Build and from AddNode; the ring is unchanged by the refused AddNode.
+TYPED_TEST(RingTest, WeightBelowOnePointIsAnErrorNamingTheSmallestWeight) {
+  for (uint32_t vnodes : {1u, 3u, 100u, 160u}) {
+    SCOPED_TRACE(vnodes);
+    const double least = 0.5 / vnodes;
+    Ring<TypeParam> ring(vnodes);
+    absl::Status s = ring.Build(
+        std::vector<NodeSpec>{Node("a", least * 0.99), Node("b", 1.0)});
+    ASSERT_EQ(s.code(), absl::StatusCode::kInvalidArgument);
+    EXPECT_THAT(s.message(), HasSubstr("node 'a' weight"));
+    EXPECT_THAT(s.message(), HasSubstr(") = 0 points and no keys"));
+    // The weight the message names gets a point; the next smaller printed
+    // value does not (it is the smallest at its precision).
+    const std::string msg(s.message());
+    const size_t at = msg.find(" is ") + 4;
+    const double named = std::stod(std::string(msg.substr(at)));
+    EXPECT_TRUE(ring.Build(std::vector<NodeSpec>{Node("a", named),
+                                                 Node("b", 1.0)})
+                    .ok());
+    EXPECT_EQ(ring.points().size(), vnodes + 1u);
+    EXPECT_NEAR(named, least, least * 1e-4);
+    // The vnodes it names give the refused weight a point.
+    const size_t v_at = msg.find("vnodes >= ") + 10;
+    const uint64_t need = std::stoull(std::string(msg.substr(v_at)));
+    Ring<TypeParam> bigger(static_cast<uint32_t>(need));
+    EXPECT_TRUE(bigger.Build(std::vector<NodeSpec>{Node("a", least * 0.99),
+                                                   Node("b", 1.0)})
+                    .ok());
+    Ring<TypeParam> smaller(static_cast<uint32_t>(need - 1));
+    EXPECT_FALSE(smaller.Build(std::vector<NodeSpec>{Node("a", least * 0.99),
+                                                     Node("b", 1.0)})
+                     .ok());
+    // AddNode refuses it too and leaves the ring as it was.
+    const size_t before = ring.points().size();
+    absl::StatusOr<NodeId> added = ring.AddNode(Node("c", least * 0.5));
+    ASSERT_FALSE(added.ok());
+    EXPECT_THAT(added.status().message(), HasSubstr("node 'c' weight"));
+    EXPECT_EQ(ring.points().size(), before);
+  }
 }
 
 TYPED_TEST(RingTest, ReplicasAgreeWithLookupAndAreDistinct) {

@@ -413,11 +413,12 @@ class RingModel final : public ReferenceModel {
   std::map<uint64_t, Owner> points_;
 };
 
-// The ring's weight rule (ARCHITECTURE.md §4, "vnodes per node (∝ weight)"):
-// a node of weight w gets max(1, round(vnodes * w)) points.
+// The ring's weight rule (vnodes per node in proportion to the weight): a
+// node of weight w gets round(vnodes * w) points; the ring refuses a weight
+// that gets none, so 0 here names a node the ring never holds.
 inline uint32_t RingVnodes(uint32_t vnodes, double weight) {
-  const double want = std::round(static_cast<double>(vnodes) * weight);
-  return want < 1 ? 1 : static_cast<uint32_t>(want);
+  return static_cast<uint32_t>(
+      std::round(static_cast<double>(vnodes) * weight));
 }
 
 // rendezvous: brute-force argmax over the live nodes of the score

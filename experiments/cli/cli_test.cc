@@ -649,6 +649,41 @@ TEST(MapCrushTest, CrushMapIsAcceptedByTheRowsThatSayIt) {
   EXPECT_GE(takers, 1);
 }
 
+// A weight the algorithm or the preset cannot represent (no point of its
+// own) is a one-line error with exit 2 naming the smallest usable weight,
+// before any output.
+TEST(MapTest, WeightWithoutAPointIsAnErrorNamingTheSmallestWeight) {
+  const std::vector<std::pair<std::vector<std::string>, std::string>> cases =
+      {{{"map", "--algorithm", "ring", "--nodes", "3", "--weights",
+         "0.0001,1,1"},
+        "ring: node 'node-0' weight 0.0001 would get round(vnodes 100 x "
+        "weight 0.0001) = 0 points and no keys; the smallest weight with a "
+        "point at vnodes 100 is 0.005 (or use vnodes >= 5000)"},
+       {{"map", "--preset", "uhashring_ketama", "--servers",
+         "a:11211:1,b:11211:65536"},
+        "uhashring_ketama: server 'a:11211' weight 1 gets 4 x (40 * N * w // "
+        "sum) = 0 points (weights sum to 65537 over 2 servers), so it would "
+        "get no keys; the smallest weight with a point here is 830"}};
+  for (const auto& [args, want] : cases) {
+    SCOPED_TRACE(args[2]);
+    const RunResult r = RunChbench(args, "k1\nk2\n");
+    EXPECT_EQ(r.exit_code, 2);
+    EXPECT_EQ(r.out, "");
+    EXPECT_EQ(r.err, "chbench map: " + want + "\n");
+  }
+  // 830 is the smallest: it maps, 829 does not.
+  EXPECT_EQ(RunChbench({"map", "--preset", "uhashring_ketama", "--servers",
+                        "a:11211:830,b:11211:65536"},
+                       "k1\n")
+                .exit_code,
+            0);
+  EXPECT_EQ(RunChbench({"map", "--preset", "uhashring_ketama", "--servers",
+                        "a:11211:829,b:11211:65536"},
+                       "k1\n")
+                .exit_code,
+            2);
+}
+
 // The osdmaptool oracles (Ceph 16.2.15 osdmaptool --test-map-object, every
 // OSD up and in): object name -> PG -> OSDs.
 TEST(MapCrushTest, PresetCephMatchesOsdmaptool) {

@@ -288,6 +288,8 @@ void AddMapCommand(CLI::App& app, int* exit_code) {
   options->weights =
       map->add_option("--weights", flags.weights.value,
                       "Comma-separated weights (finite, > 0), one per node; "
+                      "a weight too small for one ring point (< 0.5 / "
+                      "vnodes) is an error naming the smallest one; "
                       "algorithms with weights: " +
                           cli::AlgorithmsWith(&Capabilities::weights))
           ->type_name("W1,W2,...")

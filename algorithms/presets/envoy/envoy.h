@@ -73,7 +73,48 @@ class EnvoyRingHashPreset final : public Preset {
   size_t MemoryBytes() const override { return ring_.MemoryBytes(); }
 
  private:
+  // Each server's point count (0 for the dead ones), Envoy's loop without
+  // the hashing, with server `id`'s weight replaced by `weight` (none when
+  // id is out of range).
+  std::vector<uint64_t> PointCounts(size_t id, uint64_t weight) const {
+    auto weight_of = [&](size_t i) -> uint64_t {
+      return i == id ? weight : servers_[i].weight;
+    };
+    uint64_t total = 0;
+    for (size_t i = 0; i < servers_.size(); ++i) {
+      total += servers_[i].live ? weight_of(i) : 0;
+    }
+    const double sum = static_cast<double>(total);
+    double min_w = 1.0;
+    for (size_t i = 0; i < servers_.size(); ++i) {
+      if (servers_[i].live) min_w = std::min(min_w, weight_of(i) * 1.0 / sum);
+    }
+    const double scale =
+        std::min(std::ceil(min_w * static_cast<double>(min_ring_)) / min_w,
+                 static_cast<double>(max_ring_));
+    std::vector<uint64_t> counts(servers_.size(), 0);
+    double current = 0;
+    double target = 0;
+    for (size_t i = 0; i < servers_.size(); ++i) {
+      if (!servers_[i].live) continue;
+      target += scale * (weight_of(i) * 1.0 / sum);
+      for (; current < target; current += 1) ++counts[i];
+    }
+    return counts;
+  }
+
   absl::Status Rebuild() override {
+    // A host whose share is below 1 / max_ring_size can get no point (the
+    // ring is capped); refuse it, naming the weight that gets one.
+    const std::vector<uint64_t> counts =
+        PointCounts(servers_.size(), /*weight=*/0);
+    for (size_t id = 0; id < servers_.size(); ++id) {
+      if (!servers_[id].live || counts[id] > 0) continue;
+      return NoPointError(
+          servers_[id],
+          [&](uint64_t w) { return PointCounts(id, w)[id]; },
+          "its share of a ring capped at max_ring_size");
+    }
     const double sum = static_cast<double>(LiveWeightSum());
     double min_w = 1.0;
     for (const PresetServer& s : servers_) {

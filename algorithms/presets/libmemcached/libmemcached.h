@@ -99,6 +99,17 @@ class LibmemcachedPreset final : public Preset {
   absl::Status Rebuild() override {
     const uint64_t total_weight = LiveWeightSum();
     const bool weighted = WeightedFormula();
+    if (weighted) {
+      if (absl::Status s = CheckEveryServerGetsPoints(
+              [&](uint64_t w, uint64_t total) {
+                return ketama::Float32Digests(static_cast<uint32_t>(w), total,
+                                              live_count_);
+              },
+              "4 x floor(w / sum * 40 * N) (float)");
+          !s.ok()) {
+        return s;
+      }
+    }
     std::vector<PresetPoint> points;
     std::string prefix;
     uint64_t index = 0;  // the server's place among the live ones

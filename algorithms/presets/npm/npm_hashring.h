@@ -75,6 +75,15 @@ class NpmHashringPreset final : public Preset {
  private:
   absl::Status Rebuild() override {
     const uint64_t total_weight = LiveWeightSum();
+    if (absl::Status s = CheckEveryServerGetsPoints(
+            [&](uint64_t w, uint64_t total) {
+              return ketama::DoubleDigests(static_cast<uint32_t>(w), total,
+                                           live_count_);
+            },
+            "4 x floor(w / sum * 40 * N)");
+        !s.ok()) {
+      return s;
+    }
     std::vector<PresetPoint> points;
     uint64_t index = 0;
     for (size_t id = 0; id < servers_.size(); ++id) {

@@ -63,6 +63,15 @@ class TwemproxyPreset final : public Preset {
  private:
   absl::Status Rebuild() override {
     const uint64_t total_weight = LiveWeightSum();
+    if (absl::Status s = CheckEveryServerGetsPoints(
+            [&](uint64_t w, uint64_t total) {
+              return ketama::Float32Digests(static_cast<uint32_t>(w), total,
+                                            live_count_);
+            },
+            "4 x floor(w / sum * 40 * N) (float)");
+        !s.ok()) {
+      return s;
+    }
     std::vector<PresetPoint> points;
     uint64_t index = 0;
     for (size_t id = 0; id < servers_.size(); ++id) {

@@ -85,6 +85,16 @@ class UhashringPreset final : public Preset {
  private:
   absl::Status Rebuild() override {
     const uint64_t total_weight = LiveWeightSum();
+    if (ketama_) {
+      if (absl::Status s = CheckEveryServerGetsPoints(
+              [&](uint64_t w, uint64_t total) {
+                return 40 * live_count_ * w / total;
+              },
+              "4 x (40 * N * w // sum)");
+          !s.ok()) {
+        return s;
+      }
+    }
     std::vector<PresetPoint> points;
     // Later nodes win ties: rank by reverse order of addition.
     uint64_t rank_base = uint64_t{1} << 62;
