@@ -120,6 +120,12 @@ inline std::string LookupTimedHashNames() {
 // pool size).
 inline constexpr uint32_t kTimedReplicas = 3;
 
+// The largest TimingMember::batch: keys per LookupBatch call in the batched
+// kernels (bench/kernels.h's kMaxTimedBatch, whose owner buffer is on the
+// stack; timing_members.h checks that the two agree). The spec key `batch`
+// of the lookup kind takes 1 .. kMaxLookupBatch.
+inline constexpr uint32_t kMaxLookupBatch = 1024;
+
 struct TimingMember {
   std::string algorithm;
   AlgorithmParams params;

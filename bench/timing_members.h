@@ -145,6 +145,9 @@ inline size_t KeysFor(std::string_view algorithm, size_t num_keys,
                                 4096, (size_t{1} << 26) / std::max(nodes, 1u)));
 }
 
+static_assert(kMaxLookupBatch == bench_internal::kMaxTimedBatch,
+              "the spec's batch range is the batched kernel's");
+
 // Everything a lookup group owns while it is measured.
 struct LookupState {
   std::vector<uint64_t> digests;            // prehashed keys

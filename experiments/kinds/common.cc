@@ -195,6 +195,7 @@ TimingGroup MakeTimingGroup(std::span<const Cell* const> group) {
     m.params = cell->Params();
     m.placed_keys_per_node = cell->placed_keys_per_node;
     m.multithread = cell->multithread;
+    m.batch = cell->batch;
     m.removal = cell->removal;
     m.removed = cell->removed;
     g.members.push_back(std::move(m));
