@@ -38,6 +38,7 @@ ResultRow BaseRow(const Cell& c, const std::string& run_id) {
   r.repetition = c.repetition;
   if (c.replicas) r.replicas = c.replicas;
   r.topology = c.topology;
+  if (c.batch > 1) r.batch = c.batch;
   // The cluster axes, and the scenario (the event), are columns of every
   // row of the kinds that have them.
   const KindSchema* schema = FindKindSchema(c.kind);

@@ -72,8 +72,9 @@ constexpr std::array<KeyNote, 1> kClusterNotes = {
     {{"keys_per_node", "; use 'keys' (the universe)"}}};
 
 // The result columns each kind's rows fill beyond kCommonColumns.
-constexpr std::array<std::string_view, 6> kLookupColumns = {
-    "placed_keys", "scenario", "removal", "removed", "threads", "replicas"};
+constexpr std::array<std::string_view, 7> kLookupColumns = {
+    "placed_keys", "scenario", "removal", "removed",
+    "threads",     "replicas", "batch"};
 constexpr std::array<std::string_view, 1> kPlacedColumns = {"placed_keys"};
 constexpr std::array<std::string_view, 1> kScenarioColumns = {"scenario"};
 constexpr std::array<std::string_view, 3> kWeightsColumns = {"scenario", "node",
