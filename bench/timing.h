@@ -42,7 +42,9 @@
 //     string): lookup_ns (single-key throughput) and batch_lookup_ns, the
 //     throughput of LookupBatch over B keys per call (LookupUnplacedBatch
 //     for bounded_load), ns per key, with batch_lookup_ns_ratio_to_single
-//     per round (< 1: batching is faster).
+//     per round (< 1: batching is faster); prehashed, the batched peers
+//     (bench/peers/: ring_interleaved for the ring) over the same keys, B
+//     per call, with batch_lookup_ns_ratio_to_<peer>.
 //   * lookup, scenario "string": keys = GenerateKeys(keyset, num_keys, seed);
 //     lookup_ns and lookup_latency_ns time HashKey + Lookup, hash_ns HashKey
 //     alone over the first min(num_keys, 65536) keys (kernels.h,
@@ -120,6 +122,12 @@ inline std::string LookupTimedHashNames() {
 // pool size).
 inline constexpr uint32_t kTimedReplicas = 3;
 
+// The largest TimingMember::batch: keys per LookupBatch call in the batched
+// kernels (bench/kernels.h's kMaxTimedBatch, whose owner buffer is on the
+// stack; timing_members.h checks that the two agree). The spec key `batch`
+// of the lookup kind takes 1 .. kMaxLookupBatch.
+inline constexpr uint32_t kMaxLookupBatch = 1024;
+
 struct TimingMember {
   std::string algorithm;
   AlgorithmParams params;
@@ -137,9 +145,11 @@ struct TimingMember {
   // throughput (lookup_ns) and its batched throughput over the same keys,
   // B keys per call (batch_lookup_ns, ns per key; strings: hashed a group
   // at a time, then looked up), with batch_lookup_ns_ratio_to_single per
-  // round; no latency, multithread, placed or peer kernels (the batch-1
-  // member of the same group has them, in the same rounds). At most
-  // kMaxTimedBatch (bench/kernels.h).
+  // round; no latency, multithread, placed or single-key peer kernels (the
+  // batch-1 member of the same group has them, in the same rounds), but the
+  // batched peers (peers::ForEachBatchPeer, prehashed: the ring's
+  // ring_interleaved), B keys per call, with
+  // batch_lookup_ns_ratio_to_<peer>. At most kMaxLookupBatch.
   uint32_t batch = 1;
 };
 

@@ -145,6 +145,9 @@ inline size_t KeysFor(std::string_view algorithm, size_t num_keys,
                                 4096, (size_t{1} << 26) / std::max(nodes, 1u)));
 }
 
+static_assert(kMaxLookupBatch == bench_internal::kMaxTimedBatch,
+              "the spec's batch range is the batched kernel's");
+
 // Everything a lookup group owns while it is measured.
 struct LookupState {
   std::vector<uint64_t> digests;            // prehashed keys
@@ -209,9 +212,10 @@ std::pair<size_t, size_t> AddLookupPair(LookupState* st, std::string label,
 // A batched member's kernels (TimingMember::batch = B > 1): the single-key
 // throughput of `op` (lookup_ns) and the batched throughput of `batch_op`
 // over B keys per call (batch_lookup_ns, per key), partners measured in the
-// same rounds, and their ratio. Both fold the same owners.
+// same rounds, and their ratio. Both fold the same owners. Returns the
+// batched kernel's index.
 template <typename Key, typename Op, typename BatchOp>
-void AddBatchPair(LookupState* st, const std::string& label,
+size_t AddBatchPair(LookupState* st, const std::string& label,
                   std::shared_ptr<const Op> op,
                   std::shared_ptr<const BatchOp> batch_op,
                   std::span<const Key> keys, uint32_t batch,
@@ -243,6 +247,52 @@ void AddBatchPair(LookupState* st, const std::string& label,
   st->kernels[b].partners.push_back(a);
   st->batch_ratios.emplace_back(*st->sample_of_kernel[b],
                                 *st->sample_of_kernel[a]);
+  return b;
+}
+
+// The batched peers of a batched member (peers::ForEachBatchPeer): each
+// peer's LookupBatch over the same keys, B per call, in the same rounds as
+// the member's batched kernel `ours` (same fold), with
+// batch_lookup_ns_ratio_to_<peer> on the member's row.
+template <typename A>
+absl::Status AddBatchPeers(const TimingGroup& g, const TimingMember& m,
+                           const A& algo, std::span<const uint64_t> keys,
+                           size_t ours, const TimingSample& base,
+                           LookupState* st) {
+  return peers::ForEachBatchPeer(
+      algo, g.scenario, [&](std::string_view name, auto&& peer) {
+        using P = std::decay_t<decltype(peer)>;
+        auto p = std::make_shared<const P>(std::move(peer));
+        st->keep.push_back(std::const_pointer_cast<P>(p));
+        const peers::PeerInfo* info = peers::FindPeer(name);
+        TimingSample s = base;
+        s.algorithm = std::string(name);
+        s.peer_of = m.algorithm;
+        s.unit = "ns";
+        s.metric = "batch_lookup_ns";
+        s.note = absl::StrCat(
+            "peer of ", m.algorithm, ": ",
+            info != nullptr ? std::string(info->description) : "",
+            "; batch ", m.batch);
+        auto op = [p](std::span<const uint64_t> k, std::span<NodeId> o) {
+          p->LookupBatch(k, o);
+        };
+        auto shared_op = std::make_shared<const decltype(op)>(op);
+        const uint32_t batch = m.batch;
+        Kernel k{.label = absl::StrCat(std::string(name), "/batch", batch,
+                                       "/batch_lookup_ns"),
+                 .run =
+                     [shared_op, keys, batch](uint64_t it) {
+                       return bench_internal::BatchThroughputLoop<uint64_t>(
+                           *shared_op, keys, batch, it);
+                     },
+                 .expected = st->kernels[ours].expected};
+        const size_t theirs = AddKernel(st, std::move(k), s);
+        st->kernels[ours].partners.push_back(theirs);
+        st->kernels[theirs].partners.push_back(ours);
+        st->ratios.emplace_back(*st->sample_of_kernel[ours],
+                                *st->sample_of_kernel[theirs]);
+      });
 }
 
 // The replicas scenario's second pair: LookupReplicas(key, kTimedReplicas)
@@ -353,7 +403,8 @@ absl::Status AddLookupMember(const TimingGroup& g, size_t index,
           " with scenario replicas; batched lookups are timed in the "
           "prehashed, weighted and string scenarios"));
     }
-    // The batched form of `route`.
+    // The batched form of `route`; the batched peers are timed beside it
+    // (the single-key peers: beside the batch-1 member).
     auto route_batch = [algo](std::span<const uint64_t> k,
                               std::span<NodeId> o) {
       if constexpr (requires(const A& a) { a.LookupUnplacedBatch(k, o); }) {
@@ -388,10 +439,14 @@ absl::Status AddLookupMember(const TimingGroup& g, size_t index,
           std::span<const std::string>(st->strings.data(), nkeys), m.batch,
           base);
     } else if constexpr (!kStringOnly) {
-      AddBatchPair<uint64_t>(
+      const std::span<const uint64_t> keys(st->digests.data(), nkeys);
+      const size_t ours = AddBatchPair<uint64_t>(
           st, label, std::make_shared<const decltype(route)>(route),
-          std::make_shared<const decltype(route_batch)>(route_batch),
-          std::span<const uint64_t>(st->digests.data(), nkeys), m.batch, base);
+          std::make_shared<const decltype(route_batch)>(route_batch), keys,
+          m.batch, base);
+      if (g.peers) {
+        return AddBatchPeers(g, m, *algo, keys, ours, base, st);
+      }
     }
     return absl::OkStatus();
   }

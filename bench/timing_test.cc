@@ -275,6 +275,53 @@ TEST(LookupGroupTest, BatchedMembersTimeBatchedAndSingleThroughput) {
               HasSubstr("batch 5000 out of range; valid: 1..1024"));
 }
 
+// A batched ring member with peers: the batched peer (ring_interleaved)
+// times LookupBatch over the same keys, B per call, in the same rounds
+// (fold-checked against the ring's owners), with
+// batch_lookup_ns_ratio_to_ring_interleaved on the ring's row; the
+// single-key peers stay with the batch-1 member, and a string group has
+// no batched peer.
+TEST(LookupGroupTest, BatchedRingIsTimedBesideItsBatchedPeer) {
+  TimingGroup g = Tiny("lookup", {"ring", "ring"}, 20, 4096, "prehashed");
+  g.members[1].batch = 16;
+  absl::StatusOr<TimingGroupResult> r = RunTimingGroup(g);
+  ASSERT_TRUE(r.ok()) << r.status();
+  size_t peer = 0, ratio = 0, single_peers_of_batched = 0;
+  for (const TimingSample& s : r->samples) {
+    if (s.algorithm == "ring_interleaved") {
+      ++peer;
+      EXPECT_EQ(s.member, 1u);
+      EXPECT_EQ(s.peer_of, "ring");
+      EXPECT_EQ(s.metric, "batch_lookup_ns");
+      EXPECT_EQ(s.batch, 16u);
+      EXPECT_EQ(s.values.size(), g.rounds);
+    }
+    if (s.metric == "batch_lookup_ns_ratio_to_ring_interleaved") {
+      ++ratio;
+      EXPECT_EQ(s.member, 1u);
+      EXPECT_EQ(s.algorithm, "ring");
+      EXPECT_EQ(s.unit, "ratio");
+      ASSERT_EQ(s.values.size(), g.rounds);
+      for (double v : s.values) EXPECT_GT(v, 0);
+    }
+    if (s.member == 1 && !s.peer_of.empty() &&
+        s.algorithm != "ring_interleaved") {
+      ++single_peers_of_batched;
+    }
+  }
+  EXPECT_EQ(peer, 1u);
+  EXPECT_EQ(ratio, 1u);
+  EXPECT_EQ(single_peers_of_batched, 0u);
+  ASSERT_NE(Find(*r, "ring_upper_bound", "lookup_ns"), nullptr);
+  EXPECT_EQ(Find(*r, "ring_upper_bound", "lookup_ns")->member, 0u);
+
+  TimingGroup s = Tiny("lookup", {"ring"}, 20, 4096, "string");
+  s.members[0].batch = 16;
+  absl::StatusOr<TimingGroupResult> rs = RunTimingGroup(s);
+  ASSERT_TRUE(rs.ok()) << rs.status();
+  EXPECT_EQ(Find(*rs, "ring_interleaved", "batch_lookup_ns"), nullptr);
+}
+
 TEST(LookupGroupTest, StringScenarioAlsoTimesTheHashAlone) {
   absl::StatusOr<TimingGroupResult> r =
       RunTimingGroup(Tiny("lookup", {"modulo"}, 10, 2000, "string"));

@@ -4,6 +4,7 @@
 
 #include <sys/stat.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <string>
@@ -29,7 +30,7 @@ TEST(CsvTest, HeaderIsTheSchema) {
             "load_factor,capacity,probes,keys,placed_keys,seed,repetition,"
             "scenario,removal,removed,threads,node,weight,mode,zipf,requests,"
             "cache_items,stale_fraction,utilization,bucket,replicas,topology,"
-      "metric,value,unit,"
+            "batch,metric,value,unit,"
             "note,noisy,n_eff\n");
 }
 
@@ -57,6 +58,25 @@ TEST(CsvTest, RowRoundTripsWithQuoting) {
   EXPECT_EQ(f[ColumnIndex("note")], r.note);
   EXPECT_EQ(f[ColumnIndex("noisy")], "0");
   EXPECT_EQ(f[ColumnIndex("n_eff")], "");
+}
+
+TEST(CsvTest, BatchColumnIsEmptyForSingleKeyRows) {
+  ResultRow r;
+  r.metric = "lookup_ns";
+  r.value = 3.5;
+  const size_t at = ColumnIndex("batch");
+  ASSERT_LT(at, kColumns.size());
+  EXPECT_EQ((*ParseCsv(FormatRow(r)))[0][at], "");
+  r.metric = "batch_lookup_ns";
+  r.batch = 16;
+  const std::vector<std::string> f = (*ParseCsv(FormatRow(r)))[0];
+  ASSERT_EQ(f.size(), kColumns.size());
+  EXPECT_EQ(f[at], "16");
+  EXPECT_EQ(f[ColumnIndex("metric")], "batch_lookup_ns");
+  // Runs written before it existed stay readable: it is optional.
+  EXPECT_NE(std::find(kOptionalColumns.begin(), kOptionalColumns.end(),
+                      "batch"),
+            kOptionalColumns.end());
 }
 
 TEST(CsvTest, FlagsAreColumnsOfTheirOwn) {

@@ -10,7 +10,7 @@ namespace {
 
 constexpr std::string_view kPeerPlaceholder = "<peer>";
 
-constexpr std::array<MetricInfo, 91> kMetrics = {{
+constexpr std::array<MetricInfo, 92> kMetrics = {{
     // Timing (vary run to run).
     {"lookup_ns", "ns", "lower", true,
      "time per lookup, independent lookups over a key array (throughput); "
@@ -43,6 +43,9 @@ constexpr std::array<MetricInfo, 91> kMetrics = {{
     {"lookup_latency_ns_ratio_to_<peer>", "ratio", "lower", true,
      "our lookup_latency_ns / the peer's in the same round, on our row; < 1 "
      "means ours is faster"},
+    {"batch_lookup_ns_ratio_to_<peer>", "ratio", "lower", true,
+     "our batch_lookup_ns / the batched peer's in the same round (the same "
+     "keys, B per LookupBatch call), on our row; < 1 means ours is faster"},
     {"build_ns_ratio_to_<peer>", "ratio", "lower", true,
      "our build_ns / the build peer's build_ns in the same round, on our "
      "row; < 1 means ours is faster"},

@@ -40,6 +40,8 @@ TEST(MetricRegistryTest, RatioMetricsMatchEveryPeerByPattern) {
     const std::vector<std::string_view> prefixes =
         p.scenario == peers::kBuild
             ? std::vector<std::string_view>{"build_ns_ratio_to_"}
+        : p.scenario == peers::kPrehashedBatch
+            ? std::vector<std::string_view>{"batch_lookup_ns_ratio_to_"}
             : std::vector<std::string_view>{"lookup_ns_ratio_to_",
                                             "lookup_latency_ns_ratio_to_"};
     for (std::string_view prefix : prefixes) {
@@ -55,6 +57,10 @@ TEST(MetricRegistryTest, RatioMetricsMatchEveryPeerByPattern) {
   EXPECT_EQ(FindMetric("lookup_ns_ratio_to_"), nullptr);
   EXPECT_EQ(FindMetric("lookup_ns_ratio_to_Ring"), nullptr);
   EXPECT_EQ(FindMetric("lookup_ns_ratio"), nullptr);
+  // The batched ratio to the same member's single-key loop is its own row,
+  // not a peer's.
+  ASSERT_NE(FindMetric("batch_lookup_ns_ratio_to_single"), nullptr);
+  EXPECT_FALSE(IsMetricPattern(*FindMetric("batch_lookup_ns_ratio_to_single")));
 }
 
 TEST(MetricRegistryTest, IsTimingMetricFollowsTheRegistry) {

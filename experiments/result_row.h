@@ -17,13 +17,14 @@
 
 namespace chbench {
 
-inline constexpr std::array<std::string_view, 36> kColumns = {
+inline constexpr std::array<std::string_view, 37> kColumns = {
     "run_id",   "experiment", "algorithm",   "hash",       "keyset",
     "nodes",    "vnodes",     "table_size",  "load_factor", "capacity",
     "probes",   "keys",       "placed_keys", "seed",       "repetition",
     "scenario", "removal",    "removed",     "threads",    "node",
     "weight",   "mode",       "zipf",        "requests",   "cache_items",
     "stale_fraction", "utilization", "bucket", "replicas", "topology",
+    "batch",
     "metric",   "value",      "unit",        "note",
     "noisy",    "n_eff"};
 
@@ -31,8 +32,8 @@ inline constexpr std::array<std::string_view, 36> kColumns = {
 // readers (Assemble, Resummarize, plots/chdata.py) fill them in as empty,
 // so those runs stay usable. The flags (noisy, n_eff) have their own rule
 // (assemble.h Resummarize).
-inline constexpr std::array<std::string_view, 2> kOptionalColumns = {
-    "replicas", "topology"};
+inline constexpr std::array<std::string_view, 3> kOptionalColumns = {
+    "replicas", "topology", "batch"};
 
 // The index of column `name` in kColumns (kColumns.size() if absent).
 constexpr size_t ColumnIndex(std::string_view name) {
@@ -83,6 +84,12 @@ struct ResultRow {
   // the topology's name (flat, zones3, ...: experiments/kinds/replicas.cc).
   std::optional<uint64_t> replicas;
   std::string topology;
+  // Batched lookups (lookup experiment): the keys per LookupBatch call of a
+  // cell with batch B > 1, on every row of that cell (its batch_lookup_ns,
+  // the ratio, and the single-key lookup_ns timed beside them, the checksum
+  // and the context rows); empty for single-key cells, so the summary keeps
+  // a batched cell's lookup_ns apart from the batch-1 cell's.
+  std::optional<uint64_t> batch;
   std::string metric;             // e.g. "moved_fraction"
   std::optional<double> value;    // empty with a note when not applicable
   std::string unit;               // e.g. "fraction", "ns", "bytes"

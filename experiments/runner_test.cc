@@ -305,7 +305,7 @@ TEST_F(SpecDirTest, WritesDataSummaryMetaAndResumes) {
                            "placed_keys,scenario,removal,removed,"
                            "threads,node,weight,mode,zipf,requests,"
                            "cache_items,stale_fraction,utilization,bucket,"
-                           "replicas,topology,"
+                           "replicas,topology,batch,"
                            "metric,unit,n,n_eff,median,"
                            "median_ci_low,median_ci_high,min,max,cv,mean,"
                            "mean_ci_low,mean_ci_high,noisy\n"));
@@ -571,7 +571,7 @@ TEST_F(SpecDirTest, CellFileWithOtherColumnsIsRefused) {
 }
 
 // Files of an earlier chbench, without the optional columns (replicas,
-// topology), are read by column name: their cells assemble to the same
+// topology, batch), are read by column name: their cells assemble to the same
 // data.csv and summary.csv as this build's, and their data.csv resummarizes
 // to the same summary.
 TEST_F(SpecDirTest, FilesWithoutTheOptionalColumnsReadByName) {
@@ -586,9 +586,14 @@ TEST_F(SpecDirTest, FilesWithoutTheOptionalColumnsReadByName) {
     std::vector<size_t> keep;
     for (size_t i = 0; i < recs->front().size(); ++i) {
       const std::string& h = recs->front()[i];
-      if (h != "replicas" && h != "topology") keep.push_back(i);
+      if (std::find(kOptionalColumns.begin(), kOptionalColumns.end(), h) ==
+          kOptionalColumns.end()) {
+        keep.push_back(i);
+      }
     }
-    if (keep.size() + 2 != recs->front().size()) return false;
+    if (keep.size() + kOptionalColumns.size() != recs->front().size()) {
+      return false;
+    }
     out->clear();
     for (const std::vector<std::string>& f : *recs) {
       std::vector<std::string> kept;

@@ -126,6 +126,7 @@ std::string Cell::Name() const {
   }
   if (!scenario.empty()) parts.push_back(scenario);
   if (multithread) parts.push_back("mt");
+  if (batch > 1) parts.push_back(absl::StrCat("b", batch));
   if (!removal.empty()) parts.push_back(absl::StrCat(removal, "-r", removed));
   if (replicas) parts.push_back(absl::StrCat("r", replicas));
   if (!topology.empty()) parts.push_back(topology);
@@ -961,6 +962,10 @@ const Axis kAxes[] = {
                  [](double t) { return t > 0 && t <= kMaxMinTimeS; },
                  "valid: (0, 60] seconds"}},  // 60: kMaxMinTimeS
     {"multithread", BoolValue{&SweepBlock::multithread}, true, "; lookup only"},
+    {"batch",
+     IntsAxis{&SweepBlock::batch, 1, kMaxLookupBatch,
+              "keys per LookupBatch call; 1 = single-key lookups"},
+     true, "; lookup only"},
     {"mode", NamesAxis{&SweepBlock::mode, &KnownClusterMode, &ClusterModeNames},
      true, kClusterOnly},
     {"zipf",
@@ -1295,6 +1300,10 @@ bool Expand(const SweepBlock& b, std::string_view experiment,
   if (replica_axis.empty()) replica_axis = {0};
   std::vector<std::string> topologies = b.topology;
   if (topologies.empty()) topologies = {""};
+  // The lookup kind's batch axis (1: single-key lookups; the other kinds
+  // refuse the key).
+  std::vector<int64_t> batch_axis = b.batch;
+  if (batch_axis.empty()) batch_axis = {1};
   const bool per_node = !b.keys_per_node.empty();
   std::vector<int64_t> key_axis = per_node ? b.keys_per_node : b.keys;
   if (key_axis.empty()) key_axis = {0};  // memory
@@ -1382,6 +1391,7 @@ bool Expand(const SweepBlock& b, std::string_view experiment,
                         for (const ClusterCombo& cc : ClusterCombos(b, sc)) {
                         for (int64_t rf : replica_axis) {
                         for (const std::string& topo : topologies) {
+                        for (int64_t bt : batch_axis) {
                         for (int64_t r = 0; r < reps; ++r) {
                           if (cells->size() >= kMaxCells) return false;
                           Cell cell;
@@ -1410,8 +1420,12 @@ bool Expand(const SweepBlock& b, std::string_view experiment,
                           cell.min_time_s = b.min_time_s;
                           cell.rounds = rounds;
                           cell.placed_keys_per_node = p;
-                          cell.multithread =
-                              b.multithread && sc == "prehashed";
+                          cell.batch = static_cast<uint32_t>(bt);
+                          // A batched cell times LookupBatch beside its own
+                          // single-key loop; the multi-thread rates belong
+                          // to the batch-1 cell.
+                          cell.multithread = b.multithread &&
+                                             sc == "prehashed" && bt == 1;
                           if (schema->cluster_axes) {
                             cell.mode = cc.mode;
                             cell.zipf = cc.zipf;
@@ -1429,6 +1443,7 @@ bool Expand(const SweepBlock& b, std::string_view experiment,
                           cell.replicas = static_cast<uint32_t>(rf);
                           cell.topology = topo;
                           cells->push_back(std::move(cell));
+                        }
                         }
                         }
                         }

@@ -49,6 +49,11 @@
 //                                 # prehashed | string (default both)
 //   multithread = false           # lookup: also lookups_per_s with T threads
 //                                 # (prehashed cells)
+//   batch = [1, 16]               # lookup: keys per LookupBatch call,
+//                                 # 1 .. 1024 (default [1]: single-key);
+//                                 # B > 1 times LookupBatch beside the
+//                                 # single-key loop (not with scenario
+//                                 # replicas; no multithread)
 //   weights = [[1, 1, 2, 4]]      # weights only: one node per entry
 //   # kind "cluster" (bench/cluster/cluster.h): scenario = the event,
 //   # none|add|remove|stale_view|cascade|cascade_mean; keys = the universe
@@ -242,6 +247,12 @@ struct Cell {
   // hardware threads sharing one instance. Spec key `multithread` (bool,
   // default false).
   bool multithread = false;
+  // lookup, scenarios prehashed, weighted and string: keys per LookupBatch
+  // call (TimingMember::batch, bench/timing.h). 1: the single-key kernels;
+  // B > 1: batch_lookup_ns beside the cell's own single-key lookup_ns in
+  // the same rounds. Spec key `batch` (axis, default [1], 1 ..
+  // kMaxLookupBatch).
+  uint32_t batch = 1;
   // Removal state: the order nodes fail in (random | fifo | lifo; empty: no
   // removal) and how many of the `nodes` built are removed before measuring
   // (workload/removal.h). Removal kind and prehashed lookup cells.
@@ -269,8 +280,9 @@ struct Cell {
   bool timing() const;
   // File-name-safe and unique among the cells of an experiment, e.g.
   // "disruption_ring_xxh64_uniform_n100_v100_k1000000_add_s0"; adds
-  // "p<placed_keys_per_node>" when nonzero, "mt" for multithread, and
-  // "r<replicas>_<topology>" for replica cells.
+  // "p<placed_keys_per_node>" when nonzero, "mt" for multithread,
+  // "b<batch>" for a batch above 1, and "r<replicas>_<topology>" for
+  // replica cells.
   // (rounds is not part of it: one spec gives one rounds value per cell.)
   std::string Name() const;
   AlgorithmParams Params() const;

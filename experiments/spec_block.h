@@ -44,6 +44,8 @@ struct SweepBlock {
   std::vector<double> load_factor;
   std::vector<double> overprovision;
   std::vector<int64_t> probes;
+  // The lookup kind: keys per LookupBatch call (empty = [1], single-key).
+  std::vector<int64_t> batch;
   std::vector<std::string> removal;
   std::vector<double> removed_fraction;
   std::vector<std::string> scenario;

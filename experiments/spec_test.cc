@@ -671,6 +671,69 @@ TEST(SpecTest, LookupScenariosAndMultithread) {
               HasSubstr("key 'multithread': expected true or false"));
 }
 
+TEST(SpecTest, LookupBatchAxis) {
+  // batch = [1, 16]: one single-key cell and one batched cell per
+  // configuration; the batched one is named apart and has no multithread.
+  absl::StatusOr<Spec> spec = Parse(std::string(kLookup) +
+                                    "batch = [1, 16]\nmultithread = true\n");
+  ASSERT_TRUE(spec.ok()) << spec.status();
+  ASSERT_EQ(spec->cells.size(), 16u);
+  std::set<std::string> names;
+  int batched = 0;
+  for (const Cell& c : spec->cells) {
+    names.insert(c.Name());
+    if (c.batch == 16) {
+      ++batched;
+      EXPECT_FALSE(c.multithread) << c.Name();
+      EXPECT_THAT(c.Name(), HasSubstr("_b16_"));
+    } else {
+      EXPECT_EQ(c.batch, 1u);
+      EXPECT_EQ(c.multithread, c.scenario == "prehashed") << c.Name();
+      EXPECT_THAT(c.Name(), ::testing::Not(HasSubstr("_b1")));
+    }
+  }
+  EXPECT_EQ(batched, 8);
+  EXPECT_EQ(names.size(), spec->cells.size());
+  EXPECT_EQ(spec->cells[1].Name(),
+            "lookup_jump_xxh64_uniform_n10_k1000_prehashed_b16_s0");
+  // Without the key every cell is single-key, named as before.
+  absl::StatusOr<Spec> plain = Parse(kLookup);
+  ASSERT_TRUE(plain.ok());
+  for (const Cell& c : plain->cells) EXPECT_EQ(c.batch, 1u);
+  EXPECT_EQ(plain->cells[0].Name(),
+            "lookup_jump_xxh64_uniform_n10_k1000_prehashed_s0");
+  // A block that repeats the single-key cells of another adds none.
+  absl::StatusOr<Spec> twice = Parse(std::string(kLookup) + kLookup +
+                                     "batch = [1, 64]\n");
+  ASSERT_TRUE(twice.ok()) << twice.status();
+  EXPECT_EQ(twice->cells.size(), 16u);
+  // Bad values: one line naming the value and the valid range.
+  for (const char* bad : {"0", "1025", "-3"}) {
+    EXPECT_EQ(Error(absl::StrCat(kLookup, "batch = [16, ", bad, "]\n")),
+              absl::StrCat("experiments/x.toml: key 'batch': value ", bad,
+                           " out of range; valid: 1..1024 (keys per "
+                           "LookupBatch call; 1 = single-key lookups)"));
+  }
+  EXPECT_THAT(Error(std::string(kLookup) + "batch = [2.5]\n"),
+              HasSubstr("key 'batch'"));
+  EXPECT_THAT(Error(std::string(kBase) + "batch = [16]\n"),
+              HasSubstr("key 'batch': not used by kind 'balance'; lookup "
+                        "only"));
+  EXPECT_EQ(Error("[[sweep]]\nkind = \"lookup\"\nalgorithm = [\"ring\"]\n"
+                  "nodes = [10]\nkeys = 1000\nscenario = [\"replicas\"]\n"
+                  "batch = [1, 16]\n"),
+            "experiments/x.toml: key 'batch': value 16 with scenario "
+            "'replicas'; batched lookups are timed in the prehashed, "
+            "weighted and string scenarios; valid with replicas: 1");
+  // A tier may override it.
+  absl::StatusOr<Spec> tiered =
+      Parse(std::string(kLookup) +
+                "batch = [16]\n[sweep.tiers.full]\nbatch = [16, 64]\n",
+            "full");
+  ASSERT_TRUE(tiered.ok()) << tiered.status();
+  EXPECT_EQ(tiered->cells.size(), 16u);
+}
+
 TEST(SpecTest, BoundedLoadDropsThirtyTwoBitHashes) {
   absl::StatusOr<Spec> spec = Parse(R"([[sweep]]
 kind = "balance"

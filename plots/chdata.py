@@ -62,12 +62,13 @@ COLUMNS = ["run_id", "experiment", "algorithm", "hash", "keyset", "nodes",
            "keys", "placed_keys", "seed", "repetition", "scenario",
            "removal", "removed", "threads", "node", "weight",
            "mode", "zipf", "requests", "cache_items", "stale_fraction",
-           "utilization", "bucket", "replicas", "topology",
+           "utilization", "bucket", "replicas", "topology", "batch",
            "metric", "value", "unit", "note", "noisy", "n_eff"]
 # The cluster experiment's columns (mode .. bucket, experiments/
-# result_row.h) and the replicas experiment's (replicas, topology) are empty
-# for every other experiment; runs written before they existed lack them and
-# read as empty (read_csv adds them).
+# result_row.h), the replicas experiment's (replicas, topology) and the
+# batched lookups' (batch: keys per LookupBatch call, on every row of a
+# batched cell) are empty elsewhere; runs written before they existed lack
+# them and read as empty (read_csv adds them).
 STRING_COLUMNS = ["run_id", "experiment", "algorithm", "hash", "keyset",
                   "scenario", "removal", "mode", "topology", "metric", "unit",
                   "note"]
@@ -364,6 +365,8 @@ class Experiment:
     """One selected run: data (all rows), summary, meta, paths."""
 
     def __init__(self, name, run_dir, meta):
+        # The lookup experiment's batched cells (split_batched), or None.
+        self.batched = None
         self.name = name
         self.run_dir = run_dir
         self.meta = meta
@@ -441,6 +444,34 @@ def split_hash_axis(e):
     view.data = e.data[e.data["hash"] == DEFAULT_HASH]
     view.summary = e.summary[e.summary["hash"] == DEFAULT_HASH]
     return view, e
+
+
+def split_batched(e):
+    """Returns (single-key view, batched view or None) of a lookup
+    Experiment; the single-key view's `batched` attribute is the batched
+    view.
+
+    A batched cell (data.csv column `batch` not empty) times its own
+    single-key lookup_ns beside batch_lookup_ns, with the same algorithm, N
+    and scenario as the batch-1 cell: every table and figure that reads
+    lookup_ns per configuration reads the single-key view, and only the
+    "single vs batched" section (report/batching.py) reads the batched one.
+    A run without the column (or without batched cells) is returned as is,
+    with batched = None.
+    """
+    import copy
+    if e is None or "batch" not in e.data.columns or \
+            not e.data["batch"].notna().any():
+        return e, None
+    batched = copy.copy(e)
+    batched.data = e.data[e.data["batch"].notna()]
+    batched.summary = e.summary[e.summary["batch"].notna()]
+    batched.batched = None
+    view = copy.copy(e)
+    view.data = e.data[e.data["batch"].isna()]
+    view.summary = e.summary[e.summary["batch"].isna()]
+    view.batched = batched
+    return view, batched
 
 
 # The algorithm catalogue: name -> registry.json entry, in registry order
@@ -575,8 +606,9 @@ def load_all(results_dir, tier=None):
     """{name: Experiment} for every experiment found (missing ones absent).
 
     "lookup" holds the DEFAULT_HASH rows only; "lookup_all_hashes" holds
-    every row (the hash axis). DIR/registry.json joins the algorithm
-    catalogue (load_registry).
+    every hash (the hash axis); neither holds the batched cells' rows, which
+    both carry as their `batched` view (split_batched). DIR/registry.json
+    joins the algorithm catalogue (load_registry).
     """
     load_registry(results_dir)
     out = {}
@@ -585,7 +617,9 @@ def load_all(results_dir, tier=None):
         if e is not None:
             out[name] = e
     if "lookup" in out:
-        out["lookup"], out["lookup_all_hashes"] = split_hash_axis(out["lookup"])
+        single, batched = split_batched(out["lookup"])
+        out["lookup"], out["lookup_all_hashes"] = split_hash_axis(single)
+        out["lookup"].batched = batched
     return out
 
 

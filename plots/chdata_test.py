@@ -134,6 +134,47 @@ class FlagsTest(unittest.TestCase):
         self.assertTrue(e.data["noisy"].isna().all())
         self.assertEqual(e.summary.iloc[0]["noisy"], 1)
 
+    def test_run_without_the_batch_column_reads_it_as_empty(self):
+        cols = [c for c in chdata.COLUMNS if c != "batch"]
+        _write(self.data, cols, _rows(cols, [("0", "", "")] * 3))
+        e = chdata.load_experiment(self.tmp.name, "lookup")
+        self.assertIsNotNone(e)
+        self.assertIn("batch", e.data.columns)
+        self.assertTrue(e.data["batch"].isna().all())
+        self.assertEqual(len(e.summary), 1)
+        self.assertTrue(e.summary["batch"].isna().all())
+
+    def test_batched_cell_summarized_apart_from_single_key_cell(self):
+        rows = _rows(chdata.COLUMNS, [("0", "", "")] * 3)
+        batched = [dict(r, batch="16", value=str(20 + i))
+                   for i, r in enumerate(rows)]
+        s = self._summary(rows + batched)
+        self.assertEqual(len(s), 2)
+        by_batch = {(None if b != b else int(b)): m
+                    for b, m in zip(s["batch"], s["median"])}
+        self.assertEqual(by_batch, {None: 11, 16: 21})
+
+    def test_batched_rows_are_split_off_the_lookup_views(self):
+        rows = _rows(chdata.COLUMNS, [("0", "", "")] * 3)
+        batched = [dict(r, batch="16", metric=m, value="5")
+                   for r in rows for m in ("lookup_ns", "batch_lookup_ns")]
+        _write(self.data, chdata.COLUMNS, rows + batched)
+        exps = chdata.load_all(self.tmp.name)
+        for name in ("lookup", "lookup_all_hashes"):
+            e = exps[name]
+            self.assertTrue(e.data["batch"].isna().all(), name)
+            self.assertTrue(e.summary["batch"].isna().all(), name)
+            self.assertEqual(len(e.data), 3, name)
+            self.assertIsNotNone(e.batched, name)
+            self.assertEqual(len(e.batched.data), 6, name)
+            self.assertEqual(sorted(e.batched.summary["metric"]),
+                             ["batch_lookup_ns", "lookup_ns"])
+        # Without batched rows nothing is split off.
+        _write(self.data, chdata.COLUMNS, rows)
+        e = chdata.load_all(self.tmp.name)["lookup"]
+        self.assertIsNone(e.batched)
+        self.assertEqual(len(e.data), 3)
+
     def test_old_data_without_summary_is_refused_not_guessed(self):
         _write(self.data, OLD_COLUMNS, _rows(OLD_COLUMNS, [
             ("", "", "noisy: cv 9 %"), ("", "", ""), ("", "", "")]))

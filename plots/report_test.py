@@ -111,9 +111,13 @@ def _run_dir(results, exp):
 
 
 def _data(results, exp):
-    """data.csv of the newest run, read with plain pandas."""
+    """data.csv of the newest run, read with plain pandas: the single-key
+    cells (empty `batch`), which are all the report's tables but the
+    batching section read."""
     d = pd.read_csv(os.path.join(_run_dir(results, exp), "data.csv"),
                     keep_default_na=False, dtype=str)
+    if "batch" in d.columns:
+        d = d[d["batch"] == ""]
     for c in ("value", "nodes", "vnodes", "table_size", "load_factor",
               "keys", "placed_keys", "threads"):
         d[c] = pd.to_numeric(d[c].replace("", None), errors="coerce")
@@ -2007,6 +2011,131 @@ class LayoutTest(unittest.TestCase):
                          os.path.join(os.sep, "x", "report"))
         self.assertEqual(layout.default_pages_dir("/x/r2.md"),
                          os.path.join(os.sep, "x", "r2-pages"))
+
+
+class BatchingReportTest(unittest.TestCase):
+    """The "single vs batched" section and its guide item on a fake tree
+    whose batched ratios cross 1 at known sizes (make_fake_results.py
+    BATCH_CELLS), edited to move the crossing or to drop every batched
+    row; and the other lookup tables, which must not see batched rows."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.tmp = tempfile.mkdtemp(prefix="chbench-batching-test-")
+        cls.results = os.path.join(cls.tmp, "fake")
+        _run([os.path.join(HERE, "testdata", "make_fake_results.py"),
+              "--out", cls.results])
+
+    @classmethod
+    def tearDownClass(cls):
+        shutil.rmtree(cls.tmp, ignore_errors=True)
+
+    def _ctx(self, results):
+        return report.make_context(_args(
+            results, os.path.join(self.tmp, "out", "REPORT.md"),
+            os.path.join(self.tmp, "figures")))
+
+    @staticmethod
+    def _same_links(text):
+        """text with the trees' directory names in links made equal."""
+        return re.sub(r"\.\./[a-z]+/", "../tree/", text)
+
+    def _edited(self, name, fn):
+        return _edit_tree(self.results, os.path.join(self.tmp, name),
+                          "lookup", fn)
+
+    def test_sentence_names_the_size_where_the_interval_drops_below_one(self):
+        from report import batching
+        text = batching.section(self._ctx(self.results))
+        self.assertIn(f"## {questions.q('batching')}. Single vs batched",
+                      text)
+        sentence = [ln for ln in text.splitlines()
+                    if ln.startswith("Batching (B = 16")][0]
+        self.assertIn("**ring** from 1,000,000 points (N = 10,000, v = 100) "
+                      "on (B = 16, prehashed: 0.6×", sentence)
+        self.assertIn("not below 1 at 10,000 points (N = 100, v = 100) and "
+                      "100,000 points (N = 1,000, v = 100)", sentence)
+        self.assertIn("**maglev** from M = 5,000,011 (N = 1,000) on",
+                      sentence)
+        self.assertIn("at no size measured for anchor", sentence)
+        self.assertNotIn("**anchor**", sentence)
+        # One table row per batched configuration, with the peer ratio on
+        # the ring's prehashed rows only.
+        sec = _section(text, "## ")
+        rows = [ln for ln in sec.splitlines() if ln.startswith("| ring |")
+                or ln.startswith("| maglev |") or
+                ln.startswith("| anchor |")]
+        self.assertEqual(len(rows), 9)
+        peer = [ln for ln in rows if "| prehashed |" in ln and
+                ln.startswith("| ring |")]
+        self.assertEqual(len(peer), 3)
+        for ln in peer:
+            cells = [c.strip() for c in ln.split("|")[1:-1]]
+            self.assertAlmostEqual(float(cells[-2].split("×")[0]), 0.8,
+                                   delta=0.01)
+        # The guide item says the same.
+        items = dict(guide.items(self._ctx(self.results)))
+        self.assertIn("batching", items)
+        self.assertIn("**ring** from 1,000,000 points", items["batching"])
+        self.assertIn("**maglev** from M = 5,000,011", items["batching"])
+
+    def test_threshold_moves_when_a_smaller_size_drops_below_one(self):
+        from report import batching
+
+        def faster(d):
+            m = ((d["algorithm"] == "ring") & (d["nodes"] == "1000") &
+                 (d["batch"] == "16") & (d["scenario"] == "prehashed") &
+                 (d["metric"] == "batch_lookup_ns_ratio_to_single"))
+            d.loc[m, "value"] = [str(0.9 + 0.001 * i)
+                                 for i in range(int(m.sum()))]
+            return d
+        text = batching.section(self._ctx(self._edited("faster", faster)))
+        self.assertIn("**ring** from 100,000 points (N = 1,000, v = 100) on",
+                      text)
+        self.assertIn("not below 1 at 10,000 points (N = 100, v = 100));",
+                      text)
+
+        # A dip below 1 at a size followed by a larger size that is not
+        # below 1 does not count as "starts to pay".
+        def dip(d):
+            d = faster(d)
+            m = ((d["algorithm"] == "ring") & (d["nodes"] == "10000") &
+                 (d["batch"] == "16") & (d["scenario"] == "prehashed") &
+                 (d["metric"] == "batch_lookup_ns_ratio_to_single"))
+            d.loc[m, "value"] = [str(1.1 + 0.001 * i)
+                                 for i in range(int(m.sum()))]
+            return d
+        text = batching.section(self._ctx(self._edited("dip", dip)))
+        self.assertNotIn("**ring** from 100,000 points", text)
+        self.assertIn("at no size measured for ring (B = 16, prehashed; "
+                      "10,000 points (N = 100, v = 100) … 1,000,000 points "
+                      "(N = 10,000, v = 100))", text)
+
+    def test_without_batched_rows_the_section_says_so_and_nothing_else(self):
+        from report import batching, lookup
+
+        def drop(d):
+            return d[d["batch"] == ""]
+        plain = self._edited("plain", drop)
+        ctx = self._ctx(plain)
+        text = batching.section(ctx)
+        self.assertIn("_No batched lookups in this run", text)
+        self.assertNotIn("|", text)
+        self.assertNotIn("Batching (B =", text)
+        self.assertNotIn("batching", dict(guide.items(ctx)))
+        # The other lookup tables read the single-key cells only: the same
+        # text with and without the batched cells in the run.
+        self.assertEqual(self._same_links(lookup.section(
+            self._ctx(self.results))), self._same_links(lookup.section(ctx)))
+
+        # A run written before the batch column existed reads the same.
+        def old(d):
+            return drop(d).drop(columns=["batch"])
+        ctx_old = self._ctx(self._edited("old", old))
+        self.assertIn("_No batched lookups in this run",
+                      batching.section(ctx_old))
+        self.assertEqual(self._same_links(lookup.section(ctx_old)),
+                         self._same_links(lookup.section(ctx)))
 
 
 def _cells(metric, unit, values_by_algorithm, seeds=None):

@@ -13,7 +13,7 @@ namespace chbench {
 namespace peers {
 namespace {
 
-constexpr std::array<PeerInfo, 9> kPeers = {{
+constexpr std::array<PeerInfo, 10> kPeers = {{
     {"jump_paper", "jump",
      "Lamping & Veach's published C++ loop, transcribed; bucket -> live id",
      "Lamping & Veach, \"A Fast, Minimal Memory, Consistent Hash Algorithm\", "
@@ -67,6 +67,15 @@ constexpr std::array<PeerInfo, 9> kPeers = {{
      "Coluzzi et al., \"MementoHash\", IEEE/ACM ToN 2024, first step; "
      "slashdotted/cpp-consistent-hashing-algorithms@2e53589 crc32c path",
      kPrehashed, 0},
+    {"ring_interleaved", "ring",
+     "batched: the branchless binary search over the ring's points run for "
+     "16 keys in lockstep, prefetching each key's next step (interleaved "
+     "binary search); timed beside the ring's LookupBatch",
+     "Psaropoulos et al., \"Interleaving with Coroutines: A Practical "
+     "Approach for Robust Index Joins\", VLDB 2017 (interleaved binary "
+     "search); Khuong & Morin, ACM JEA 22, 2017 (prefetching branch-free "
+     "search)",
+     kPrehashedBatch, 0},
 }};
 
 }  // namespace

@@ -25,6 +25,9 @@
 //   anchor_table_crc     anchor      prehashed  AnchorTableCrc (a = N, none
 //                                               removed; crc_baselines.h)
 //   memento_jump_crc     memento     prehashed  MementoJumpCrc (none removed)
+//   ring_interleaved     ring        prehashed_batch  RingInterleaved<H>
+//                                               (ring_search.h; timed beside
+//                                               the ring's LookupBatch)
 // clang-format on
 //
 // Every peer class is constructed from a BUILT instance of its base's
@@ -32,7 +35,10 @@
 // hashes) and has a non-virtual, inlinable `NodeId Lookup(uint64_t
 // key_hash) const` (prehashed peers; equal to the base's Lookup for every
 // key) or `NodeId Lookup(std::string_view key) const` (string peers; a
-// different mapping, timed only).
+// different mapping, timed only). A batched peer (scenario
+// "prehashed_batch") also has a non-virtual `void LookupBatch(
+// std::span<const uint64_t>, std::span<NodeId>) const` equal to the base's
+// LookupBatch; ForEachBatchPeer offers it, ForEachPeer does not.
 //
 // Example (in templated timing code, A = Ring<Xxh64>, ...):
 //   absl::Status s = peers::ForEachPeer(
@@ -74,13 +80,18 @@ inline constexpr std::string_view kString = "string";
 // A build peer (timed beside Build in the build experiment, not offered by
 // ForEachPeer).
 inline constexpr std::string_view kBuild = "build";
+// A batched peer: LookupBatch over prehashed keys, timed beside a batched
+// member (TimingMember::batch > 1) in the prehashed scenario; offered by
+// ForEachBatchPeer, not by ForEachPeer.
+inline constexpr std::string_view kPrehashedBatch = "prehashed_batch";
 
 struct PeerInfo {
   std::string_view name;         // the CSV `algorithm` value of its rows
   std::string_view base;         // our algorithm it is timed beside
   std::string_view description;  // one line
   std::string_view source;       // citation / where the code comes from
-  std::string_view scenario;     // "prehashed", "string" or "build"
+  // "prehashed", "string", "build" or "prehashed_batch"
+  std::string_view scenario;
   uint32_t max_nodes;            // 0 = no limit
 };
 
@@ -214,6 +225,32 @@ absl::Status ForEachPeer(const A& built, std::string_view scenario,
   }
   (void)nodes;
   (void)vnodes;
+  return absl::OkStatus();
+}
+
+// Calls f(name, peer) for each batched peer of the built instance `built`
+// of concrete type A in `scenario`, as ForEachPeer does for the single-key
+// peers: a peer with `void LookupBatch(std::span<const uint64_t>,
+// std::span<NodeId>) const`, equal to built.LookupBatch for every key,
+// timed beside a batched member (TimingMember::batch > 1). The peers:
+//   Ring<H>  prehashed: ring_interleaved
+// An instance with no live nodes gets none. Returns OK.
+//
+// Example:
+//   ForEachBatchPeer(ring, "prehashed", [&](std::string_view name, auto&& p) {
+//     p.LookupBatch(keys, owners);
+//   });
+template <typename A, typename F>
+absl::Status ForEachBatchPeer(const A& built, std::string_view scenario,
+                              F&& f) {
+  using C = peers_internal::Concrete<A>;
+  if (built.size() == 0) return absl::OkStatus();
+  if constexpr (C::kRing) {
+    if (scenario == kPrehashed) {
+      RingInterleaved peer(built);
+      f(std::string_view("ring_interleaved"), std::move(peer));
+    }
+  }
   return absl::OkStatus();
 }
 

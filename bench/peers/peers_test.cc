@@ -12,10 +12,12 @@
 
 #include "bench/peers/peers.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <fstream>
 #include <limits>
 #include <set>
+#include <span>
 #include <string>
 #include <string_view>
 #include <type_traits>
@@ -249,6 +251,135 @@ TEST(RingPeersTest, EqualRingAfterRemovalAndWithWeights) {
   const std::vector<uint64_t> keys = RingKeys(ring, 5);
   EXPECT_EQ(Mismatches(ring, RingUpperBound<Xxh64>(ring), keys), 0);
   EXPECT_EQ(Mismatches(ring, RingBranchless<Xxh64>(ring), keys), 0);
+}
+
+// The batched peer: LookupBatch over the keys, in batches of every shape
+// (one key, less than a group, a group and one, a key array's tail), gives
+// the plain upper_bound search's owner for every key: random digests, every
+// point and its neighbours, keys past the last point (the wrap) and below
+// the first.
+template <typename H>
+void CheckInterleaved(uint32_t n, uint32_t vnodes) {
+  SCOPED_TRACE(absl::StrCat(std::string(H::kName), " n=", n, " v=", vnodes));
+  Ring<H> ring(vnodes);
+  ASSERT_TRUE(ring.Build(Nodes(n)).ok());
+  std::vector<uint64_t> keys = RingKeys(ring, 7 * n + vnodes);
+  const std::span<const uint64_t> points = ring.points();
+  const uint64_t last = *std::max_element(points.begin(), points.end());
+  const uint64_t first = *std::min_element(points.begin(), points.end());
+  const uint64_t top = H::kBits == 32 ? 0xFFFFFFFFull : kMax;
+  // Past the last point: they wrap to the first point's owner.
+  SplitMix64 rng(n);
+  for (int i = 0; i < 1000 && last < top; ++i) {
+    keys.push_back(last + 1 + rng() % (top - last));
+  }
+  keys.push_back(last);
+  keys.push_back(top);
+  if (first > 0) keys.push_back(first - 1);
+  const RingUpperBound<H> upper(ring);
+  const RingInterleaved<H> batched(ring);
+  EXPECT_EQ(batched.num_points(), points.size());
+  EXPECT_EQ(Mismatches(upper, batched, keys), 0);  // its single-key path
+  for (size_t b : {size_t{1}, size_t{5}, RingInterleaved<H>::kGroup,
+                   RingInterleaved<H>::kGroup + 1, size_t{1000}}) {
+    SCOPED_TRACE(absl::StrCat("batch ", b));
+    std::vector<NodeId> out(keys.size(), kInvalidNode);
+    for (size_t i = 0; i < keys.size(); i += b) {
+      const size_t m = std::min(b, keys.size() - i);
+      batched.LookupBatch(std::span<const uint64_t>(keys.data() + i, m),
+                          std::span<NodeId>(out.data() + i, m));
+    }
+    int bad = 0;
+    for (size_t i = 0; i < keys.size(); ++i) {
+      if (out[i] != upper.Lookup(keys[i]) && bad++ == 0) {
+        ADD_FAILURE() << "key " << keys[i] << ": upper_bound "
+                      << upper.Lookup(keys[i]) << ", batched " << out[i];
+      }
+      if (out[i] != ring.Lookup(keys[i]) && bad++ == 0) {
+        ADD_FAILURE() << "key " << keys[i] << ": ring " << ring.Lookup(keys[i])
+                      << ", batched " << out[i];
+      }
+    }
+    EXPECT_EQ(bad, 0);
+  }
+}
+
+TEST(RingInterleavedTest, EqualsUpperBoundSearch) {
+  for (uint32_t n : kSizes) CheckInterleaved<Xxh64>(n, 100);
+  CheckInterleaved<Xxh64>(1, 1);  // one point
+  CheckInterleaved<Xxh64>(3, 1);
+  CheckInterleaved<Crc32>(100, 100);  // 32-bit digests: reduced to the circle
+}
+
+// Hand-placed points: the wrap past the largest point, a digest equal to a
+// point (it belongs to the next one), and every point count 1..9.
+TEST(RingInterleavedTest, EqualsUpperBoundOnHandPlacedPoints) {
+  for (size_t count = 1; count <= 9; ++count) {
+    SCOPED_TRACE(count);
+    std::vector<std::vector<uint64_t>> split(2);
+    for (size_t i = 0; i < count; ++i) split[i % 2].push_back(1000 * (i + 1));
+    Ring<Xxh64> ring(1);
+    ASSERT_TRUE(ring.BuildFromPoints(Nodes(2), split).ok());
+    std::vector<uint64_t> ks = {0, kMax, kMax - 1};
+    for (uint64_t k = 0; k <= 1000 * (count + 1); k += 250) {
+      ks.push_back(k);
+      ks.push_back(k + 1);
+      ks.push_back(k - 1);
+    }
+    const RingInterleaved<Xxh64> batched(ring);
+    std::vector<NodeId> out(ks.size());
+    batched.LookupBatch(ks, out);
+    for (size_t i = 0; i < ks.size(); ++i) {
+      EXPECT_EQ(out[i], RingUpperBound<Xxh64>(ring).Lookup(ks[i])) << ks[i];
+    }
+    // Past the largest point: the owner of the smallest (1000: node 0).
+    NodeId wrap = 0;
+    batched.LookupBatch(std::span<const uint64_t>(&kMax, 1),
+                        std::span<NodeId>(&wrap, 1));
+    EXPECT_EQ(wrap, 0u);
+  }
+}
+
+// ForEachBatchPeer offers the batched peer for the ring, prehashed only,
+// and nothing for the other algorithms; ForEachPeer never offers it.
+TEST(RingInterleavedTest, OfferedByForEachBatchPeerOnly) {
+  Ring<Xxh64> ring(10);
+  ASSERT_TRUE(ring.Build(Nodes(5)).ok());
+  std::vector<std::string_view> names;
+  ASSERT_TRUE(ForEachBatchPeer(ring, kPrehashed,
+                               [&](std::string_view name, const auto& peer) {
+                                 names.push_back(name);
+                                 NodeId o = 0;
+                                 const uint64_t k = 12345;
+                                 peer.LookupBatch(
+                                     std::span<const uint64_t>(&k, 1),
+                                     std::span<NodeId>(&o, 1));
+                                 EXPECT_EQ(o, ring.Lookup(k));
+                               })
+                  .ok());
+  EXPECT_THAT(names, ElementsAre("ring_interleaved"));
+  names.clear();
+  ASSERT_TRUE(ForEachBatchPeer(ring, kString,
+                               [&](std::string_view name, const auto&) {
+                                 names.push_back(name);
+                               })
+                  .ok());
+  EXPECT_TRUE(names.empty());
+  Maglev<Xxh64> maglev;
+  ASSERT_TRUE(maglev.Build(Nodes(5)).ok());
+  ASSERT_TRUE(ForEachBatchPeer(maglev, kPrehashed,
+                               [&](std::string_view name, const auto&) {
+                                 names.push_back(name);
+                               })
+                  .ok());
+  EXPECT_TRUE(names.empty());
+  ASSERT_TRUE(ForEachPeer(ring, kPrehashed, 5, 10,
+                          [&](std::string_view name, const auto&) {
+                            names.push_back(name);
+                          })
+                  .ok());
+  EXPECT_THAT(names, ElementsAre("ring_upper_bound", "ring_branchless"));
+  EXPECT_EQ(FindPeer("ring_interleaved")->scenario, kPrehashedBatch);
 }
 
 // ----------------------------------------------------------- rendezvous
@@ -508,7 +639,7 @@ TEST(PeersRegistryTest, RowsAreWellFormed) {
     names.push_back(info.name);
     EXPECT_NE(FindAlgorithm(info.base), nullptr) << info.base;
     EXPECT_TRUE(info.scenario == kPrehashed || info.scenario == kString ||
-                info.scenario == kBuild);
+                info.scenario == kBuild || info.scenario == kPrehashedBatch);
     EXPECT_FALSE(info.description.empty());
     EXPECT_FALSE(info.source.empty());
     EXPECT_EQ(FindPeer(info.name), &info);
@@ -517,7 +648,8 @@ TEST(PeersRegistryTest, RowsAreWellFormed) {
               ElementsAre("jump_paper", "ring_upper_bound", "ring_branchless",
                           "rendezvous_packed", "maglev_katran",
                           "maglev_katran_build", "libmemcached_ketama",
-                          "anchor_table_crc", "memento_jump_crc"));
+                          "anchor_table_crc", "memento_jump_crc",
+                          "ring_interleaved"));
   EXPECT_EQ(FindPeer("ring"), nullptr);
   EXPECT_EQ(FindPeer("libmemcached_ketama")->max_nodes,
             LibmemcachedKetama::kMaxServers);

@@ -1111,7 +1111,8 @@ TEST(ListJsonTest, HashesKeysetsExperimentsMetricsPeers) {
                          "jump_paper", "ring_upper_bound", "ring_branchless",
                          "rendezvous_packed", "maglev_katran",
                          "maglev_katran_build", "libmemcached_ketama",
-                         "anchor_table_crc", "memento_jump_crc"));
+                         "anchor_table_crc", "memento_jump_crc",
+                         "ring_interleaved"));
 }
 
 TEST(ListJsonTest, TextListingIsUnchangedByTheFlag) {
@@ -1925,6 +1926,27 @@ TEST(RunClusterTest, MissingMemcachedIsExitTwoBeforeAnythingRuns) {
                                "/nonexistent/memcached)"));
   EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
   EXPECT_FALSE(std::filesystem::exists(dir + "/results/cluster"));
+}
+
+// A bad batch in a lookup spec: one line naming the value and the valid
+// range, exit 2, nothing run.
+TEST(RunSpecTest, BadBatchIsOneLineWithExit2) {
+  std::string dir = ::testing::TempDir() + "chbench_batch_XXXXXX";
+  ASSERT_NE(mkdtemp(dir.data()), nullptr);
+  std::ofstream(dir + "/lookup.toml")
+      << "[[sweep]]\nkind = \"lookup\"\nalgorithm = [\"ring\"]\n"
+         "nodes = [10]\nkeys = [100]\nbatch = [16, 2048]\n";
+  const RunResult r = RunChbench({"run", "lookup", "--tier", "smoke",
+                                  "--spec-dir", dir, "--results-dir",
+                                  dir + "/results"});
+  ASSERT_TRUE(r.exited);
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_THAT(r.err, HasSubstr("key 'batch': value 2048 out of range; "
+                               "valid: 1..1024"));
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+  EXPECT_FALSE(std::filesystem::exists(dir + "/results/lookup"));
+  std::error_code ec;
+  std::filesystem::remove_all(dir, ec);
 }
 
 // Child processes of `parent` whose command is memcached.

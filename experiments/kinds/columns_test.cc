@@ -35,8 +35,9 @@ TEST(KindColumnsTest, EveryKindWritesOnlyItsDeclaredColumns) {
     ASSERT_TRUE(spec.ok()) << spec.status();
     for (const Cell& c : spec->cells) {
       if (c.timing() && !FindKindSchema(c.kind)->timing) continue;  // real
-      const std::string shape = absl::StrCat(c.kind, "|", c.scenario, "|",
-                                             c.multithread, "|", c.removal);
+      const std::string shape =
+          absl::StrCat(c.kind, "|", c.scenario, "|", c.multithread, "|",
+                       c.removal, "|", c.batch > 1);
       auto it = smallest.find(shape);
       const auto size = [](const Cell& x) {
         return uint64_t{x.nodes} + x.keys + x.requests;

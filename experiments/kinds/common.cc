@@ -38,6 +38,7 @@ ResultRow BaseRow(const Cell& c, const std::string& run_id) {
   r.repetition = c.repetition;
   if (c.replicas) r.replicas = c.replicas;
   r.topology = c.topology;
+  if (c.batch > 1) r.batch = c.batch;
   // The cluster axes, and the scenario (the event), are columns of every
   // row of the kinds that have them.
   const KindSchema* schema = FindKindSchema(c.kind);
@@ -195,6 +196,7 @@ TimingGroup MakeTimingGroup(std::span<const Cell* const> group) {
     m.params = cell->Params();
     m.placed_keys_per_node = cell->placed_keys_per_node;
     m.multithread = cell->multithread;
+    m.batch = cell->batch;
     m.removal = cell->removal;
     m.removed = cell->removed;
     g.members.push_back(std::move(m));

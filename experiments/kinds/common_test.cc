@@ -73,6 +73,40 @@ TEST(TimingRowsTest, ContextRowsCarryTheCellsScenario) {
   }
 }
 
+TEST(TimingRowsTest, EveryRowOfABatchedCellCarriesItsBatch) {
+  // Two cells of one group: single-key and batch 16. Both time lookup_ns;
+  // only the batch column keeps them apart in the summary.
+  const Cell single = LookupCell("prehashed");
+  Cell batched = LookupCell("prehashed");
+  batched.batch = 16;
+  const std::vector<const Cell*> group = {&single, &batched};
+  TimingGroupResult result;
+  result.samples = {Sample(0, "prehashed", "lookup_ns", {2.0, 2.1, 2.2}),
+                    Sample(1, "prehashed", "lookup_ns", {2.0, 2.2, 2.1}),
+                    Sample(1, "prehashed", "batch_lookup_ns", {1.0, 1.1, 1.2}),
+                    Sample(1, "prehashed", "batch_lookup_ns_ratio_to_single",
+                           {0.5, 0.52, 0.57})};
+  result.samples[1].batch = result.samples[2].batch = 16;
+  result.samples[3].batch = 16;
+  result.load_avg_1m = 1.5;
+  const auto rows = kinds::TimingRows(group, "t", result);
+  ASSERT_EQ(rows.size(), 2u);
+  for (const ResultRow& r : rows[0]) {
+    EXPECT_FALSE(r.batch.has_value()) << r.metric;
+  }
+  int lookup_rows = 0;
+  for (const ResultRow& r : rows[1]) {
+    EXPECT_EQ(r.batch, std::optional<uint64_t>(16)) << r.metric;
+    if (r.metric == "lookup_ns") ++lookup_rows;
+  }
+  EXPECT_EQ(lookup_rows, 3);
+  // And the group builds a batched member for the batched cell only.
+  const TimingGroup g = kinds::MakeTimingGroup(group);
+  ASSERT_EQ(g.members.size(), 2u);
+  EXPECT_EQ(g.members[0].batch, 1u);
+  EXPECT_EQ(g.members[1].batch, 16u);
+}
+
 TEST(TimingRowsTest, MixedScenariosLeaveTheContextScenarioToTheCell) {
   // A cell whose samples disagree (bounded_load: prehashed and placed) gives
   // the context rows its own scenario.

@@ -34,11 +34,11 @@ constexpr std::array<std::string_view, 6> kClusterScenarios = {
 // IsKindAxis). The algorithm parameters (vnodes, table_size, ...) and
 // repetitions, seed, min_time_s are every kind's; hash_speed accepts `nodes`
 // although its cells have none.
-constexpr std::array<std::string_view, 10> kLookupAxes = {
+constexpr std::array<std::string_view, 11> kLookupAxes = {
     "algorithm",  "preset",        "nodes",
     "scenario",   "removal",       "removed_fraction",
     "keys",       "keys_per_node", "placed_keys_per_node",
-    "multithread"};
+    "multithread", "batch"};
 constexpr std::array<std::string_view, 3> kBuildAndMemoryAxes = {
     "algorithm", "nodes", "placed_keys_per_node"};
 constexpr std::array<std::string_view, 5> kDisruptionAxes = {
@@ -72,8 +72,9 @@ constexpr std::array<KeyNote, 1> kClusterNotes = {
     {{"keys_per_node", "; use 'keys' (the universe)"}}};
 
 // The result columns each kind's rows fill beyond kCommonColumns.
-constexpr std::array<std::string_view, 6> kLookupColumns = {
-    "placed_keys", "scenario", "removal", "removed", "threads", "replicas"};
+constexpr std::array<std::string_view, 7> kLookupColumns = {
+    "placed_keys", "scenario", "removal", "removed",
+    "threads",     "replicas", "batch"};
 constexpr std::array<std::string_view, 1> kPlacedColumns = {"placed_keys"};
 constexpr std::array<std::string_view, 1> kScenarioColumns = {"scenario"};
 constexpr std::array<std::string_view, 3> kWeightsColumns = {"scenario", "node",
@@ -176,6 +177,22 @@ absl::Status CheckCluster(const SweepBlock& b) {
   return absl::OkStatus();
 }
 
+// The lookup kind's own rule: batched lookups (batch > 1) are timed in the
+// prehashed, weighted and string scenarios (bench/timing.h), not beside
+// LookupReplicas.
+absl::Status CheckLookup(const SweepBlock& b) {
+  for (int64_t v : b.batch) {
+    if (v > 1 && HasScenario(b, "replicas")) {
+      return BlockKeyError(
+          "batch", absl::StrCat("value ", v,
+                                " with scenario 'replicas'; batched lookups "
+                                "are timed in the prehashed, weighted and "
+                                "string scenarios; valid with replicas: 1"));
+    }
+  }
+  return absl::OkStatus();
+}
+
 // The replicas kind's own rules (experiments/kinds/replicas.h).
 absl::Status CheckReplicas(const SweepBlock& b) {
   if (b.replicas.empty()) {
@@ -260,6 +277,7 @@ constexpr std::array<KindSchema, 11> kSchemas = {{
      .keys = KeysFrom::kKeysOrPerNode,
      .axes = kLookupAxes,
      .columns = kLookupColumns,
+     .check = &CheckLookup,
      .removal = RemovalAxis::kOptional,
      .presets_scenario = "string"},
     {.name = "build",

@@ -6,7 +6,7 @@ questions.QUESTIONS (lookup, build, memory, disruption, balance,
 capabilities, removal: node failures, overprovision: capacity and probes,
 presets: production presets vs the plain algorithms, cluster: a cache
 cluster under change, replicas: replica sets under joins, failures and
-zone losses), seeds, figures (the figure list, collected from the
+zone losses, batching: single vs batched lookups), seeds, figures (the figure list, collected from the
 sections), draw (shared drawing helpers), layout (REPORT.md against the
 per-question pages, contents, tables without empty columns), headline
 (README block).

@@ -37,8 +37,8 @@ import math
 
 import pandas as pd
 
-from report import (capabilities, cluster, disruption, overprovision,
-                    presets, removal, replicas)
+from report import (batching, capabilities, cluster, disruption,
+                    overprovision, presets, removal, replicas)
 from report.common import (PARAM_COLS, cannot_add, filt, fmt_med, fmt_num,
                            fmt_paired, var_key as _var_key,
                            fmt_pct, fmt_value, interval, interval_words,
@@ -558,6 +558,7 @@ def items(ctx):
     out += overprovision.guide_items(ctx)
     out += presets.guide_items(ctx)
     out += cluster.guide_items(ctx)
+    out += batching.guide_items(ctx)
     return out
 
 

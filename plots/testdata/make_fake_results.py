@@ -148,7 +148,7 @@ class Writer:
             threads=None, node=None, weight=None, mode="", zipf=None,
             requests=None, cache_items=None, stale_fraction=None,
             utilization=None, bucket=None, replicas=None, topology="",
-            metric, value, unit, note="", noisy=0, n_eff=None):
+            batch=None, metric, value, unit, note="", noisy=0, n_eff=None):
         self.rows.append({
             "run_id": self.rid, "experiment": self.exp,
             "algorithm": algorithm, "hash": hash, "keyset": keyset,
@@ -163,7 +163,7 @@ class Writer:
             "requests": requests, "cache_items": cache_items,
             "stale_fraction": stale_fraction, "utilization": utilization,
             "bucket": bucket, "replicas": replicas, "topology": topology,
-            "metric": metric, "value": value,
+            "batch": batch, "metric": metric, "value": value,
             "unit": unit, "note": note, "noisy": noisy, "n_eff": n_eff})
 
     def write(self, out, date=DATE, tier=TIER, rid=None, cpu=None):
@@ -432,7 +432,63 @@ def gen_lookup(scale=1.0):
                         w.add(metric="lookups_per_s", value=th * 1e9 / base *
                               (1 + 0.03 * rng.standard_normal()), unit="1/s",
                               **c2)
+    gen_batched(w, scale)
     return w
+
+
+# Batched lookups (experiments/lookup.toml's batch blocks): (algorithm,
+# scenario, N, parameters, batch_lookup_ns / lookup_ns median, half-width of
+# the per-round spread). Built to cross 1 at known sizes (report_test.py):
+# the ring's ratio is above 1 at 10^4 points, straddles 1 at 10^5 and is
+# below from 10^6 points (N = 10^4) on; Maglev's straddles 1 at M = 65537
+# and at the default M = 100003 and is below at M = 5000011; anchor's
+# straddles 1 at every N (batching never pays); the string ring is below.
+BATCH = 16
+BATCH_CELLS = [
+    ("ring", "prehashed", 100, {"vnodes": RING_VNODES}, 1.03, 0.01),
+    ("ring", "prehashed", 1000, {"vnodes": RING_VNODES}, 0.99, 0.03),
+    ("ring", "prehashed", 10000, {"vnodes": RING_VNODES}, 0.60, 0.01),
+    ("ring", "string", 10000, {"vnodes": RING_VNODES}, 0.85, 0.01),
+    ("maglev", "prehashed", 1000, {"table_size": 65537}, 1.00, 0.03),
+    ("maglev", "prehashed", 1000, {"table_size": 100003}, 0.98, 0.05),
+    ("maglev", "prehashed", 1000, {"table_size": 5000011}, 0.75, 0.01),
+    ("anchor", "prehashed", 1000, {}, 1.00, 0.02),
+    ("anchor", "prehashed", 10000, {}, 1.00, 0.02),
+]
+# The ring's batched peer: its batch_lookup_ns over ours (ring / peer).
+BATCH_PEER = "ring_interleaved"
+BATCH_PEER_RATIO = 0.8
+
+
+def gen_batched(w, scale=1.0):
+    """The batched cells' rows (column batch = BATCH on every row of a
+    batched cell), from their own random stream so that every other row of
+    the fake tree stays as it was."""
+    brng = np.random.default_rng(20261205)
+    for a, sc, n, prm, ratio, spread in BATCH_CELLS:
+        base = lookup_ns(a, n) * scale
+        common = dict(algorithm=a, hash="xxh64", keyset="uniform", nodes=n,
+                      keys=100000, seed=1000, scenario=sc, batch=BATCH, **prm)
+        for rep in range(ROUNDS):
+            c = dict(common, repetition=rep)
+            single = base * (1 + 0.01 * brng.standard_normal())
+            # The rounds' ratios spread evenly over [ratio - spread,
+            # ratio + spread], in a shuffled order.
+            r = ratio + spread * (2 * ((rep * 7) % ROUNDS) / (ROUNDS - 1) - 1)
+            w.add(metric="lookup_ns", value=single, unit="ns", **c)
+            w.add(metric="batch_lookup_ns", value=single * r, unit="ns", **c)
+            w.add(metric="batch_lookup_ns_ratio_to_single", value=r,
+                  unit="ratio", **c)
+            if a == "ring" and sc == "prehashed":
+                pr = BATCH_PEER_RATIO * (1 + 0.005 * brng.standard_normal())
+                w.add(metric="batch_lookup_ns", value=single * r / pr,
+                      unit="ns", note="peer of ring",
+                      **dict(c, algorithm=BATCH_PEER))
+                w.add(metric=f"batch_lookup_ns_ratio_to_{BATCH_PEER}",
+                      value=pr, unit="ratio", **c)
+        w.add(metric="checksum", value=float(
+            zlib.crc32(f"{a}{n}{sc}".encode()) & 0xffffff), unit="id-fold",
+            **common)
 
 
 def gen_build():
@@ -1457,6 +1513,10 @@ METRICS = [  # (name, unit, better, timing, description)
      "jiffies over the cell"),
     ("sentinel_ns", "ns", "none", True, "machine-state sentinel, median"),
     ("checksum", "id-fold", "none", False, "fold of the owners"),
+    ("batch_lookup_ns", "ns", "lower", True, "time per key of LookupBatch "
+     "over `batch` keys per call"),
+    ("batch_lookup_ns_ratio_to_single", "ratio", "lower", True,
+     "batch_lookup_ns / lookup_ns of the same member, same round"),
     ("build_ns", "ns", "lower", True, "Build(N nodes)"),
     ("add_node_ns", "ns", "lower", True, "AddNode"),
     ("remove_node_ns", "ns", "lower", True, "RemoveNode"),
@@ -1598,6 +1658,9 @@ def registry():
             mets.append(dict(name=f"{m}_ratio_to_{p}", unit="ratio",
                              better="lower", timing=True,
                              description=f"{m} ours / {p}, same round"))
+    mets.append(dict(name=f"batch_lookup_ns_ratio_to_{BATCH_PEER}",
+                     unit="ratio", better="lower", timing=True,
+                     description=f"batch_lookup_ns ours / {BATCH_PEER}"))
     mets.append(dict(name=f"build_ns_ratio_to_{BUILD_PEER}", unit="ratio",
                      better="lower", timing=True,
                      description=f"build_ns ours / {BUILD_PEER}"))
@@ -1615,7 +1678,9 @@ def registry():
             "peers": [dict(name=p, base=b, description=f"fake peer of {b}",
                            source="fake") for p, b, _, _ in PEERS] +
             [dict(name=BUILD_PEER, base="maglev",
-                  description="fake build peer of maglev", source="fake")]}
+                  description="fake build peer of maglev", source="fake"),
+             dict(name=BATCH_PEER, base="ring",
+                  description="fake batched peer of ring", source="fake")]}
 
 
 def main(argv=None):
