@@ -162,6 +162,8 @@ def oracle(results, reqs, n, mem, ns, tier=None):
              (summ["scenario"] == scen) & (summ["nodes"] == nn) &
              summ["threads"].isna() & (summ["removal"] == "") &
              ~summ["algorithm"].isin(peers) & summ["median"].notna()]
+    if "batch" in c.columns:  # a batched cell's own single-key rows
+        c = c[c["batch"].isna()]
     cands = [r.to_dict() for _, r in c.iterrows()]
     noadd = set()
     for exp, col, val in (("disruption", "scenario", "add"),
