@@ -10,7 +10,7 @@ namespace {
 
 constexpr std::string_view kPeerPlaceholder = "<peer>";
 
-constexpr std::array<MetricInfo, 92> kMetrics = {{
+constexpr std::array<MetricInfo, 98> kMetrics = {{
     // Timing (vary run to run).
     {"lookup_ns", "ns", "lower", true,
      "time per lookup, independent lookups over a key array (throughput); "
@@ -83,7 +83,8 @@ constexpr std::array<MetricInfo, 92> kMetrics = {{
     {"moved_fraction", "fraction", "lower", false,
      "keys whose owner changed / keys"},
     {"moved_optimal_fraction", "fraction", "none", false,
-     "the minimum moved fraction: 1/(N+1) on add, r/N on removing r nodes"},
+     "the minimum moved fraction: 1/(N+1) on add, r/N on removing r nodes; "
+     "weight_change: the change of the server's share"},
     {"moved_excess_fraction", "fraction", "lower", false,
      "keys that moved although they did not have to / keys (0 is minimal)"},
     {"moved_over_optimum", "ratio", "none", false,
@@ -213,6 +214,23 @@ constexpr std::array<MetricInfo, 92> kMetrics = {{
     {"join_sets_changed_2plus", "fraction", "lower", false,
      "replicas: keys whose replica set changes two or more members on a "
      "join / K"},
+    {"weight_change_moved_over_optimum", "ratio", "none", false,
+     "weight_change: keys moved when one server's weight changes / the "
+     "change of its share (the fewest any placement moves); 1 is minimal, "
+     "below 1 the server's share follows its weight only in part"},
+    {"weight_change_back_moved_over_optimum", "ratio", "none", false,
+     "weight_change: keys moved when the weight is set back / the same "
+     "optimum"},
+    {"weight_change_restored_fraction", "fraction", "higher", false,
+     "weight_change: keys whose owner after the change and the return is "
+     "their first owner / K (1: the return undoes the change)"},
+    {"weight_share_error_median", "fraction", "lower", false,
+     "weight_mix: over one layout's servers, the median of |share / (w / "
+     "sum w) - 1|"},
+    {"weight_share_error_p95", "fraction", "lower", false,
+     "weight_mix: the same, 95th percentile (nearest rank)"},
+    {"weight_share_error_max", "fraction", "lower", false,
+     "weight_mix: the same, the worst server"},
     {"join_moved_over_optimum", "ratio", "lower", false,
      "replicas: copies moved by a join (sum of |new set \\ old set|) / "
      "r K / (N + 1)"},

@@ -1603,6 +1603,31 @@ class ReportTest(unittest.TestCase):
         self.assertEqual(row[2], common.fmt_pct(err.median()))
         self.assertEqual(row[4], common.fmt_pct(err.max()))
 
+    def test_weight_change_and_mix_tables(self):
+        self.need_fake()
+        q5 = self._page("balance")
+        ch = q5.split("one server's weight changed and set back")[1]
+        ch = ch.split("###")[0]
+        # maglev: 2 x (1 + N / 1000) x (1 + rep / 100), median rep 1.
+        row = [r for r in ch.splitlines() if r.startswith("| maglev | x2 |")]
+        self.assertEqual(len(row), 1)
+        cells = [c.strip() for c in row[0].split("|")[1:-1]]
+        self.assertEqual(cells[2], f"{2 * 1.01 * 1.01:.3g}×")   # N = 10
+        self.assertEqual(cells[4], f"{2 * 2 * 1.01:.3g}×")      # N = 1000
+        self.assertEqual(cells[6], common.fmt_pct(0.99))        # restored
+        mix = q5.split("Mixed server generations")[1].split("###")[0]
+        row = [r for r in mix.splitlines() if r.startswith("| ring |")]
+        self.assertEqual(len(row), 1)
+        cells = [c.strip() for c in row[0].split("|")[1:-1]]
+        self.assertEqual(cells[1], "exact")
+        # Layouts 0..3: medians over them of (1, 2, 3) x 0.05 x (1 + rep),
+        # then the worst of any layout, 3 x 0.05 x 4.
+        want = " / ".join(common.fmt_pct(v) for v in
+                          (0.05 * 2.5, 0.1 * 2.5, 0.15 * 2.5, 0.15 * 4))
+        self.assertEqual(cells[2], want)
+        rz = [r for r in mix.splitlines() if r.startswith("| rendezvous |")]
+        self.assertIn("| keys |", rz[0])
+
     def test_least_memory_counts_bytes_above_the_shared_bookkeeping(self):
         self.need_fake()
         line = self._guide("least_memory")

@@ -23,6 +23,10 @@ absl::StatusOr<std::vector<ResultRow>> RunMemory(const Cell&,
                                                  const std::string&);
 absl::StatusOr<std::vector<ResultRow>> RunWeights(const Cell&,
                                                   const std::string&);
+absl::StatusOr<std::vector<ResultRow>> RunWeightChange(const Cell&,
+                                                       const std::string&);
+absl::StatusOr<std::vector<ResultRow>> RunWeightMix(const Cell&,
+                                                    const std::string&);
 absl::StatusOr<std::vector<ResultRow>> RunRemoval(const Cell&,
                                                   const std::string&);
 absl::StatusOr<std::vector<ResultRow>> RunPresets(const Cell&,
@@ -52,7 +56,7 @@ absl::StatusOr<std::vector<std::vector<ResultRow>>> RunTiming(
 
 namespace {
 
-constexpr std::array<KindInfo, 11> kKinds = {{
+constexpr std::array<KindInfo, 13> kKinds = {{
     {"balance", "keys per node: max/mean, min/mean, rel. stddev, chi-squared",
      &kinds::RunBalance, nullptr},
     {"disruption", "keys moved when nodes join or leave, against the optimum",
@@ -61,6 +65,14 @@ constexpr std::array<KindInfo, 11> kKinds = {{
      &kinds::RunMemory, nullptr},
     {"weights", "each node's share of keys against its weight",
      &kinds::RunWeights, nullptr},
+    {"weight_change",
+     "one server's weight x2, x0.5 or x0.1 and back: keys moved against the "
+     "optimum (the change of its share), keys the return restores",
+     &kinds::RunWeightChange, nullptr},
+    {"weight_mix",
+     "servers of mixed generations (60 % weight 1, 30 % 2, 10 % 4): per "
+     "layout, the median, 95th percentile and worst share error",
+     &kinds::RunWeightMix, nullptr},
     {"removal",
      "nodes failing in random, FIFO or LIFO order: keys moved, balance over "
      "the live nodes, memory",

@@ -48,6 +48,12 @@ constexpr std::array<std::string_view, 4> kBalanceAxes = {
 constexpr std::array<std::string_view, 2> kHashSpeedAxes = {"nodes", "keys"};
 constexpr std::array<std::string_view, 4> kWeightsAxes = {
     "algorithm", "weights", "keys", "keys_per_node"};
+constexpr std::array<std::string_view, 6> kWeightChangeAxes = {
+    "algorithm", "preset", "nodes", "scenario", "keys", "keys_per_node"};
+constexpr std::array<std::string_view, 3> kWeightChangeScenarios = {
+    "x2", "x0.5", "x0.1"};
+constexpr std::array<std::string_view, 5> kWeightMixAxes = {
+    "algorithm", "preset", "nodes", "keys", "keys_per_node"};
 constexpr std::array<std::string_view, 7> kRemovalAxes = {
     "algorithm",        "nodes", "scenario",     "removal",
     "removed_fraction", "keys",  "keys_per_node"};
@@ -265,7 +271,7 @@ bool Always(const Cell&) { return true; }
 bool Never(const Cell&) { return false; }
 bool OnMemcached(const Cell& c) { return c.mode == "memcached"; }
 
-constexpr std::array<KindSchema, 11> kSchemas = {{
+constexpr std::array<KindSchema, 13> kSchemas = {{
     {.name = "lookup",
      .timing = true,
      .runs_alone = &Always,
@@ -339,6 +345,28 @@ constexpr std::array<KindSchema, 11> kSchemas = {{
      .axes = kWeightsAxes,
      .refusal_notes = kWeightsNotes,
      .columns = kWeightsColumns},
+    {.name = "weight_change",
+     .timing = false,
+     .runs_alone = &Never,
+     .scenarios = kWeightChangeScenarios,
+     .default_scenarios = kWeightChangeScenarios,
+     .places_keys = false,
+     .takes_algorithm = true,
+     .nodes = NodesFrom::kNodes,
+     .keys = KeysFrom::kKeysOrPerNode,
+     .axes = kWeightChangeAxes,
+     .columns = kWeightsColumns,
+     .min_nodes = 2},
+    {.name = "weight_mix",
+     .timing = false,
+     .runs_alone = &Never,
+     .places_keys = false,
+     .takes_algorithm = true,
+     .nodes = NodesFrom::kNodes,
+     .keys = KeysFrom::kKeysOrPerNode,
+     .axes = kWeightMixAxes,
+     .columns = kScenarioColumns,
+     .min_nodes = 2},
     {.name = "removal",
      .timing = false,
      .runs_alone = &Never,

@@ -207,6 +207,8 @@ def section(ctx):
     out += hashes_tables(ctx)
     out += bounded_table(ctx)
     out += weights_table(ctx)
+    out += weight_change_table(ctx)
+    out += weight_mix_table(ctx)
     return "\n".join(out)
 
 
@@ -396,7 +398,8 @@ def weights_table(ctx):
         return []
     rows = []
     layouts = set()
-    for a in style.order_algorithms(w.data["algorithm"].unique()):
+    shares = w.data[w.data["metric"] == "share"]
+    for a in style.order_algorithms(shares["algorithm"].unique()):
         err = weight_errors(w.data, a)
         if err.empty:
             rows.append([a, na_note(w, algorithm=a) or "—", "", "", "",
@@ -422,6 +425,104 @@ def weights_table(ctx):
                + ", ".join(f"{x:g}" for x in wts) + "." if ns else ""), "",
             md_table(["algorithm", "layouts", "worst error: median",
                       "p95", "max", "data"], rows), ""]
+
+
+def weight_change_table(ctx):
+    """One server's weight x2, x0.5, x0.1 and back (kind weight_change):
+    per algorithm and change, the median over the layouts of keys moved /
+    the optimum at each N, the same for the return at the largest N, and
+    the smallest fraction of keys the return gives back."""
+    w = ctx.exps.get("weights")
+    if w is None:
+        return []
+    d = w.data[w.data["metric"].isin(
+        ["weight_change_moved_over_optimum",
+         "weight_change_back_moved_over_optimum",
+         "weight_change_restored_fraction"]) & w.data["value"].notna()]
+    if d.empty:
+        return []
+    ns = sorted(d["nodes"].dropna().unique())
+    changes = [c for c in ("x2", "x0.5", "x0.1") if c in set(d["scenario"])]
+    rows = []
+    for a in style.order_algorithms(d["algorithm"].unique()):
+        for ch in changes:
+            da = d[(d["algorithm"] == a) & (d["scenario"] == ch)]
+            if da.empty:
+                continue
+
+            def med(metric, n=None):
+                x = da[da["metric"] == metric]
+                if n is not None:
+                    x = x[x["nodes"] == n]
+                return f"{x['value'].median():.3g}×" if not x.empty else "—"
+            rest = da[da["metric"] == "weight_change_restored_fraction"]
+            rows.append([a, ch] +
+                        [med("weight_change_moved_over_optimum", n)
+                         for n in ns] +
+                        [med("weight_change_back_moved_over_optimum",
+                             ns[-1]),
+                         fmt_pct(float(rest["value"].min()))
+                         if not rest.empty else "—",
+                         ctx.csv_link("weights")])
+    return ["### Weight changes: one server's weight changed and set back",
+            "",
+            "Node 0's weight multiplied by the factor, then set back, each "
+            "as RemoveNode + AddNode of the same name (kind weight_change); "
+            "keys moved over the optimum, the change of that server's share "
+            "(1× is minimal; below 1× its share follows the weight only in "
+            "part). Median over the layouts; algorithms start at weight 1 "
+            "per server, presets at 10. \"restored\": the fewest keys, over "
+            "the cells, whose owner after the return is their first.", "",
+            md_table(["algorithm", "change"] +
+                     [f"N={n:g}" for n in ns] +
+                     [f"back, N={ns[-1]:g}", "restored", "data"], rows), ""]
+
+
+def weight_mix_table(ctx):
+    """Mixed server generations (kind weight_mix): per algorithm and N, the
+    median over the layouts of each layout's median, 95th percentile and
+    worst share error, and the worst over the layouts."""
+    w = ctx.exps.get("weights")
+    if w is None:
+        return []
+    d = w.data[w.data["metric"].isin(
+        ["weight_share_error_median", "weight_share_error_p95",
+         "weight_share_error_max"]) & w.data["value"].notna()]
+    if d.empty:
+        return []
+    ns = sorted(d["nodes"].dropna().unique())
+    rows = []
+    for a in style.order_algorithms(d["algorithm"].unique()):
+        da = d[d["algorithm"] == a]
+        src = "exact" if set(da["scenario"]) == {"exact"} else "keys"
+        cells = []
+        for n in ns:
+            x = da[da["nodes"] == n]
+            if x.empty:
+                cells.append("—")
+                continue
+
+            def m(metric, f):
+                v = x[x["metric"] == metric]["value"]
+                return fmt_pct(float(f(v)))
+            cells.append(" / ".join([
+                m("weight_share_error_median", np.median),
+                m("weight_share_error_p95", np.median),
+                m("weight_share_error_max", np.median),
+                m("weight_share_error_max", np.max)]))
+        rows.append([a, src] + cells + [ctx.csv_link("weights")])
+    layouts = d.groupby(["algorithm", "nodes"])["repetition"].nunique()
+    return ["### Mixed server generations: shares against weights", "",
+            "60 % of the servers at weight 1, 30 % at 2, 10 % at 4, dealt "
+            "to the servers by a seeded shuffle (kind weight_mix), "
+            f"{int(layouts.min())}–{int(layouts.max())} layouts per cell. "
+            "Per layout, the share error |share / (w/Σw) − 1| over the "
+            "servers: each cell gives the median over the layouts of the "
+            "layout's median / 95th percentile / worst server, then the "
+            "worst server of any layout. Shares: exact (digest space, from "
+            "the state) or from the keys (their sampling error included).",
+            "", md_table(["algorithm", "shares"] +
+                         [f"N={n:g}" for n in ns] + ["data"], rows), ""]
 
 
 # ---------------------------------------------------------------------------

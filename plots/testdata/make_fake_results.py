@@ -866,6 +866,42 @@ def gen_weights():
                   nodes=len(weights), keys=keys, scenario="analytic", node=i,
                   weight=float(wt), metric="share", value=wt / tot,
                   unit="fraction", **params(a))
+    # Kind weight_change: fixed values (no random draws, so the rows above
+    # and every other experiment's stay as they were): moved / optimum =
+    # base[a] x (1 + N / 1000) x (1 + rep / 100); the return the same; the
+    # ring restores every key, maglev 99 %.
+    base = {"ring": 1.0, "rendezvous": 1.0, "maglev": 2.0}
+    for a in base:
+        for n in (10, 100, 1000):
+            for ch, f in (("x2", 2.0), ("x0.5", 0.5), ("x0.1", 0.1)):
+                for rep in range(3):
+                    v = base[a] * (1 + n / 1000) * (1 + rep / 100)
+                    for metric, val, unit in (
+                            ("weight_change_moved_over_optimum", v, "ratio"),
+                            ("weight_change_back_moved_over_optimum", v,
+                             "ratio"),
+                            ("weight_change_restored_fraction",
+                             0.99 if a == "maglev" else 1.0, "fraction")):
+                        w.add(algorithm=a, hash="xxh64", keyset="uniform",
+                              nodes=n, keys=keys, seed=9100 + rep,
+                              repetition=rep, scenario=ch, node=0, weight=f,
+                              metric=metric, value=val, unit=unit,
+                              **params(a))
+    # Kind weight_mix: per layout, median / p95 / worst share error =
+    # (1, 2, 3) x scale[a] x (1 + rep); exact shares for ring and maglev.
+    scale = {"ring": 0.05, "rendezvous": 0.002, "maglev": 0.001}
+    for a in scale:
+        for n in (10, 100, 1000):
+            for rep in range(4):
+                for k, metric in enumerate(("weight_share_error_median",
+                                            "weight_share_error_p95",
+                                            "weight_share_error_max")):
+                    w.add(algorithm=a, hash="xxh64", keyset="uniform",
+                          nodes=n, seed=9200 + rep, repetition=rep,
+                          scenario="measured" if a == "rendezvous"
+                          else "exact", metric=metric,
+                          value=(k + 1) * scale[a] * (1 + rep),
+                          unit="fraction", **params(a))
     return w
 
 
@@ -1539,6 +1575,18 @@ METRICS = [  # (name, unit, better, timing, description)
     ("load_rel_stddev", "ratio", "lower", False, "sd / mean"),
     ("load_chi2_pvalue", "probability", "none", False, "chi-square p"),
     ("share", "fraction", "none", False, "node's share of keys"),
+    ("weight_change_moved_over_optimum", "ratio", "none", False,
+     "keys moved by a weight change / the optimum"),
+    ("weight_change_back_moved_over_optimum", "ratio", "none", False,
+     "the same for the return"),
+    ("weight_change_restored_fraction", "fraction", "higher", False,
+     "keys restored by the return"),
+    ("weight_share_error_median", "fraction", "lower", False,
+     "median share error of a layout"),
+    ("weight_share_error_p95", "fraction", "lower", False,
+     "p95 share error of a layout"),
+    ("weight_share_error_max", "fraction", "lower", False,
+     "worst share error of a layout"),
     ("extra_db_reads", "reads", "lower", False, "cluster: database reads "
      "from the event on, minus the control run's"),
     ("steady_request_max_over_mean", "ratio", "lower", False, "cluster: "
