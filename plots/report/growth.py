@@ -211,10 +211,6 @@ def section(ctx):
             "so far / the optima summed over the same steps (1 = minimal).",
             "- max/mean: over the 2N live nodes; memory: MemoryBytes() "
             "after the step.", ""]
-    out += [" ".join(sentences(n, cs)), ""]
-    cost = lookup_cost(ctx.exps)
-    if cost:
-        out += [cost, ""]
     out += ref_note(ctx)
     rows = []
     for c in cs:
@@ -225,6 +221,12 @@ def section(ctx):
     out += [render(ctx, ["configuration", "cumulative moved/optimum at 2N",
                          "back at N", "max/mean at 2N", "memory at N",
                          "memory at 2N", "note"], rows), ""]
+    # After the table: a long table moves to the page with the block before
+    # it (layout.main_part), and these sentences stay in REPORT.md.
+    out += [" ".join(sentences(n, cs)), ""]
+    cost = lookup_cost(ctx.exps)
+    if cost:
+        out += [cost, ""]
     out += [ctx.data_links("growth"), ""]
     return "\n".join(out)
 
