@@ -83,7 +83,7 @@ std::string FormatRow(const ResultRow& r) {
                        FormatOptional(r.stale_fraction),
                        FormatOptional(r.utilization), FormatOptional(r.bucket),
                        FormatOptional(r.replicas), r.topology,
-                       FormatOptional(r.batch), r.metric,
+                       FormatOptional(r.batch), FormatOptional(r.step), r.metric,
                        FormatOptional(r.value), r.unit, r.note,
                        r.noisy ? "1" : "0", FormatOptional(r.n_eff)});
 }

@@ -30,7 +30,7 @@ TEST(CsvTest, HeaderIsTheSchema) {
             "load_factor,capacity,probes,keys,placed_keys,seed,repetition,"
             "scenario,removal,removed,threads,node,weight,mode,zipf,requests,"
             "cache_items,stale_fraction,utilization,bucket,replicas,topology,"
-            "batch,metric,value,unit,"
+            "batch,step,metric,value,unit,"
             "note,noisy,n_eff\n");
 }
 

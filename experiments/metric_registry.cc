@@ -10,7 +10,7 @@ namespace {
 
 constexpr std::string_view kPeerPlaceholder = "<peer>";
 
-constexpr std::array<MetricInfo, 98> kMetrics = {{
+constexpr std::array<MetricInfo, 99> kMetrics = {{
     // Timing (vary run to run).
     {"lookup_ns", "ns", "lower", true,
      "time per lookup, independent lookups over a key array (throughput); "
@@ -88,9 +88,13 @@ constexpr std::array<MetricInfo, 98> kMetrics = {{
     {"moved_excess_fraction", "fraction", "lower", false,
      "keys that moved although they did not have to / keys (0 is minimal)"},
     {"moved_over_optimum", "ratio", "none", false,
-     "presets: moved_fraction / its optimum (1/(N+1) on add, 1/N on "
-     "remove); below 1 when the joining or leaving server owns less than "
-     "its share"},
+     "presets, growth (per step): moved_fraction / its optimum (1/(N+1) on "
+     "add, 1/N on remove); below 1 when the joining or leaving server owns "
+     "less than its share"},
+    {"cumulative_moved_over_optimum", "ratio", "lower", false,
+     "growth: keys moved summed over the steps so far / the optima summed "
+     "over the same steps (K/(n+1) per join to n nodes, K/n per leave from "
+     "n); 1 is minimal"},
     {"moved_excess_over_optimum", "ratio", "lower", false,
      "presets: moved_excess_fraction / the optimum; 0 = minimal disruption"},
     {"step_moved_excess", "keys", "lower", false,

@@ -17,14 +17,14 @@
 
 namespace chbench {
 
-inline constexpr std::array<std::string_view, 37> kColumns = {
+inline constexpr std::array<std::string_view, 38> kColumns = {
     "run_id",   "experiment", "algorithm",   "hash",       "keyset",
     "nodes",    "vnodes",     "table_size",  "load_factor", "capacity",
     "probes",   "keys",       "placed_keys", "seed",       "repetition",
     "scenario", "removal",    "removed",     "threads",    "node",
     "weight",   "mode",       "zipf",        "requests",   "cache_items",
     "stale_fraction", "utilization", "bucket", "replicas", "topology",
-    "batch",
+    "batch",    "step",
     "metric",   "value",      "unit",        "note",
     "noisy",    "n_eff"};
 
@@ -32,8 +32,8 @@ inline constexpr std::array<std::string_view, 37> kColumns = {
 // readers (Assemble, Resummarize, plots/chdata.py) fill them in as empty,
 // so those runs stay usable. The flags (noisy, n_eff) have their own rule
 // (assemble.h Resummarize).
-inline constexpr std::array<std::string_view, 3> kOptionalColumns = {
-    "replicas", "topology", "batch"};
+inline constexpr std::array<std::string_view, 4> kOptionalColumns = {
+    "replicas", "topology", "batch", "step"};
 
 // The index of column `name` in kColumns (kColumns.size() if absent).
 constexpr size_t ColumnIndex(std::string_view name) {
@@ -90,6 +90,10 @@ struct ResultRow {
   // and the context rows); empty for single-key cells, so the summary keeps
   // a batched cell's lookup_ns apart from the batch-1 cell's.
   std::optional<uint64_t> batch;
+  // Growth experiment (experiments/kinds/growth.cc): the step of the
+  // scale-out and scale-in sequence, 0 (the N nodes built) .. 2N; empty
+  // elsewhere.
+  std::optional<uint64_t> step;
   std::string metric;             // e.g. "moved_fraction"
   std::optional<double> value;    // empty with a note when not applicable
   std::string unit;               // e.g. "fraction", "ns", "bytes"

@@ -305,7 +305,7 @@ TEST_F(SpecDirTest, WritesDataSummaryMetaAndResumes) {
                            "placed_keys,scenario,removal,removed,"
                            "threads,node,weight,mode,zipf,requests,"
                            "cache_items,stale_fraction,utilization,bucket,"
-                           "replicas,topology,batch,"
+                           "replicas,topology,batch,step,"
                            "metric,unit,n,n_eff,median,"
                            "median_ci_low,median_ci_high,min,max,cv,mean,"
                            "mean_ci_low,mean_ci_high,noisy\n"));

@@ -77,6 +77,10 @@
 //   # algorithms with replicas only (ring, rendezvous, choosek, crush)
 //   replicas = [2, 3, 5]          # replicas per key r, 1..5, r <= nodes
 //   topology = ["flat", "zones3"] # flat|zones3|zones3_uneven|racks_hosts
+//   # kind "growth" (experiments/kinds/growth.cc): nodes = N, grown to 2N
+//   # one node at a time and back (LIFO), keys (not keys_per_node), no
+//   # scenario; no stateful algorithm; N <= 2^23; keys x (2N + 1) lookups
+//   # (x 1.5 N for linear-time algorithms) <= 2^33
 //   repetitions = 5               # 1 .. 10000; see below
 //   seed = 0
 //   min_time_s = 0.1              # timing kinds; (0, 60]
@@ -168,10 +172,10 @@
 
 namespace chbench {
 
-inline constexpr std::array<std::string_view, 15> kExperimentNames = {
+inline constexpr std::array<std::string_view, 16> kExperimentNames = {
     "lookup",  "build",  "memory",       "disruption", "balance",
     "vnodes",  "hashes", "bounded_load", "weights",    "seeds",
-    "removal", "overprovision", "presets", "cluster", "replicas"};
+    "removal", "overprovision", "presets", "cluster", "replicas", "growth"};
 inline constexpr std::array<std::string_view, 3> kTierNames = {
     "smoke", "default", "full"};
 // Modes of the cluster kind: the in-process simulation (deterministic) or

@@ -2,8 +2,11 @@
 
 #include "experiments/spec.h"
 
+#include <map>
+#include <optional>
 #include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
@@ -603,6 +606,85 @@ probes = [1, 41]
                         "1..1024"));
   EXPECT_THAT(Error(std::string(kBase) + "probes = [0]\n"),
               HasSubstr("key 'probes': value 0 out of range; valid: 1..1024"));
+}
+
+// The growth kind's own rules: no stateful algorithm, at most 2^23 start
+// nodes, a bounded amount of mapping work; no scenario (its rows say grow or
+// shrink) and keys, not keys_per_node. Each error is one line.
+TEST(SpecTest, GrowthBlocks) {
+  const std::string head = "[[sweep]]\nkind = \"growth\"\n";
+  absl::StatusOr<Spec> ok =
+      Parse(head + "algorithm = [\"jump\", \"dx\"]\nnodes = [10, 64]\n"
+                   "keys = [1000]\noverprovision = [2]\n");
+  ASSERT_TRUE(ok.ok()) << ok.status();
+  ASSERT_EQ(ok->cells.size(), 4u);
+  for (const Cell& c : ok->cells) {
+    if (c.algorithm == "jump") {
+      EXPECT_FALSE(c.capacity.has_value());  // jump reads none
+    } else {
+      EXPECT_EQ(c.capacity, std::optional<uint64_t>(2 * c.nodes));  // dx
+    }
+  }
+  const std::vector<std::pair<std::string, std::string>> bad = {
+      {"algorithm = [\"bounded_load\"]\nnodes = [10]\nkeys = [100]\n",
+       "key 'algorithm': value 'bounded_load' is stateful"},
+      {"algorithm = [\"jump\"]\nnodes = [8388609]\nkeys = [100]\n",
+       "key 'nodes': value 8388609 out of range for kind 'growth'"},
+      {"algorithm = [\"rendezvous\"]\nnodes = [1000]\nkeys = [100000]\n",
+       "key 'nodes': value 1000 with keys = 100000 and algorithm 'rendezvous'"},
+      {"algorithm = [\"jump\"]\nnodes = [10]\nkeys = [100]\n"
+       "scenario = [\"grow\"]\n",
+       "key 'scenario': not used by kind 'growth'"},
+      {"algorithm = [\"jump\"]\nnodes = [10]\nkeys_per_node = [100]\n",
+       "key 'keys_per_node': not used by kind 'growth'"},
+  };
+  for (const auto& [body, want] : bad) {
+    const std::string e = Error(head + body);
+    EXPECT_THAT(e, HasSubstr(want)) << body;
+    EXPECT_EQ(e.find('\n'), std::string::npos) << e;
+  }
+}
+
+// The shipped growth spec provisions what growing to 2N needs, in every
+// tier: anchor and dx with capacity 2N, Maglev with the smallest prime
+// >= 100 * 2N, beside each one's default, at every N the sweep runs.
+TEST(SpecTest, ShippedGrowthSpecProvisionsTwiceN) {
+  for (std::string_view t : kTierNames) {
+    SCOPED_TRACE(t);
+    const std::string path =
+        std::string(CHBENCH_SOURCE_DIR) + "/experiments/growth.toml";
+    absl::StatusOr<Spec> spec = LoadSpec(path, path, "growth", t);
+    ASSERT_TRUE(spec.ok()) << spec.status();
+    // algorithm -> N -> {default seen, provisioned seen}
+    std::map<std::string, std::map<uint32_t, std::pair<bool, bool>>> seen;
+    for (const Cell& c : spec->cells) {
+      if (c.algorithm != "anchor" && c.algorithm != "dx" &&
+          c.algorithm != "maglev") {
+        continue;
+      }
+      // A default Maglev cell carries its default M (smallest prime >=
+      // 100 N); any other M must be the one for 2N.
+      const bool provisioned =
+          c.capacity.has_value() ||
+          (c.table_size.has_value() &&
+           *c.table_size != NextPrime(100u * uint64_t{c.nodes}));
+      if (c.capacity) EXPECT_EQ(*c.capacity, 2u * c.nodes) << c.Name();
+      if (provisioned && c.table_size) {
+        EXPECT_EQ(*c.table_size, NextPrime(200u * uint64_t{c.nodes}))
+            << c.Name();
+      }
+      auto& s = seen[c.algorithm][c.nodes];
+      (provisioned ? s.second : s.first) = true;
+    }
+    ASSERT_EQ(seen.size(), 3u);
+    for (const auto& [alg, by_n] : seen) {
+      for (const auto& [n, s] : by_n) {
+        EXPECT_TRUE(s.first && s.second) << alg << " N=" << n;
+      }
+    }
+    EXPECT_EQ(seen["maglev"].size(), seen["dx"].size());
+    EXPECT_EQ(seen["anchor"].size(), seen["dx"].size());
+  }
 }
 
 TEST(SpecTest, LookupScenariosAndMultithread) {

@@ -63,12 +63,13 @@ COLUMNS = ["run_id", "experiment", "algorithm", "hash", "keyset", "nodes",
            "removal", "removed", "threads", "node", "weight",
            "mode", "zipf", "requests", "cache_items", "stale_fraction",
            "utilization", "bucket", "replicas", "topology", "batch",
-           "metric", "value", "unit", "note", "noisy", "n_eff"]
+           "step", "metric", "value", "unit", "note", "noisy", "n_eff"]
 # The cluster experiment's columns (mode .. bucket, experiments/
 # result_row.h), the replicas experiment's (replicas, topology) and the
 # batched lookups' (batch: keys per LookupBatch call, on every row of a
-# batched cell) are empty elsewhere; runs written before they existed lack
-# them and read as empty (read_csv adds them).
+# batched cell) and the growth experiment's step (0 .. 2N of its scale-out
+# and scale-in sequence) are empty elsewhere; runs written before they
+# existed lack them and read as empty (read_csv adds them).
 STRING_COLUMNS = ["run_id", "experiment", "algorithm", "hash", "keyset",
                   "scenario", "removal", "mode", "topology", "metric", "unit",
                   "note"]
@@ -422,7 +423,7 @@ def load_experiment(results_dir, name, tier=None, run_id=None):
 
 EXPERIMENTS = ["lookup", "build", "memory", "disruption", "balance", "vnodes",
                "hashes", "bounded_load", "weights", "seeds", "removal",
-               "overprovision", "presets", "cluster", "replicas"]
+               "overprovision", "presets", "cluster", "replicas", "growth"]
 
 
 # The hash every comparison of algorithms uses; other hashes in the lookup

@@ -2182,6 +2182,140 @@ def _cells(metric, unit, values_by_algorithm, seeds=None):
     return data, {r["algorithm"]: r.to_dict() for _, r in summ.iterrows()}
 
 
+class GrowthReportTest(unittest.TestCase):
+    """The growth section on a fake tree (make_fake_results.py gen_growth:
+    modulo far above the optimum, maglev's default 2x per step, dx's
+    default doubling once, anchor's default unable to join), its numbers
+    read back from data.csv here, edited so that a provisioned
+    configuration stops being minimal, and without a growth run."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.tmp = tempfile.mkdtemp(prefix="chbench-growth-test-")
+        cls.results = os.path.join(cls.tmp, "fake")
+        _run([os.path.join(HERE, "testdata", "make_fake_results.py"),
+              "--out", cls.results])
+
+    @classmethod
+    def tearDownClass(cls):
+        shutil.rmtree(cls.tmp, ignore_errors=True)
+
+    def _text(self, results):
+        from report import growth
+        ctx = report.make_context(_args(
+            results, os.path.join(self.tmp, "out", "REPORT.md"),
+            os.path.join(self.tmp, "figures")))
+        return growth.section(ctx)
+
+    def _value(self, results, metric, step, **f):
+        d = pd.read_csv(os.path.join(_run_dir(results, "growth"),
+                                     "data.csv"), keep_default_na=False,
+                        dtype=str)
+        m = (d["metric"] == metric) & (d["nodes"] == "100") & \
+            (d["step"] == str(step))
+        for c in ("algorithm", "capacity", "table_size"):
+            m &= d[c] == f.get(c, "")
+        got = d[m]
+        self.assertEqual(len(got), 1, (metric, step, f))
+        return float(got["value"].iloc[0])
+
+    def test_table_matches_the_data(self):
+        text = self._text(self.results)
+        self.assertIn(f"## {questions.q('growth')}. Growth", text)
+        self.assertIn("N = 100 → 200 → 100", text)
+        import make_fake_results as mf
+        configs = [(a, p, prov) for a, p, prov in mf.growth_configs(100)
+                   if a != "anchor" or prov]
+        self.assertGreater(len(configs), 5)
+        for a, p, prov in configs:
+            f = {"algorithm": a}
+            f.update({k: str(v) for k, v in p.items()
+                      if k in ("capacity", "table_size")})
+            label = common.variant_label(dict(
+                algorithm=a, **{c: p.get(c) if (prov or c == "vnodes" or
+                                                c == "probes") else None
+                                for c in common.PARAM_COLS}))
+            if prov:
+                label += ", provisioned for 2N"
+            row = _row(text, label)
+            self.assertIsNotNone(row, label)
+            want = [self._value(self.results, "cumulative_moved_over_optimum",
+                                100, **f),
+                    self._value(self.results, "cumulative_moved_over_optimum",
+                                200, **f),
+                    self._value(self.results, "load_max_over_mean", 100,
+                                **f)]
+            for cell, v in zip(row[1:4], want):
+                self.assertEqual(cell, f"{v:.3g}×", (label, row))
+            self.assertEqual(row[4], common.fmt_num(self._value(
+                self.results, "memory_bytes", 0, **f)), label)
+            self.assertEqual(row[5], common.fmt_num(self._value(
+                self.results, "memory_bytes", 100, **f)), label)
+        # anchor's default cannot join: its row and the text say so.
+        row = _row(text, "anchor")
+        self.assertIn("not applicable", row[-1])
+        self.assertIn("Cannot grow as configured: anchor (", text)
+
+    def test_sentences_follow_the_data(self):
+        text = self._text(self.results)
+        minimal = [ln for ln in text.splitlines() if "Minimal over" in ln][0]
+        minimal = minimal.split("Above the optimum")[0]
+        self.assertIn("maglev (M=20011), provisioned for 2N", minimal)
+        self.assertIn("anchor (a=200), provisioned for 2N", minimal)
+        self.assertNotIn("modulo", minimal)
+        self.assertNotIn("maglev (M≈100N) (", minimal)
+        above = text.split("Above the optimum: ")[1].split(". ")[0]
+        self.assertTrue(above.startswith("modulo ("), above)
+        self.assertIn("maglev (M≈100N)", above)
+        self.assertIn("Room to grow, dx (a=200), provisioned for 2N against "
+                      "dx: memory at N", text)
+        self.assertIn("Room to grow, anchor (a=200), provisioned for 2N "
+                      "against anchor: memory at N", text)
+        self.assertIn("the default cannot take a node", text)
+
+        # A provisioned configuration made to move 1.5x the optimum leaves
+        # the minimal list and joins those above it.
+        def worse(d):
+            m = (d["algorithm"] == "maglev") & (d["table_size"] != "") & \
+                (d["metric"] == "cumulative_moved_over_optimum")
+            d.loc[m, "value"] = "1.5"
+            return d
+        edited = _edit_tree(self.results, os.path.join(self.tmp, "worse"),
+                            "growth", worse)
+        text = self._text(edited)
+        minimal = [ln for ln in text.splitlines() if "Minimal over" in ln][0]
+        self.assertNotIn("maglev (M=20011)",
+                         minimal.split("Above the optimum")[0])
+        self.assertIn("maglev (M=20011), provisioned for 2N (1.5×",
+                      text.split("Above the optimum: ")[1])
+
+    def test_lookup_cost_of_room_from_overprovision(self):
+        text = self._text(self.results)
+        line = [ln for ln in text.splitlines()
+                if ln.startswith("The lookup cost of that room")][0]
+        self.assertIn("N = 1000", line)
+        o = pd.read_csv(os.path.join(_run_dir(self.results, "overprovision"),
+                                     "summary.csv"))
+        o = o[(o["metric"] == "lookup_ns") & (o["scenario"] == "prehashed")]
+        for a in ("anchor", "dx"):
+            two = o[(o["algorithm"] == a) & (o["capacity"] == 2000)]
+            tight = o[(o["algorithm"] == a) & (o["capacity"] == 1000)]
+            self.assertIn(f"{a} {common.fmt_med(two.iloc[0].to_dict())} ns "
+                          f"with capacity 2N against "
+                          f"{common.fmt_med(tight.iloc[0].to_dict())} ns",
+                          line)
+        dst = os.path.join(self.tmp, "noop")
+        shutil.copytree(self.results, dst)
+        shutil.rmtree(os.path.join(dst, "overprovision"))
+        self.assertNotIn("The lookup cost of that room", self._text(dst))
+
+    def test_no_growth_run(self):
+        dst = os.path.join(self.tmp, "nogrowth")
+        shutil.copytree(self.results, dst)
+        shutil.rmtree(os.path.join(dst, "growth"))
+        self.assertIn("_No `growth` results yet._", self._text(dst))
+
+
 class StatisticsHelpersTest(unittest.TestCase):
     """common's interval, ranking and paired-comparison helpers on small
     crafted cells (no results tree)."""

@@ -1928,6 +1928,28 @@ TEST(RunClusterTest, MissingMemcachedIsExitTwoBeforeAnythingRuns) {
   EXPECT_FALSE(std::filesystem::exists(dir + "/results/cluster"));
 }
 
+// A stateful algorithm in a growth spec: one line naming it, exit 2,
+// nothing run.
+TEST(RunSpecTest, BadGrowthAlgorithmIsOneLineWithExit2) {
+  std::string dir = ::testing::TempDir() + "chbench_growth_XXXXXX";
+  ASSERT_NE(mkdtemp(dir.data()), nullptr);
+  std::ofstream(dir + "/growth.toml")
+      << "[[sweep]]\nkind = \"growth\"\n"
+         "algorithm = [\"jump\", \"bounded_load\"]\n"
+         "nodes = [10]\nkeys = [100]\n";
+  const RunResult r = RunChbench({"run", "growth", "--tier", "smoke",
+                                  "--spec-dir", dir, "--results-dir",
+                                  dir + "/results"});
+  ASSERT_TRUE(r.exited);
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_THAT(r.err, HasSubstr("key 'algorithm': value 'bounded_load' is "
+                               "stateful"));
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+  EXPECT_FALSE(std::filesystem::exists(dir + "/results/growth"));
+  std::error_code ec;
+  std::filesystem::remove_all(dir, ec);
+}
+
 // A bad batch in a lookup spec: one line naming the value and the valid
 // range, exit 2, nothing run.
 TEST(RunSpecTest, BadBatchIsOneLineWithExit2) {

@@ -33,6 +33,8 @@ absl::StatusOr<std::vector<ResultRow>> RunPresets(const Cell&,
                                                   const std::string&);
 absl::StatusOr<std::vector<ResultRow>> RunReplicas(const Cell&,
                                                    const std::string&);
+absl::StatusOr<std::vector<ResultRow>> RunGrowth(const Cell&,
+                                                 const std::string&);
 absl::StatusOr<std::vector<ResultRow>> RunClusterSim(const Cell&,
                                                      const std::string&);
 absl::StatusOr<std::vector<std::vector<ResultRow>>> RunClusterMemcached(
@@ -56,7 +58,7 @@ absl::StatusOr<std::vector<std::vector<ResultRow>>> RunTiming(
 
 namespace {
 
-constexpr std::array<KindInfo, 13> kKinds = {{
+constexpr std::array<KindInfo, 14> kKinds = {{
     {"balance", "keys per node: max/mean, min/mean, rel. stddev, chi-squared",
      &kinds::RunBalance, nullptr},
     {"disruption", "keys moved when nodes join or leave, against the optimum",
@@ -93,6 +95,11 @@ constexpr std::array<KindInfo, 13> kKinds = {{
      "changed by a join or a failure, scatter width, copysets and the loss "
      "probability of f simultaneous failures, hinted handoff",
      &kinds::RunReplicas, nullptr},
+    {"growth",
+     "scale-out from N to 2N nodes one at a time and back (LIFO): keys moved "
+     "per step and cumulatively against the optimum, balance and memory "
+     "after every step",
+     &kinds::RunGrowth, nullptr},
     {"lookup",
      "lookup throughput, latency and multi-thread rate, with the peers",
      nullptr, &kinds::RunTiming},

@@ -69,6 +69,8 @@ constexpr std::array<std::string_view, 7> kReplicasAxes = {
     "keys",      "replicas", "topology"};
 constexpr std::array<std::string_view, 1> kReplicasDefaultScenarios = {
     "zone_aware"};
+constexpr std::array<std::string_view, 3> kGrowthAxes = {"algorithm", "nodes",
+                                                         "keys"};
 
 constexpr std::array<KeyNote, 1> kWeightsNotes = {
     {{"nodes", " (one node per weight)"}}};
@@ -89,6 +91,8 @@ constexpr std::array<std::string_view, 3> kRemovalColumns = {
     "scenario", "removal", "removed"};
 constexpr std::array<std::string_view, 3> kReplicasColumns = {
     "scenario", "replicas", "topology"};
+constexpr std::array<std::string_view, 2> kGrowthColumns = {"scenario",
+                                                            "step"};
 constexpr std::array<std::string_view, 8> kClusterColumns = {
     "scenario",    "mode",           "zipf",        "requests",
     "cache_items", "stale_fraction", "utilization", "bucket"};
@@ -267,11 +271,53 @@ absl::Status CheckReplicas(const SweepBlock& b) {
   return absl::OkStatus();
 }
 
+// The growth kind's own rules (experiments/kinds/growth.cc): it maps every
+// key with Lookup after each of 2N steps, so stateful algorithms (which
+// would replay their placements) are refused, and so is a cell whose
+// lookups exceed kMaxGrowthWork, counting a lookup of a linear-time
+// algorithm (rendezvous, crush) as 1.5 N, its mean node count.
+constexpr double kMaxGrowthWork = 8.0 * (uint64_t{1} << 30);
+
+absl::Status CheckGrowth(const SweepBlock& b) {
+  for (const std::string& a : b.algorithm) {
+    const AlgorithmInfo* info = FindAlgorithm(a);
+    if (info == nullptr) continue;
+    if (info->capabilities.stateful) {
+      return BlockKeyError(
+          "algorithm",
+          absl::StrCat("value '", a,
+                       "' is stateful (it places keys); kind 'growth' maps "
+                       "keys with Lookup after every step: leave it out"));
+    }
+    for (int64_t n : b.nodes) {
+      if (n > (int64_t{1} << 23)) {
+        return BlockKeyError(
+            "nodes", absl::StrCat("value ", n, " out of range for kind "
+                                  "'growth' (it grows to 2N nodes); valid: ",
+                                  Range(1, int64_t{1} << 23)));
+      }
+      for (int64_t k : b.keys) {
+        double work = static_cast<double>(k) * static_cast<double>(2 * n + 1);
+        if (info->lookup_class == "linear") work *= 1.5 * static_cast<double>(n);
+        if (work > kMaxGrowthWork) {
+          return BlockKeyError(
+              "nodes",
+              absl::StrCat("value ", n, " with keys = ", k, " and algorithm '",
+                           a, "' maps ", work, " key-node pairs over the 2N "
+                           "steps; at most ", kMaxGrowthWork,
+                           ": lower keys or nodes"));
+        }
+      }
+    }
+  }
+  return absl::OkStatus();
+}
+
 bool Always(const Cell&) { return true; }
 bool Never(const Cell&) { return false; }
 bool OnMemcached(const Cell& c) { return c.mode == "memcached"; }
 
-constexpr std::array<KindSchema, 13> kSchemas = {{
+constexpr std::array<KindSchema, 14> kSchemas = {{
     {.name = "lookup",
      .timing = true,
      .runs_alone = &Always,
@@ -416,6 +462,17 @@ constexpr std::array<KindSchema, 13> kSchemas = {{
      .check = &CheckReplicas,
      .min_nodes = 2,
      .presets_scenario = "zone_aware"},
+    {.name = "growth",
+     .timing = false,
+     .runs_alone = &Never,
+     .places_keys = false,
+     .takes_algorithm = true,
+     .nodes = NodesFrom::kNodes,
+     .keys = KeysFrom::kKeysOnly,
+     .axes = kGrowthAxes,
+     .columns = kGrowthColumns,
+     .check = &CheckGrowth,
+     .min_nodes = 1},
 }};
 
 }  // namespace

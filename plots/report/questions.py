@@ -8,7 +8,7 @@ pages (<pages dir>/<name>.md)."""
 
 QUESTIONS = ("lookup", "build", "memory", "disruption", "balance",
              "capabilities", "removal", "overprovision", "presets",
-             "cluster", "replicas", "batching")
+             "cluster", "replicas", "batching", "growth")
 
 
 def q(name, part=""):

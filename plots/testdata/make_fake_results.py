@@ -148,7 +148,8 @@ class Writer:
             threads=None, node=None, weight=None, mode="", zipf=None,
             requests=None, cache_items=None, stale_fraction=None,
             utilization=None, bucket=None, replicas=None, topology="",
-            batch=None, metric, value, unit, note="", noisy=0, n_eff=None):
+            batch=None, step=None, metric, value, unit, note="", noisy=0,
+            n_eff=None):
         self.rows.append({
             "run_id": self.rid, "experiment": self.exp,
             "algorithm": algorithm, "hash": hash, "keyset": keyset,
@@ -163,7 +164,7 @@ class Writer:
             "requests": requests, "cache_items": cache_items,
             "stale_fraction": stale_fraction, "utilization": utilization,
             "bucket": bucket, "replicas": replicas, "topology": topology,
-            "batch": batch, "metric": metric, "value": value,
+            "batch": batch, "step": step, "metric": metric, "value": value,
             "unit": unit, "note": note, "noisy": noisy, "n_eff": n_eff})
 
     def write(self, out, date=DATE, tier=TIER, rid=None, cpu=None):
@@ -1558,6 +1559,8 @@ METRICS = [  # (name, unit, better, timing, description)
     ("remove_node_ns", "ns", "lower", True, "RemoveNode"),
     ("place_ns", "ns", "lower", True, "PlaceBatch per key"),
     ("memory_bytes", "bytes", "lower", False, "self-reported bytes"),
+    ("cumulative_moved_over_optimum", "ratio", "lower", False, "growth: "
+     "keys moved over the steps so far / their optima summed"),
     ("heap_bytes", "bytes", "lower", False, "heap bytes"),
     ("memory_bytes_per_node", "bytes", "lower", False, "bytes / N"),
     ("memory_bytes_per_key", "bytes", "lower", False, "bytes per placed "
@@ -1697,6 +1700,115 @@ def gen_presets():
     return w
 
 
+# --- growth (experiments/growth.toml) ---------------------------------------
+
+GROWTH_N = (10, 100)
+GROWTH_KEYS = 100000
+# Per-step moved/optimum of the crafted configurations (the others: 1).
+GROWTH_MAGLEV_DEFAULT = 2.0      # M fixed for N: fewer slots per node at 2N
+GROWTH_MAGLEV_PROVISIONED = 1.01
+GROWTH_DX_DOUBLING = 30.0        # the join that doubles dx's full array
+GROWTH_NA = "not applicable: anchor: no free bucket (capacity a = {})"
+
+
+def growth_configs(n):
+    """(algorithm, params, provisioned) of the growth experiment at N:
+    every algorithm that is not stateful at its default, anchor and dx with
+    capacity 2N, maglev with the smallest prime >= 100 * 2N."""
+    out = [(a, params(a, n), False) for a in ALL_ALGOS
+           if a not in with_capability("stateful")]
+    out += [("anchor", dict(capacity=2 * n), True),
+            ("dx", dict(capacity=2 * n), True),
+            ("maglev", dict(table_size=chdata.smallest_prime_at_least(
+                200 * n)), True)]
+    return out
+
+
+def growth_step_ratio(a, prm, provisioned, n0, live, grow):
+    """The crafted moved/optimum of one step from `live` nodes."""
+    if a == "modulo":
+        # about (live)/(live+1) of the keys move on a join, optimum 1/(live+1)
+        return float(live) if grow else float(live - 1)
+    if a == "maglev":
+        return GROWTH_MAGLEV_PROVISIONED if provisioned else \
+            GROWTH_MAGLEV_DEFAULT
+    if a == "dx" and not provisioned and grow and \
+            live == next_pow2(n0) and live >= n0:
+        return GROWTH_DX_DOUBLING
+    return 1.0
+
+
+def growth_memory(a, prm, provisioned, n0, live, grown):
+    """Fake MemoryBytes after a step with `live` nodes, `grown`: the most
+    nodes the instance had (dx keeps a doubled array, anchor its a)."""
+    if a == "anchor":
+        return 64 + 16 * prm.get("capacity", n0)
+    if a == "dx":
+        size = prm.get("capacity") or next_pow2(n0)
+        while size < grown:
+            size *= 2
+        return 64 + 4 * size + 8 * live
+    if a == "maglev":
+        return prm["table_size"] * 4 + 40 * live
+    return state_bytes(a, live)
+
+
+def gen_growth():
+    """experiments/growth.toml's shape at N = 10 and 100, one repetition:
+    steps 0 .. 2N with moved_over_optimum, cumulative_moved_over_optimum,
+    load_max_over_mean and memory_bytes. Crafted: modulo moves about
+    n times the optimum per step; maglev's default 2x per step, 1.01x
+    provisioned; dx's default doubles its full array at one join (30x that
+    step's optimum, and its memory doubles); anchor's default refuses the
+    first join (not applicable); every other configuration is minimal."""
+    g = np.random.default_rng(4040)
+    w = Writer("growth")
+    for n0 in GROWTH_N:
+        for a, prm, prov in growth_configs(n0):
+            c = dict(algorithm=a, hash="xxh64", keyset="uniform", nodes=n0,
+                     seed=0, repetition=0, **prm)
+            live, grown = n0, n0
+            bal = 1.05 + 0.02 * (a == "ring")
+
+            def state(step, scenario):
+                w.add(**c, keys=GROWTH_KEYS, step=step, scenario=scenario,
+                      metric="load_max_over_mean",
+                      value=bal + 0.01 * g.random(), unit="ratio")
+                w.add(**c, step=step, scenario=scenario,
+                      metric="memory_bytes", unit="bytes",
+                      value=float(growth_memory(a, prm, prov, n0, live,
+                                                grown)))
+            state(0, "start")
+            moved_sum = opt_sum = 0.0
+            for step in range(1, 2 * n0 + 1):
+                grow = step <= n0
+                sc = "grow" if grow else "shrink"
+                if a == "anchor" and not prov:
+                    note = GROWTH_NA.format(n0)
+                    for m in ("moved_over_optimum",
+                              "cumulative_moved_over_optimum",
+                              "load_max_over_mean"):
+                        w.add(**c, keys=GROWTH_KEYS, step=step, scenario=sc,
+                              metric=m, value=None, unit="ratio", note=note)
+                    w.add(**c, step=step, scenario=sc, metric="memory_bytes",
+                          value=None, unit="bytes", note=note)
+                    break
+                opt = GROWTH_KEYS / (live + 1) if grow else GROWTH_KEYS / live
+                ratio = growth_step_ratio(a, prm, prov, n0, live, grow) * \
+                    (1 + 0.002 * g.standard_normal())
+                moved_sum += ratio * opt
+                opt_sum += opt
+                live += 1 if grow else -1
+                grown = max(grown, live)
+                w.add(**c, keys=GROWTH_KEYS, step=step, scenario=sc,
+                      metric="moved_over_optimum", value=ratio, unit="ratio")
+                w.add(**c, keys=GROWTH_KEYS, step=step, scenario=sc,
+                      metric="cumulative_moved_over_optimum",
+                      value=moved_sum / opt_sum, unit="ratio")
+                state(step, sc)
+    return w
+
+
 def registry():
     algos = REGISTRY_ALGORITHMS
     mets = [dict(name=m, unit=u, better=b, timing=t, description=d)
@@ -1743,7 +1855,7 @@ def main(argv=None):
     for gen in (gen_lookup, gen_build, gen_memory, gen_disruption,
                 gen_balance, gen_vnodes, gen_hashes, gen_bounded_load,
                 gen_weights, gen_seeds, gen_removal, gen_overprovision,
-                gen_presets, gen_cluster, gen_replicas):
+                gen_presets, gen_cluster, gen_replicas, gen_growth):
         gen().write(args.out, cpu=args.cpu)
     # An older run that must NOT be selected (values 10x slower).
     gen_lookup(scale=10.0).write(args.out, date="2020-01-01T00:00:00Z",
