@@ -398,12 +398,15 @@ def weights_table(ctx):
         return []
     rows = []
     layouts = set()
+    unweighted = []
     shares = w.data[w.data["metric"] == "share"]
     for a in style.order_algorithms(shares["algorithm"].unique()):
         err = weight_errors(w.data, a)
         if err.empty:
-            rows.append([a, na_note(w, algorithm=a) or "—", "", "", "",
-                         ctx.csv_link("weights")])
+            if na_note(w, algorithm=a):
+                unweighted.append(a)  # named after the table
+                continue
+            rows.append([a, "—", "", "", "", ctx.csv_link("weights")])
             continue
         layouts.add(len(err))
         rows.append([a, str(len(err)), fmt_pct(float(err.median())),
@@ -422,7 +425,9 @@ def weights_table(ctx):
             "w/Σw, |share − w/Σw| / (w/Σw), over the nodes; then its "
             "distribution over the layouts: what one deployment sees. "
             + (f"N = {join_names([f'{x:g}' for x in ns])}, weights "
-               + ", ".join(f"{x:g}" for x in wts) + "." if ns else ""), "",
+               + ", ".join(f"{x:g}" for x in wts) + "." if ns else "")
+            + (" Not applicable (no weights): " + join_names(unweighted)
+               + "." if unweighted else ""), "",
             md_table(["algorithm", "layouts", "worst error: median",
                       "p95", "max", "data"], rows), ""]
 
@@ -865,6 +870,8 @@ def fig_weights(exps, out):
                 **style.IDEAL_KW)
     na = e.not_applicable()
     if not na.empty:
+        na = na[na["metric"] == "share"]
+    if not na.empty:
         ax.text(0.02, 0.98, "no weights (n/a): " + ", ".join(
             style.order_algorithms(na["algorithm"].unique())),
             transform=ax.transAxes, va="top", fontsize=7, color="#444444")
@@ -894,6 +901,10 @@ FIGURES = [
 
 # Where each figure sits: under the subsection whose heading starts so
 # (the others after the section's first paragraph).
+# The weight changes and mixed generations: their tables are long, and the
+# main report keeps the per-node shares.
+PAGE_ONLY = ("### Weight changes", "### Mixed server generations")
+
 FIGURE_UNDER = {"vnodes_balance": "### Ring: balance vs virtual nodes",
                 "hashes_balance": "### Balance per hash",
                 "hashes_speed": "### Balance per hash",

@@ -206,11 +206,10 @@ def section(ctx):
             "n. \"Provisioned for 2N\": the configuration a user must give "
             "to reach 2N (a capacity of 2N; Maglev's table for 2N), beside "
             "the default. Lookup time with that room is measured by the "
-            "`overprovision` experiment.", "",
-            "- cumulative moved/optimum: keys moved summed over the steps "
-            "so far / the optima summed over the same steps (1 = minimal).",
-            "- max/mean: over the 2N live nodes; memory: MemoryBytes() "
-            "after the step.", ""]
+            "`overprovision` experiment. Cumulative moved/optimum: keys "
+            "moved summed over the steps so far / the optima summed over "
+            "the same steps (1 = minimal); max/mean: over the 2N live "
+            "nodes; memory: MemoryBytes() after the step.", ""]
     out += ref_note(ctx)
     rows = []
     for c in cs:
@@ -225,9 +224,7 @@ def section(ctx):
     # it (layout.main_part), and these sentences stay in REPORT.md.
     out += [" ".join(sentences(n, cs)), ""]
     cost = lookup_cost(ctx.exps)
-    if cost:
-        out += [cost, ""]
-    out += [ctx.data_links("growth"), ""]
+    out += [(cost + " " if cost else "") + ctx.data_links("growth"), ""]
     return "\n".join(out)
 
 

@@ -45,8 +45,12 @@ def _commit(m):
 
 
 def _newest(exps):
+    """The meta.json of the newest run with timing rows (its machine is the
+    one the times were measured on; meta.json `benchmark_context` is set
+    only for them), else of the newest run."""
     metas = [e.meta for e in exps.values()]
-    return max(metas, key=chdata.meta_date) if metas else None
+    timed = [m for m in metas if m.get("benchmark_context")]
+    return max(timed or metas, key=chdata.meta_date) if metas else None
 
 
 def machine_rows(meta):
@@ -80,10 +84,10 @@ def differences(exps):
     out = []
     for k, by in vals.items():
         if len(by) > 1:
-            out.append(f"Runs differ in {k}: " + "; ".join(
+            out.append(f"- Runs differ in {k}: " + "; ".join(
                 f"{v} ({', '.join(names)})" for v, names in by.items())
-                + ".\n")
-    return out
+                + ".")
+    return out + [""] if out else out
 
 
 def shard_lines(exps):
@@ -153,15 +157,19 @@ def parts(ctx, args):
     for i, (k, v) in enumerate(lr):
         rows.append([k, v] + ([rr[i][1]] if rr else []))
     lines += ["## Machine and build", "",
-              "The machine and build of the newest run; where other runs "
+              "The machine and build of the newest run with timing rows; "
+              "where other runs "
               "differ, the lines below the table say how. Each run's "
               "commit: [Runs used](#runs).", "",
               md_table(header, rows), ""]
     cpus = {_g(e.meta, "cpu_model", "cpu") for e in ctx.exps.values()}
+    diff = differences(ctx.exps)
     if len(cpus) > 1:
-        lines.append("**Warning:** this report's runs come from different "
-                     "CPUs: " + "; ".join(sorted(cpus)) + ".\n")
-    lines += differences(ctx.exps)
+        # The first item of the differences' list, or a paragraph.
+        lines.append(("- " if diff else "") + "**Warning:** this report's "
+                     "runs come from different CPUs: "
+                     + "; ".join(sorted(cpus)) + "." + ("" if diff else "\n"))
+    lines += diff
     lines += shard_lines(ctx.exps)
     out.append(("machine", "Machine and build", "\n".join(lines)))
     runs = []

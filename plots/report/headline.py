@@ -122,8 +122,8 @@ def block(ctx, readme_path, report_path):
         p = os.path.join(ctx.figures_dir, stem + ".png")
         if os.path.isfile(p):
             out += [f"![{dict(FIGURES)[stem]}]({rel(p)})", ""]
-    absent = ("" if not unmeasured else " Algorithms in none of these "
-              "experiments (no row): " +
+    absent = ("" if not unmeasured else " Algorithms in none of the "
+              "lookup, memory, disruption and balance runs (no row): " +
               ", ".join(f"`{a}`" for a in unmeasured) + ".")
     out += [f"Runs: {runs}. Commit: " +
             ", ".join(f"`{c}`" for c in commits) + "." + absent, HEADLINE_END]

@@ -1,0 +1,1 @@
+window.CHBENCH_PAGE = {"question":"growth","charts":[]};
