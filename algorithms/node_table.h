@@ -181,7 +181,8 @@ class NodeTable {
       return absl::InvalidArgumentError(
           absl::StrCat(algorithm_, " does not support weights (node '",
                        spec.name, "' has weight ", spec.weight,
-                       "); weighted algorithms: ring, rendezvous, maglev"));
+                       "); `chbench list` shows the algorithms with "
+                       "weights"));
     }
     return absl::OkStatus();
   }
