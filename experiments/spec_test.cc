@@ -668,7 +668,9 @@ TEST(SpecTest, ShippedGrowthSpecProvisionsTwiceN) {
           c.capacity.has_value() ||
           (c.table_size.has_value() &&
            *c.table_size != NextPrime(100u * uint64_t{c.nodes}));
-      if (c.capacity) EXPECT_EQ(*c.capacity, 2u * c.nodes) << c.Name();
+      if (c.capacity) {
+        EXPECT_EQ(*c.capacity, 2u * c.nodes) << c.Name();
+      }
       if (provisioned && c.table_size) {
         EXPECT_EQ(*c.table_size, NextPrime(200u * uint64_t{c.nodes}))
             << c.Name();

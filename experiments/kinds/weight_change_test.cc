@@ -176,7 +176,9 @@ TEST(WeightMixTest, LayoutsHoldTheMixInASeededOrder) {
     EXPECT_EQ(std::count(w.begin(), w.end(), 2.0),
               static_cast<long>(std::llround(0.3 * n)));
     EXPECT_EQ(w, MixedWeights(n, 1));
-    if (n >= 10) EXPECT_NE(w, MixedWeights(n, 2));
+    if (n >= 10) {
+      EXPECT_NE(w, MixedWeights(n, 2));
+    }
   }
 }
 
