@@ -75,6 +75,25 @@ inline uint64_t DoubleDigests(uint32_t weight, uint64_t total_weight,
   return static_cast<uint64_t>(std::floor(c));
 }
 
+// The two digest counts above as Preset::CheckEveryServerGetsPoints takes
+// them, (w, total) -> digests of a server of weight w at `live` servers,
+// with the formula as its error message names it.
+struct Float32DigestCount {
+  static constexpr std::string_view kFormula =
+      "4 x floor(w / sum * 40 * N) (float)";
+  uint64_t live;
+  uint64_t operator()(uint64_t w, uint64_t total) const {
+    return Float32Digests(static_cast<uint32_t>(w), total, live);
+  }
+};
+struct DoubleDigestCount {
+  static constexpr std::string_view kFormula = "4 x floor(w / sum * 40 * N)";
+  uint64_t live;
+  uint64_t operator()(uint64_t w, uint64_t total) const {
+    return DoubleDigests(static_cast<uint32_t>(w), total, live);
+  }
+};
+
 }  // namespace chbench::ketama
 
 #endif  // CHBENCH_ALGORITHMS_PRESETS_KETAMA_H_

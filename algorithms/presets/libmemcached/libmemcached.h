@@ -100,12 +100,8 @@ class LibmemcachedPreset final : public Preset {
     const uint64_t total_weight = LiveWeightSum();
     const bool weighted = WeightedFormula();
     if (weighted) {
-      if (absl::Status s = CheckEveryServerGetsPoints(
-              [&](uint64_t w, uint64_t total) {
-                return ketama::Float32Digests(static_cast<uint32_t>(w), total,
-                                              live_count_);
-              },
-              "4 x floor(w / sum * 40 * N) (float)");
+      const ketama::Float32DigestCount count{live_count_};
+      if (absl::Status s = CheckEveryServerGetsPoints(count, count.kFormula);
           !s.ok()) {
         return s;
       }

@@ -75,12 +75,8 @@ class NpmHashringPreset final : public Preset {
  private:
   absl::Status Rebuild() override {
     const uint64_t total_weight = LiveWeightSum();
-    if (absl::Status s = CheckEveryServerGetsPoints(
-            [&](uint64_t w, uint64_t total) {
-              return ketama::DoubleDigests(static_cast<uint32_t>(w), total,
-                                           live_count_);
-            },
-            "4 x floor(w / sum * 40 * N)");
+    const ketama::DoubleDigestCount count{live_count_};
+    if (absl::Status s = CheckEveryServerGetsPoints(count, count.kFormula);
         !s.ok()) {
       return s;
     }
