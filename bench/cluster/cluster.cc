@@ -249,10 +249,7 @@ class Driver {
       live_ = 0;
       for (bool a : alive_) live_ += a;
       // Request-bounded ring: requests per server per bucket.
-      cap_ = live_ == 0 ? 0
-                        : static_cast<uint64_t>(std::ceil(
-                              cfg_.params.load_factor * static_cast<double>(per) /
-                              live_));
+      cap_ = RequestCap(cfg_.params.load_factor, per, live_);
       std::vector<WorkerStats> ws(workers);
       const uint64_t first = static_cast<uint64_t>(b) * per;
       const auto bt0 = std::chrono::steady_clock::now();
@@ -489,6 +486,16 @@ bool ValidKey(const std::string& k) {
 }
 
 }  // namespace
+
+uint64_t RequestCap(double load_factor, uint64_t bucket_requests,
+                    uint32_t live) {
+  if (live == 0) return 0;
+  constexpr unsigned __int128 kScale = 1000000;
+  const auto c = static_cast<unsigned __int128>(std::llround(load_factor * 1e6));
+  const unsigned __int128 num = c * bucket_requests;
+  const unsigned __int128 den = kScale * live;
+  return static_cast<uint64_t>((num + den - 1) / den);
+}
 
 absl::Status ValidateClusterConfig(const ClusterConfig& cfg) {
   const auto bad = [](std::string_view field, auto value,

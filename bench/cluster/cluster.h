@@ -121,6 +121,14 @@ struct ClusterConfig {
 // InvalidArgument naming the bad field, its value and the valid range.
 absl::Status ValidateClusterConfig(const ClusterConfig& cfg);
 
+// bounded_load's cap on the requests a server takes in one time bucket:
+// ceil(c x bucket_requests / live), computed exactly for a load factor c
+// with up to six decimals (c is read as round(c x 10^6) / 10^6): in
+// doubles 1.1 x 10^5 / 1000 is 110.00000000000001, whose ceiling would let
+// every server take one request more than the bound. 0 when live is 0.
+uint64_t RequestCap(double load_factor, uint64_t bucket_requests,
+                    uint32_t live);
+
 // One bucket of a run.
 struct BucketStats {
   uint64_t requests = 0;

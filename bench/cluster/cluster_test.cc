@@ -255,5 +255,37 @@ TEST(ClusterTest, HotKeysUnbalanceRequests) {
             std::ceil(1.25 * mean) / mean + 1e-9);
 }
 
+// The cap is exact where doubles are not: 1.1 x 10^5 / 1000 and
+// 1.1 x 4 x 10^4 / 10 are 110.00000000000001 and 4400.000000000001 in
+// doubles, whose ceilings (111, 4401) would let a server take one request
+// above c times the mean.
+TEST(ClusterTest, RequestCapIsTheExactCeiling) {
+  EXPECT_EQ(RequestCap(1.1, 100000, 1000), 110u);
+  EXPECT_EQ(RequestCap(1.1, 40000, 10), 4400u);
+  EXPECT_EQ(RequestCap(1.25, 1001, 10), 126u);  // 125.125
+  EXPECT_EQ(RequestCap(1.05, 100, 7), 15u);
+  EXPECT_EQ(RequestCap(1.5, 0, 3), 0u);
+  EXPECT_EQ(RequestCap(1.1, 100, 0), 0u);
+}
+
+// Under hot keys every server of a bounded-load run stays within
+// ceil(c x the mean): N = 100, 100 requests per server and bucket, c = 1.1,
+// at most 110 requests (the hottest key alone would give its server ~9x).
+TEST(ClusterTest, BoundedLoadNeverExceedsItsCap) {
+  ClusterConfig c = Small("bounded_load", "none");
+  c.nodes = 100;
+  c.universe = 10000;
+  c.zipf = 0.99;
+  c.requests = 100000;
+  c.buckets = 10;
+  c.params.load_factor = 1.1;
+  absl::StatusOr<ClusterRun> run = SimulateCluster(c);
+  ASSERT_TRUE(run.ok()) << run.status();
+  ASSERT_EQ(run->bucket_requests, 10000u);
+  for (const BucketStats& b : run->buckets) {
+    EXPECT_LE(b.request_max_over_mean, 1.1 + 1e-12);
+  }
+}
+
 }  // namespace
 }  // namespace chbench
