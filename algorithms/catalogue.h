@@ -510,7 +510,6 @@ inline constexpr auto kCatalogue = std::make_tuple(
             "O(1) expected; O(1 + ln^2(a/w)) for keys of removed buckets",
         .lookup_class = "constant",
         .parameters = kHashOnlyParams,
-        .in_sweeps = false,
         .conformance = {.balance = BalanceModel::kBinomial,
                         .churn = Churn::kMinimal,
                         .reference_model = true},
