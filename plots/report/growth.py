@@ -192,6 +192,89 @@ def lookup_cost(exps):
             f"the rounds): " + "; ".join(parts) + ".")
 
 
+def _path_name(c):
+    """An algorithm's configuration across N: its name, provisioned or
+    not (a capacity or table size that depends on N is not part of it)."""
+    return c["var"]["algorithm"] + (", provisioned for 2N"
+                                    if c["provisioned"] else "")
+
+
+def path_extremes(exps):
+    """({name: [(N, cumulative moved/optimum back at N)]}, {name: [N]})
+    over every measured N: each configuration's value at the end of the
+    path N -> 2N -> N, and the N at which it cannot grow."""
+    s = _summary(exps)
+    if s is None or s.empty:
+        return {}, {}
+    vals, stuck = {}, {}
+    for n in sorted(float(x) for x in s["nodes"].dropna().unique()):
+        _, cs = configs(exps, n)
+        for c in cs:
+            name = _path_name(c)
+            if c["na"]:
+                stuck.setdefault(name, []).append(n)
+            v = c["cum_back"][1]
+            if not math.isnan(v):
+                vals.setdefault(name, []).append((n, v))
+    return vals, stuck
+
+
+def _ns(ns):
+    return ", ".join(f"{n:g}" for n in ns)
+
+
+def guide_items(ctx):
+    """The decision guide's item on growth: which configurations move the
+    optimum over N -> 2N -> N at every measured N, which move more (with
+    their range over N), which fewer (joiners short of their share), and
+    which cannot grow as configured."""
+    vals, stuck = path_extremes(ctx.exps)
+    if not vals and not stuck:
+        return []
+    ns = sorted({n for v in vals.values() for n, _ in v} |
+                {n for v in stuck.values() for n in v})
+    lo, hi = 1 - MINIMAL_SLACK, 1 + MINIMAL_SLACK
+
+    def times(v):
+        return f"{v:,.0f}×" if v >= 100 else fmt_value(v, "x")
+
+    def where(pts, sel):
+        at = [n for n, v in pts if sel(v)]
+        return "at every N" if at == ns else f"at N = {_ns(at)}"
+
+    minimal, above, below = [], [], []
+    for name, pts in vals.items():
+        xs = [v for _, v in pts]
+        rng = (times(min(xs)) if min(xs) == max(xs) else
+               f"{times(min(xs))}–{times(max(xs))}")
+        if all(lo <= v <= hi for v in xs):
+            only = [n for n, _ in pts]
+            minimal.append(f"**{name}**" + (
+                "" if only == ns else f" (measured at N = {_ns(only)})"))
+        if any(v > hi for v in xs):
+            above.append(f"{name} ({rng}; above {where(pts, lambda v: v > hi)})")
+        if any(v < lo for v in xs):
+            below.append(f"{name} ({rng}; below {where(pts, lambda v: v < lo)})")
+    parts = [f"When the cluster grows (N → 2N one node at a time and back, "
+             f"measured at N = {_ns(ns)}; cumulative keys moved over the "
+             f"optimum at the end of the path):"]
+    if minimal:
+        parts.append(f"within {MINIMAL_SLACK:.0%} of the optimum at every "
+                     "measured N: " + join_names(minimal) + ".")
+    if above:
+        parts.append("More than the optimum: " + join_names(above) + ".")
+    if below:
+        parts.append("Fewer than the optimum (the joining nodes get less "
+                     "than their share): " + join_names(below) + ".")
+    if stuck:
+        parts.append("Cannot grow as configured: " + join_names(
+            name + (" (at every N)" if v == ns else f" (N = {_ns(v)})")
+            for name, v in stuck.items()) + ".")
+    parts.append(f"Details and the cost of room to grow: {q('growth')}. "
+                 + ctx.csv_link("growth"))
+    return [("growth", " ".join(parts))]
+
+
 def section(ctx):
     out = [f"## {q('growth')}. Growth: from N to 2N nodes and back", ""]
     if _summary(ctx.exps) is None:

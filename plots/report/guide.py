@@ -37,7 +37,7 @@ import math
 
 import pandas as pd
 
-from report import (batching, capabilities, cluster, disruption,
+from report import (batching, capabilities, cluster, disruption, growth,
                     overprovision, presets, removal, replicas)
 from report.common import (PARAM_COLS, cannot_add, filt, fmt_med, fmt_num,
                            fmt_paired, var_key as _var_key,
@@ -559,6 +559,7 @@ def items(ctx):
     out += presets.guide_items(ctx)
     out += cluster.guide_items(ctx)
     out += batching.guide_items(ctx)
+    out += growth.guide_items(ctx)
     return out
 
 

@@ -3,7 +3,8 @@ chart draws, and its Vega-Lite specification.
 
 A chart is declared by what it selects, never by its numbers: one
 experiment, one metric, equality filters on summary.csv's configuration
-columns (None: the cell is empty; ANY: the cell is not empty), the column
+columns (None: the cell is empty; ANY: the cell is not empty; a tuple: any of
+its values), the column
 on the x axis ("series": one category per series) and the statistic
 ("median" with the order-statistic CI of the median, or "mean" with the
 mean's CI, as the report shows that experiment). Every summary row that
@@ -116,13 +117,23 @@ CHARTS = {
         C("presets_moved_add", "Keys moved when a server joins", "presets",
           "moved_fraction", dict(scenario="add"), stat="mean"),
     ],
+    # The stampede blocks of experiments/cluster.toml (no eviction, 10^6
+    # requests at N = 10 and 100, 2 x 10^6 at N = 1000); the validation
+    # block's 10^5 requests at N = 10 are another configuration.
     "cluster": [
         C("cluster_stampede", "Extra database reads when a server joins "
-          "(simulated)", "cluster", "extra_db_reads",
-          dict(scenario="add", mode="sim"), x="series", stat="mean"),
+          "(simulated, no eviction)", "cluster", "extra_db_reads",
+          dict(scenario="add", mode="sim", cache_items=0,
+               requests=(1000000, 2000000)), stat="mean"),
         C("cluster_death", "Extra database reads when a server dies "
-          "(simulated)", "cluster", "extra_db_reads",
-          dict(scenario="remove", mode="sim"), x="series", stat="mean"),
+          "(simulated, no eviction)", "cluster", "extra_db_reads",
+          dict(scenario="remove", mode="sim", cache_items=0,
+               requests=(1000000, 2000000)), stat="mean"),
+    ],
+    "growth": [
+        C("growth_cumulative", "Cumulative keys moved over the optimum, "
+          "N = 100 to 200 and back", "growth",
+          "cumulative_moved_over_optimum", dict(nodes=100), x="step"),
     ],
     "replicas": [
         C("replicas_scatter", "Scatter width (3 replicas, zones3, zone "
@@ -138,6 +149,7 @@ CHARTS = {
 }
 
 X_LABELS = {"nodes": "nodes N", "removed": "nodes removed",
+            "step": "step (joins 1 .. N, then leaves)",
             "capacity": "capacity a (buckets)", "probes": "probes k",
             "series": ""}
 
@@ -189,6 +201,8 @@ def select(summary, chart, peers):
         elif val == ANY:
             s = s[s[col] != ""] if col in chdata.STRING_COLUMNS \
                 else s[s[col].notna()]
+        elif isinstance(val, tuple):
+            s = s[s[col].isin(val)]
         else:
             s = s[s[col] == val]
     s = s[s[chart["stat"]].notna()]

@@ -84,6 +84,7 @@ def registry(results):
 def expected_points(run_dir, chart, peers):
     """The summary rows a chart must draw for one run: its selection
     (filters applied in their order; None = empty cell, "*" = any value,
+    a tuple = any of its values,
     "max" = the largest value left), a value in its statistic, peers left
     out (or, for a chart about peers, only peers and their bases)."""
     rows = [r for r in read_rows(os.path.join(run_dir, "summary.csv"))
@@ -102,6 +103,9 @@ def expected_points(run_dir, chart, peers):
             rows = [r for r in rows if r[col] == ""]
         elif val == "*":
             rows = [r for r in rows if r[col] != ""]
+        elif isinstance(val, tuple):
+            rows = [r for r in rows
+                    if fnum(r[col]) in {float(v) for v in val}]
         elif isinstance(val, str):
             rows = [r for r in rows if r[col] == val]
         else:

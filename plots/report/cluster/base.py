@@ -265,14 +265,16 @@ def _cache_text(cache):
     return f"an LRU of {fmt_num(cache)} keys per server"
 
 
-def _sim_block(e, scenario):
-    """(per-run sim rows of `scenario` at the preferred N, in the block with
-    the most rows by keys, requests and cache size; N), or (None, None)."""
+def _sim_block(e, scenario, n=None):
+    """(per-run sim rows of `scenario` at N = n (default: the preferred N),
+    in the block with the most rows by keys, requests and cache size; N),
+    or (None, None)."""
     s = per_run(_mode(e.summary, "sim"))
     d = s[s["scenario"] == scenario]
     if d.empty:
         return None, None
-    n = pick_n(d["nodes"], PREFERRED_N)
+    if n is None:
+        n = pick_n(d["nodes"], PREFERRED_N)
     d = d[d["nodes"] == n]
     for col in ("keys", "requests", "cache_items"):
         d, _ = _most_rows(d, col)

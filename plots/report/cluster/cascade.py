@@ -513,7 +513,8 @@ def subsection(f, cite):
             for o in f[sc + "_other"]:
                 out += [f"**{sc}** at N = {fmt_num(o['n'])} ({o['reps']}):",
                         "", _cascade_table(o), "",
-                        " ".join(_cascade_prose(o)), ""]
+                        f"{sc} at N = {fmt_num(o['n'])}: "
+                        + " ".join(_cascade_prose(o)), ""]
     return out
 
 

@@ -12,7 +12,7 @@ from report.cluster.stampede import stampede_findings
 def findings(ctx, exps=None):
     """Everything the section and the guide say, from one experiments dict:
     {stampede: {n, cache, scenarios: {add|remove: {...}}}, stampede_other:
-    [same at other N], hot, stale, cascade, cascade_mean (each: the
+    [same at other N], hot, hot_other, stale, cascade, cascade_mean (each: the
     cascade scenario of that name), cascade_other, cascade_mean_other,
     real}; None without the experiment."""
     e = (exps if exps is not None else ctx.exps).get(EXP)
@@ -25,14 +25,14 @@ def findings(ctx, exps=None):
         return cached
     f = {"stampede": stampede_findings(e), "hot": hot_findings(e),
          "stale": stale_findings(e), "real": real_findings(e),
-         "stampede_other": []}
+         "stampede_other": [], "hot_other": []}
     for sc in CASCADE_SCENARIOS:
         f[sc] = cascade_findings(e, scenario=sc)
         f[sc + "_other"] = []
     sim = per_run(_mode(e.summary, "sim"))
     todo = [("stampede", stampede_findings, ["add", "remove"])] + [
         (sc, (lambda e_, n_, sc_=sc: cascade_findings(e_, n_, sc_)), [sc])
-        for sc in CASCADE_SCENARIOS]
+        for sc in CASCADE_SCENARIOS] + [("hot", hot_findings, ["none"])]
     for key, fn, scs in todo:
         main = f[key]
         if main is None:

@@ -15,9 +15,9 @@ from report.cluster.base import (cell, EPS, fmtm, _isnan, labels,
 from report.questions import q
 
 
-def hot_findings(e):
-    d, n = _sim_block(e, "none")
-    if d is None:
+def hot_findings(e, n=None):
+    d, n = _sim_block(e, "none", n)
+    if d is None or d.empty:
         return None
     zs = sorted(float(z) for z in d["zipf"].dropna().unique())
     if not zs:
@@ -135,6 +135,12 @@ def subsection(f, cite):
                 "servers) and spills the rest to the next servers on its "
                 "ring. " + cite, "", _hot_table(hf), "",
                 " ".join(_hot_prose(hf)), ""]
+        for o in f.get("hot_other", []):
+            out += [f"At N = {fmt_num(o['n'])} ({fmt_num(o['keys'])} keys, "
+                    f"{fmt_num(o['requests'])} requests; {o['reps']}):", "",
+                    _hot_table(o), "",
+                    f"At N = {fmt_num(o['n'])}: " + " ".join(_hot_prose(o)),
+                    ""]
     return out
 
 
