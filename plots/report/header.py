@@ -4,6 +4,7 @@ the fields other runs differ in, the runs used (each experiment's run id
 and commit, from its meta.json) and the statistics legend."""
 
 import datetime
+import json
 
 import chdata
 from report.common import STAT_LEGEND, md_table
@@ -44,12 +45,25 @@ def _commit(m):
     return c
 
 
+def _machine_key(m):
+    mach = m.get("machine")
+    return json.dumps(mach, sort_keys=True) if isinstance(mach, dict) \
+        else str(mach)
+
+
 def _newest(exps):
-    """The meta.json of the newest run with timing rows (its machine is the
-    one the times were measured on; meta.json `benchmark_context` is set
-    only for them), else of the newest run."""
+    """The meta.json of the newest run with timing rows (meta.json
+    `benchmark_context` is set only for them) on the machine that measured
+    most of the runs with timing rows (where runs of two machines are
+    mixed, the one most times come from), else of the newest run."""
     metas = [e.meta for e in exps.values()]
     timed = [m for m in metas if m.get("benchmark_context")]
+    if timed:
+        count = {}
+        for m in timed:
+            count[_machine_key(m)] = count.get(_machine_key(m), 0) + 1
+        most = max(count.values())
+        timed = [m for m in timed if count[_machine_key(m)] == most]
     return max(timed or metas, key=chdata.meta_date) if metas else None
 
 
@@ -157,7 +171,8 @@ def parts(ctx, args):
     for i, (k, v) in enumerate(lr):
         rows.append([k, v] + ([rr[i][1]] if rr else []))
     lines += ["## Machine and build", "",
-              "The machine and build of the newest run with timing rows; "
+              "The machine and build of the newest run with timing rows "
+              "(of the machine that measured most of them); "
               "where other runs "
               "differ, the lines below the table say how. Each run's "
               "commit: [Runs used](#runs).", "",

@@ -137,11 +137,11 @@ def section(ctx):
         "counted as a misrouted request, never read as a wrong value; the "
         "database has no capacity limit (a stampede costs reads, never a "
         "database failure); only the cascade model gives the cache servers "
-        "a capacity.", ""]
-    out += [f"- {x}" for x in _metric_desc(ctx, (
+        "a capacity."]
+    out += ["- Metrics: " + "; ".join(_metric_desc(ctx, (
         "extra_db_reads", "stampede_requests", "recovery_requests",
         "recovery_s", "steady_request_max_over_mean", "misrouted_requests",
-        "servers_failed", "overloaded_before_event"))] + [""]
+        "servers_failed", "overloaded_before_event"))) + ".", ""]
     for sub in (stampede, hot, stale, cascade, memcached):
         out += sub.subsection(f, cite)
     return "\n".join(out)

@@ -509,12 +509,15 @@ def subsection(f, cite):
                          "its steady max/mean exceeds 1/u")
             out += [head + "):", "", _cascade_table(cf), "",
                     " ".join(_cascade_prose(cf)), ""]
+        prose = []
         for sc in ("cascade_mean", "cascade"):
             for o in f[sc + "_other"]:
                 out += [f"**{sc}** at N = {fmt_num(o['n'])} ({o['reps']}):",
-                        "", _cascade_table(o), "",
-                        f"{sc} at N = {fmt_num(o['n'])}: "
-                        + " ".join(_cascade_prose(o)), ""]
+                        "", _cascade_table(o), ""]
+                prose.append(f"**{sc}** at N = {fmt_num(o['n'])}: "
+                             + " ".join(_cascade_prose(o)))
+        if prose:
+            out += [" ".join(prose), ""]
     return out
 
 

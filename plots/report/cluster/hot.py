@@ -124,6 +124,13 @@ def subsection(f, cite):
     out = []
     hf = f["hot"]
     if hf:
+        prose, tables = [" ".join(_hot_prose(hf))], []
+        for o in f.get("hot_other", []):
+            at = (f"at N = {fmt_num(o['n'])} ({fmt_num(o['keys'])} keys, "
+                  f"{fmt_num(o['requests'])} requests; {o['reps']})")
+            tables += [f"Request max/mean {at}:", "", _hot_table(o), ""]
+            prose.append(f"At N = {fmt_num(o['n'])}: "
+                         + " ".join(_hot_prose(o)))
         out += [f"### {q('cluster', 'b')}. Hot keys: request max/mean "
                 "against the Zipf "
                 f"exponent (N = {hf['n']}, no event)", "",
@@ -134,13 +141,7 @@ def subsection(f, cite):
                 "server takes per bucket by ceil(c × bucket requests / live "
                 "servers) and spills the rest to the next servers on its "
                 "ring. " + cite, "", _hot_table(hf), "",
-                " ".join(_hot_prose(hf)), ""]
-        for o in f.get("hot_other", []):
-            out += [f"At N = {fmt_num(o['n'])} ({fmt_num(o['keys'])} keys, "
-                    f"{fmt_num(o['requests'])} requests; {o['reps']}):", "",
-                    _hot_table(o), "",
-                    f"At N = {fmt_num(o['n'])}: " + " ".join(_hot_prose(o)),
-                    ""]
+                " ".join(prose), ""] + tables
     return out
 
 

@@ -372,12 +372,16 @@ def subsection(f, cite):
                     _stampede_table(sf, sc), ""]
             out += [" ".join(_stampede_prose(sf, sc)), ""]
         for o in f["stampede_other"]:
-            out += [f"At N = {fmt_num(o['n'])} ({fmt_num(o['keys'])} keys, "
-                    + _cache_text(o["cache"]) + f"; {o['reps']}):", ""]
+            at = (f"At N = {fmt_num(o['n'])} ({fmt_num(o['keys'])} keys, "
+                  + _cache_text(o["cache"]) + f"; {o['reps']})")
+            prose = []
             for sc in ("add", "remove"):
                 if sc in o["scenarios"]:
-                    out += [f"**{sc}**:", "", _stampede_table(o, sc), "",
-                            " ".join(_stampede_prose(o, sc)), ""]
+                    out += [f"**{sc}** {at[0].lower()}{at[1:]}:", "",
+                            _stampede_table(o, sc), ""]
+                    prose += _stampede_prose(o, sc)
+            if prose:
+                out += [at + ": " + " ".join(prose), ""]
     return out
 
 
