@@ -548,6 +548,28 @@ def guide_items(f, link):
                        else f"{unknown_below(cm['us'])} for every "
                        "unbounded variant (failures already at the lowest "
                        "u)"))
+    other = []
+    for o in f.get("cascade_mean_other", []):
+        if not o or not o["per"]:
+            continue
+        bv = bounded_vs_unbounded(o)
+        bb, bu = bv["best_bounded"], bv["best_unbounded"]
+        if bb is None and bu is None:
+            continue
+        other.append(
+            f"N = {fmt_num(o['n'])}: "
+            + (f"bounded loads up to u = {bb:g}"
+               + (" (the highest measured)" if bb >= max(o["us"]) else "")
+               if bb is not None
+               else "no bounded-load variant without a failure")
+            + ", unbounded variants "
+            + (f"up to {bu[0]:g} at best" if bu is not None and
+               bu[0] is not None
+               else f"{unknown_below(o['us'])} (failures already at the "
+               "lowest u)"))
+    if txt and other:
+        txt.append("Where this changes with N, on the same equal servers: "
+                   + "; ".join(other))
     if cp and cp["per"]:
         groups = safe_groups(cp)
         if groups:
