@@ -172,6 +172,21 @@ def guide_items(f, link):
             parts.append(p)
         if parts:
             txt += "; " + "; ".join(parts)
+        other = []
+        for o in f.get("hot_other", []):
+            if not o or not o["free_range"]:
+                continue
+            (_, _, olo), (_, _, ohi) = o["free_range"]
+            caps = [b for b in o["bounded"]]
+            other.append(
+                f"N = {fmt_num(o['n'])}: {fmtm(olo, 'x')} to "
+                f"{fmtm(ohi, 'x')} unbounded"
+                + ("" if not caps else "; bounded loads " + (
+                    "within" if all(b["ok"] for b in caps) else
+                    "**not all within**") + " their bounds"))
+        if other:
+            txt += ("; the busiest server's share grows with N (the "
+                    "hottest keys stay on one server): " + "; ".join(other))
         out.append(("cluster_hot_keys", txt + f" ({q('cluster', 'b')}; " +
                     hf["reps"] + "). " + link))
     return out

@@ -430,12 +430,30 @@ def guide_items(f, link):
                     p += (f"; {MODULO} {_signed(mr['diff'])} reads against "
                           f"{mr['ring_label']}")
             parts.append(p)
+        other = []
+        for o in f.get("stampede_other", []):
+            more = []
+            for sc in ("add", "remove"):
+                g = o["scenarios"].get(sc)
+                if not g or not g["best"] or not g["cmp"]["comparisons"]:
+                    continue
+                c = g["cmp"]
+                more.append(f"when {SCENARIO_WHAT[sc]}, more than "
+                            f"{c['ref']}: " + (_paired_names(c["above"])
+                                              if c["above"] else "none")
+                            + ("; fewer: " + _paired_names(c["below"])
+                               if c["below"] else ""))
+            if more:
+                other.append(f"at N = {fmt_num(o['n'])}, " + "; ".join(more))
         if parts:
             out.append(("cluster_stampede",
                         f"Cache stampede at N = {sf['n']} "
                         f"({q('cluster', 'a')}; extra "
                         "database reads against a control run): "
-                        + "; ".join(parts) + ". " + link))
+                        + "; ".join(parts) + ". "
+                        + ("Where this changes with N (paired by seed "
+                           "likewise): " + "; ".join(other) + ". "
+                           if other else "") + link))
     return out
 
 
