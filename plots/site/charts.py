@@ -201,7 +201,7 @@ def select(summary, chart, peers):
         elif val == ANY:
             s = s[s[col] != ""] if col in chdata.STRING_COLUMNS \
                 else s[s[col].notna()]
-        elif isinstance(val, tuple):
+        elif isinstance(val, (list, tuple)):
             s = s[s[col].isin(val)]
         else:
             s = s[s[col] == val]

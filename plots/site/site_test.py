@@ -103,7 +103,7 @@ def expected_points(run_dir, chart, peers):
             rows = [r for r in rows if r[col] == ""]
         elif val == "*":
             rows = [r for r in rows if r[col] != ""]
-        elif isinstance(val, tuple):
+        elif isinstance(val, (list, tuple)):
             rows = [r for r in rows
                     if fnum(r[col]) in {float(v) for v in val}]
         elif isinstance(val, str):
