@@ -174,12 +174,23 @@ class RangeHash final : public ConsistentHash {
     return s;
   }
 
-  // out[i] = Lookup(key_hashes[i]): the plain loop (LookupEach), inlined
-  // through the final type; P::Bucket is arithmetic over per-n constants
-  // and reads at most one bucket -> id entry.
+  // out[i] = Lookup(key_hashes[i]): the plain loop (LookupEachWith) over
+  // P::Bucket, arithmetic over per-n constants, with the bucket -> id
+  // choice (BucketToId) made once per call instead of once per key: one of
+  // two loops, with or without the id table.
   void LookupBatch(std::span<const uint64_t> key_hashes,
                    std::span<NodeId> out) const override {
-    LookupEach(*this, key_hashes, out);
+    const typename P::Range range = range_;
+    const NodeId* const ids = ids_;
+    if (ids == nullptr) {
+      LookupEachWith(key_hashes, out, [range](uint64_t h) {
+        return static_cast<NodeId>(P::Bucket(h, range));
+      });
+    } else {
+      LookupEachWith(key_hashes, out, [range, ids](uint64_t h) {
+        return ids[P::Bucket(h, range)];
+      });
+    }
   }
 
   // Precondition: size() > 0.
