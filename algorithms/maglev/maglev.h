@@ -164,15 +164,22 @@ class FastMod32 {
     // instructions as Katran's table[h % M]; Barrett's tables (in cache,
     // where Lookup takes 0.4-0.8 of Katran's time) take the jump.
     if (ABSL_PREDICT_TRUE(division_)) return a % d;
+    return Barrett(a, m, d);
+  }
+  // a mod d by Barrett's reduction whatever uses_division() says: the same
+  // value, without the branch (Maglev::LookupBatch's loops).
+  uint64_t Barrett(uint64_t a) const { return Barrett(a, m_, d_); }
+  uint32_t divisor() const { return static_cast<uint32_t>(d_); }
+  bool uses_division() const { return division_; }
+
+ private:
+  static uint64_t Barrett(uint64_t a, uint64_t m, uint64_t d) {
     const uint64_t q =
         static_cast<uint64_t>((static_cast<unsigned __int128>(a) * m) >> 64);
     const uint64_t r = a - q * d;
     return r >= d ? r - d : r;
   }
-  uint32_t divisor() const { return static_cast<uint32_t>(d_); }
-  bool uses_division() const { return division_; }
 
- private:
   uint64_t m_;
   uint64_t d_;
   bool division_;
@@ -298,38 +305,29 @@ class Maglev final : public ConsistentHash {
     return slot(mod_(key_hash));
   }
 
-  // out[i] = Lookup(key_hashes[i]), by groups of kLookupGroup keys: every
-  // key's slot (h mod M) is computed and its table entry prefetched, then
-  // the group's entries are read, so that the group's misses overlap. The
-  // slot is reduced by Barrett's method whatever the table size (Lookup's
-  // hardware division for large tables paid only by letting more lookups
-  // overlap, which the prefetches do); tables under kPrefetchPaysFromBytes
-  // take the plain loop. Same owners as Lookup; O(1) per key.
+  // out[i] = Lookup(key_hashes[i]). The slot is reduced by Barrett's method
+  // whatever the table size (Lookup's hardware division for large tables
+  // paid only by letting more lookups overlap, which the prefetches do), in
+  // a loop over the table's width chosen once per call, with the table and
+  // the divisor in locals (so that the owners' stores cannot alias them).
+  // Tables of kPrefetchPaysFromBytes or more are read by groups of
+  // kLookupGroup keys: every key's slot is computed and its table entry
+  // prefetched, then the group's entries are read, so that the group's
+  // misses overlap; smaller tables, read from cache, take the plain loop.
+  // Same owners as Lookup; O(1) per key.
   //
   // Example:
   //   std::vector<NodeId> owners(digests.size());
   //   maglev.LookupBatch(digests, owners);
   void LookupBatch(std::span<const uint64_t> key_hashes,
                    std::span<NodeId> out) const override {
-    if (table_size_ * entry_bytes() < kPrefetchPaysFromBytes) {
-      LookupEach(*this, key_hashes, out);
-      return;
+    const bool prefetch =
+        table_size_ * entry_bytes() >= kPrefetchPaysFromBytes;
+    if (narrow_) {
+      LookupInTable(narrow_table_.data(), mod_, prefetch, key_hashes, out);
+    } else {
+      LookupInTable(table_.data(), mod_, prefetch, key_hashes, out);
     }
-    const uint16_t* const narrow = narrow_table_.data();
-    const NodeId* const wide = table_.data();
-    const bool is_narrow = narrow_;
-    const maglev_internal::FastMod32 mod = batch_mod_;
-    GroupedLookup(
-        key_hashes, out,
-        [&](uint64_t h) {
-          const uint64_t s = mod(h);
-          __builtin_prefetch(is_narrow ? static_cast<const void*>(narrow + s)
-                                       : static_cast<const void*>(wide + s));
-          return s;
-        },
-        [&](uint64_t, uint64_t s) {
-          return is_narrow ? NodeId{narrow[s]} : wide[s];
-        });
   }
 
   uint64_t HashKey(std::string_view key) const override {
@@ -428,6 +426,29 @@ class Maglev final : public ConsistentHash {
     return m;
   }
 
+  // LookupBatch over one table width: out[i] = table[keys[i] mod M].
+  template <typename T>
+  static void LookupInTable(const T* const table,
+                            const maglev_internal::FastMod32 mod,
+                            bool prefetch, std::span<const uint64_t> keys,
+                            std::span<NodeId> out) {
+    if (!prefetch) {
+      const size_t n = keys.size();
+      const uint64_t* const k = keys.data();
+      NodeId* const o = out.data();
+      for (size_t i = 0; i < n; ++i) o[i] = table[mod.Barrett(k[i])];
+      return;
+    }
+    GroupedLookup(
+        keys, out,
+        [&](uint64_t h) {
+          const uint64_t s = mod.Barrett(h);
+          __builtin_prefetch(table + s);
+          return s;
+        },
+        [&](uint64_t, uint64_t s) { return NodeId{table[s]}; });
+  }
+
   // Every caller repopulates next, which allocates the table (SetLayout).
   void SetTableSize(uint64_t m) { table_size_ = m; }
 
@@ -447,7 +468,6 @@ class Maglev final : public ConsistentHash {
     mod_ = maglev_internal::FastMod32(static_cast<uint32_t>(m),
                                       /*use_division=*/m * entry_bytes() >
                                           maglev_internal::DivisionPaysFrom());
-    batch_mod_ = maglev_internal::FastMod32(static_cast<uint32_t>(m));
   }
 
   void Repopulate() {
@@ -483,7 +503,6 @@ class Maglev final : public ConsistentHash {
   uint64_t requested_size_;
   uint64_t table_size_ = 0;  // M; 0 = not decided yet
   maglev_internal::FastMod32 mod_;
-  maglev_internal::FastMod32 batch_mod_;  // Barrett's always (LookupBatch)
   // The table: M entries in one of two widths. 16-bit while every id issued
   // fits (ids 0 .. 2^16 - 2), which halves the table's memory and its cache
   // footprint (M = 10^6: 2 MB instead of 4, so it stays in a 2 MiB L2);

@@ -3,9 +3,12 @@
 #include "algorithms/testing/conformance_util.h"
 #include "algorithms/maglev/maglev.h"
 
+#include <algorithm>
+#include <cstddef>
 #include <cstdint>
 #include <limits>
 #include <map>
+#include <span>
 #include <string>
 #include <utility>
 #include <vector>
@@ -13,6 +16,7 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "algorithms/hash/hash_function.h"
+#include "algorithms/lookup_batch.h"
 #include "algorithms/util/random.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
@@ -574,6 +578,43 @@ TEST(MaglevTest, TableNarrowsToSixteenBitsWhileIdsFit) {
     const uint64_t h = rng();
     ASSERT_EQ(maglev.Lookup(h), smaller.Lookup(h));
     ASSERT_EQ(smaller.Lookup(h), smaller.slot(h % kM));
+  }
+}
+
+// LookupBatch reads either table width by the plain loop (tables under
+// kPrefetchPaysFromBytes) or by prefetched groups, with the same owners as
+// Lookup in all four cases.
+TEST(MaglevTest, LookupBatchEqualsLookupInBothWidthsAndLoops) {
+  SplitMix64 rng(17);
+  std::vector<uint64_t> keys(20000);
+  for (uint64_t& k : keys) k = rng();
+  // 65537 entries: 128 or 256 KiB; 2^20 + 7: 2 or 4 MiB (the 32-bit table
+  // is the only one of the four at least kPrefetchPaysFromBytes).
+  for (uint64_t m : {uint64_t{65537}, uint64_t{1048583}}) {
+    for (int nodes : {1000, 65536}) {
+      Maglev<Xxh64> maglev(m);
+      ASSERT_TRUE(maglev.Build(Nodes(nodes)).ok());
+      const bool prefetched =
+          m * maglev.entry_bytes() >= kPrefetchPaysFromBytes;
+      SCOPED_TRACE(absl::StrCat("M = ", m, ", ", maglev.entry_bytes(),
+                                "-byte entries, ",
+                                prefetched ? "prefetched" : "plain"));
+      EXPECT_EQ(prefetched, m > 65537 && nodes > 1000);
+      std::vector<NodeId> got(keys.size());
+      // Batches of 1, 5 (partial groups), 16 and all the keys at once.
+      for (size_t size : {size_t{1}, size_t{5}, kLookupGroup, keys.size()}) {
+        for (size_t i = 0; i < keys.size(); i += size) {
+          const size_t b = std::min(size, keys.size() - i);
+          maglev.LookupBatch(std::span<const uint64_t>(keys).subspan(i, b),
+                             std::span<NodeId>(got).subspan(i, b));
+        }
+        size_t bad = 0;
+        for (size_t i = 0; i < keys.size(); ++i) {
+          bad += got[i] != maglev.Lookup(keys[i]);
+        }
+        EXPECT_EQ(bad, 0u) << "batches of " << size;
+      }
+    }
   }
 }
 
