@@ -1104,42 +1104,48 @@ TEST(LookupBatchAtScaleTest, TableAlgorithmsWithRemovedBuckets) {
 }
 
 TEST(LookupBatchAtScaleTest, BoundedLoadFullNodes) {
-  BoundedLoad<Xxh64> algo(100, 1.1);
-  ASSERT_TRUE(algo.Build(Specs(500)).ok());
-  // 99,800 keys: the capacity ceil(1.1 (m + 1) / 500) is 220 for the last
-  // placements and the next one, so nodes that reached it are full.
-  const std::vector<uint64_t> placed = RandomDigests(99800, 0x91ace);
-  std::vector<NodeId> sink(placed.size());
-  algo.PlaceBatch(placed, sink);
-  ExpectBatchEqualsLookupAtScale(algo, "bounded_load, 500 nodes, full");
-  std::vector<uint64_t> keys = RandomDigests(20000, 0xf4e5);
-  keys.insert(keys.end(), placed.begin(), placed.begin() + 5000);
-  std::vector<NodeId> got(keys.size());
-  for (size_t size : kBatchSizes) {
-    for (size_t i = 0; i < keys.size(); i += size) {
-      const size_t m = std::min(size, keys.size() - i);
-      algo.LookupUnplacedBatch(std::span<const uint64_t>(keys).subspan(i, m),
-                               std::span<NodeId>(got).subspan(i, m));
+  // 100 points per node: ring lines under kPrefetchPaysFromBytes (the plain
+  // loops); 1200: 6 * 10^5 points, whose lines the batches prefetch.
+  for (uint32_t vnodes : {100u, 1200u}) {
+    SCOPED_TRACE(absl::StrCat(vnodes, " points per node"));
+    BoundedLoad<Xxh64> algo(vnodes, 1.1);
+    ASSERT_TRUE(algo.Build(Specs(500)).ok());
+    // 99,800 keys: the capacity ceil(1.1 (m + 1) / 500) is 220 for the last
+    // placements and the next one, so nodes that reached it are full.
+    const std::vector<uint64_t> placed = RandomDigests(99800, 0x91ace);
+    std::vector<NodeId> sink(placed.size());
+    algo.PlaceBatch(placed, sink);
+    ExpectBatchEqualsLookupAtScale(algo, "bounded_load, 500 nodes, full");
+    std::vector<uint64_t> keys = RandomDigests(20000, 0xf4e5);
+    keys.insert(keys.end(), placed.begin(), placed.begin() + 5000);
+    std::vector<NodeId> got(keys.size());
+    for (size_t size : kBatchSizes) {
+      for (size_t i = 0; i < keys.size(); i += size) {
+        const size_t m = std::min(size, keys.size() - i);
+        algo.LookupUnplacedBatch(
+            std::span<const uint64_t>(keys).subspan(i, m),
+            std::span<NodeId>(got).subspan(i, m));
+      }
+      size_t bad = 0;
+      for (size_t i = 0; i < keys.size(); ++i) {
+        const NodeId want = algo.LookupUnplaced(keys[i]);
+        bad += got[i] != want;
+      }
+      EXPECT_EQ(bad, 0u) << "LookupUnplacedBatch, batches of " << size;
     }
-    size_t bad = 0;
-    for (size_t i = 0; i < keys.size(); ++i) {
-      const NodeId want = algo.LookupUnplaced(keys[i]);
-      bad += got[i] != want;
+    // The walk past full nodes is taken: some fresh keys route away from
+    // their ring successor's node.
+    const std::span<const uint64_t> points = algo.ring_points();
+    size_t walked = 0;
+    for (size_t i = 0; i < 20000; ++i) {
+      size_t at = static_cast<size_t>(
+          std::upper_bound(points.begin(), points.end(), keys[i]) -
+          points.begin());
+      if (at == points.size()) at = 0;
+      walked += algo.LookupUnplaced(keys[i]) != algo.ring_owners()[at];
     }
-    EXPECT_EQ(bad, 0u) << "LookupUnplacedBatch, batches of " << size;
+    EXPECT_GT(walked, 0u);
   }
-  // The walk past full nodes is taken: some fresh keys route away from their
-  // ring successor's node.
-  const std::span<const uint64_t> points = algo.ring_points();
-  size_t walked = 0;
-  for (size_t i = 0; i < 20000; ++i) {
-    size_t at = static_cast<size_t>(
-        std::upper_bound(points.begin(), points.end(), keys[i]) -
-        points.begin());
-    if (at == points.size()) at = 0;
-    walked += algo.LookupUnplaced(keys[i]) != algo.ring_owners()[at];
-  }
-  EXPECT_GT(walked, 0u);
 }
 
 // -----------------------------------------------------------------------------

@@ -58,8 +58,9 @@ namespace chbench {
 // Structures smaller than this are read from cache, where a prefetch only
 // adds work (measured: Maglev at M = 65537 and a ring of 10^4 points ran
 // 1.05-1.8x slower batched); the prefetching LookupBatch implementations
-// take the plain loop below it. 4 MiB: past a 1-2 MiB L2, where the next
-// level's latency is worth hiding.
+// take the plain loop below it (dx, whose lookup is shorter, below 32 KiB:
+// DxHashCore::kSlotsPrefetchFromBytes). 4 MiB: past a 1-2 MiB L2, where the
+// next level's latency is worth hiding.
 inline constexpr size_t kPrefetchPaysFromBytes = size_t{4} << 20;
 
 // Keys whose first memory reads are issued together. 16 outstanding misses

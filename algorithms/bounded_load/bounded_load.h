@@ -176,9 +176,17 @@ class BoundedLoad final : public ConsistentHash {
 
   // out[i] = Lookup(key_hashes[i]), by groups of kLookupGroup keys: the
   // placed-key map's slot and the ring's bucket line of every key of a group
-  // are prefetched, then each key is looked up. Same owners as Lookup.
+  // are prefetched, then each key is looked up. While both fit in
+  // kPrefetchPaysFromBytes (read from cache), the plain loop. Same owners as
+  // Lookup.
   void LookupBatch(std::span<const uint64_t> key_hashes,
                    std::span<NodeId> out) const override {
+    if (!ring_.prefetch_pays() &&
+        index_of_.capacity() * sizeof(std::pair<const uint64_t, uint64_t>) <
+            kPrefetchPaysFromBytes) {
+      LookupEach(*this, key_hashes, out);
+      return;
+    }
     GroupedLookup(
         key_hashes, out,
         [this](uint64_t h) {
@@ -191,10 +199,16 @@ class BoundedLoad final : public ConsistentHash {
 
   // out[i] = LookupUnplaced(key_hashes[i]), by groups of kLookupGroup keys:
   // the ring's bucket line of every key of a group is prefetched, then each
-  // key is routed (successor, load, the walk past full nodes). The batched
-  // form of a stateless bounded-load balancer's per-request work.
+  // key is routed (successor, load, the walk past full nodes); a ring whose
+  // lines fit in cache (Ring::prefetch_pays) takes the plain loop. The
+  // batched form of a stateless bounded-load balancer's per-request work.
   void LookupUnplacedBatch(std::span<const uint64_t> key_hashes,
                            std::span<NodeId> out) const {
+    if (!ring_.prefetch_pays()) {
+      LookupEachWith(key_hashes, out,
+                     [this](uint64_t h) { return LookupUnplaced(h); });
+      return;
+    }
     GroupedLookup(
         key_hashes, out,
         [this](uint64_t h) {

@@ -445,6 +445,9 @@ class Ring final : public NodeTableAlgorithm<H> {
   // issued is below 65535, else wide (32-bit owners, up to 8). Ids are never
   // reused, so once a ring has issued 65535 ids it stays wide.
   bool compact_lines() const { return compact_; }
+  // Whether LookupBatch prefetches: the bucket lines take
+  // kPrefetchPaysFromBytes or more (smaller ones are read from cache).
+  bool prefetch_pays() const { return prefetch_pays_; }
 
   // Test hook: overrides the layout rule (and re-indexes), so that both
   // layouts can be tested on small hand-placed rings.
