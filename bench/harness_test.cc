@@ -10,6 +10,7 @@
 #include <memory>
 #include <numeric>
 #include <set>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -436,6 +437,9 @@ TEST(KernelFoldTest, LoopsFoldExactlyWhatCyclicFoldPredicts) {
   std::vector<uint64_t> keys(1000);
   std::iota(keys.begin(), keys.end(), 1);
   auto op = [](uint64_t k) -> uint64_t { return (k * 7) % 13; };
+  auto batch_op = [&op](std::span<const uint64_t> k, std::span<NodeId> o) {
+    for (size_t i = 0; i < k.size(); ++i) o[i] = static_cast<NodeId>(op(k[i]));
+  };
   std::vector<uint64_t> owners(keys.size());
   for (size_t i = 0; i < keys.size(); ++i) owners[i] = op(keys[i]);
   const std::vector<uint64_t> prefix =
@@ -458,6 +462,16 @@ TEST(KernelFoldTest, LoopsFoldExactlyWhatCyclicFoldPredicts) {
                     op, std::span<const uint64_t>(keys), it, t)
                     .fold,
                 bench_internal::MultiThreadFold(prefix, it, t));
+      // The batched threads fold the same owners, whatever the batch (1,
+      // one that does not divide the keys, and one past them).
+      for (size_t batch : {size_t{1}, size_t{7}, size_t{1024}}) {
+        EXPECT_EQ(bench_internal::BatchMultiThreadLoop<uint64_t>(
+                      batch_op, std::span<const uint64_t>(keys), batch, it,
+                      t)
+                      .fold,
+                  bench_internal::MultiThreadFold(prefix, it, t))
+            << "batch " << batch << ", " << t << " threads";
+      }
     }
   }
 }

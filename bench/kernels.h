@@ -145,14 +145,13 @@ Measurement LatencyLoop(const Op& op, std::span<const Key> keys,
   return {t1 - t0, fold};
 }
 
-// T threads share `op` (read-only), each runs `iterations` independent
-// operations from offset t * n / T. The time is the wall time from the
-// earliest thread's start to the latest thread's end, each read by the thread
-// itself after a start barrier (so the time the launching thread needs to be
-// scheduled again is not counted); fold = sum of the threads' folds.
-template <typename Key, typename Op>
-Measurement MultiThreadLoop(const Op& op, std::span<const Key> keys,
-                            uint64_t iterations, unsigned threads) {
+// T threads run body(t) -> fold at once. The time is the wall time from the
+// earliest thread's start to the latest thread's end, each read by the
+// thread itself after a start barrier (so the time the launching thread
+// needs to be scheduled again is not counted); fold = sum of the threads'
+// folds.
+template <typename Body>
+Measurement TimedThreads(unsigned threads, const Body& body) {
   using Clock = std::chrono::steady_clock;
   std::vector<uint64_t> folds(threads, 0);
   std::vector<Clock::time_point> starts(threads), ends(threads);
@@ -167,17 +166,9 @@ Measurement MultiThreadLoop(const Op& op, std::span<const Key> keys,
       while (ready.load(std::memory_order_acquire) < threads) {
         std::this_thread::yield();
       }
-      const Key* const k = keys.data();
-      const size_t n = keys.size();
-      size_t i = (t * (n / threads)) % n;
-      uint64_t fold = 0;
       starts[t] = Clock::now();
-      for (uint64_t it = 0; it < iterations; ++it) {
-        fold += op(k[i]);
-        if (++i == n) i = 0;
-      }
+      const uint64_t fold = body(t);
       ends[t] = Clock::now();
-      benchmark::DoNotOptimize(fold);
       folds[t] = fold;
     });
   }
@@ -189,7 +180,57 @@ Measurement MultiThreadLoop(const Op& op, std::span<const Key> keys,
   return {std::chrono::duration<double>(t1 - t0).count(), fold};
 }
 
-// The fold MultiThreadLoop returns, from prefix sums of op over the keys.
+// T threads share `op` (read-only), each runs `iterations` independent
+// operations from offset t * n / T (TimedThreads: wall time, summed folds).
+template <typename Key, typename Op>
+Measurement MultiThreadLoop(const Op& op, std::span<const Key> keys,
+                            uint64_t iterations, unsigned threads) {
+  return TimedThreads(threads, [&](unsigned t) {
+    const Key* const k = keys.data();
+    const size_t n = keys.size();
+    size_t i = (t * (n / threads)) % n;
+    uint64_t fold = 0;
+    for (uint64_t it = 0; it < iterations; ++it) {
+      fold += op(k[i]);
+      if (++i == n) i = 0;
+    }
+    benchmark::DoNotOptimize(fold);
+    return fold;
+  });
+}
+
+// MultiThreadLoop's batched form: each of T threads runs `iterations` keys
+// from offset t * n / T through `op`, B = `batch` keys per call
+// (BatchThroughputLoop's loop: op(keys[i, i + b), out), then fold += every
+// owner), so the fold is MultiThreadLoop's and MultiThreadFold gives it.
+// Precondition: 1 <= batch <= kMaxTimedBatch.
+template <typename Key, typename BatchOp>
+Measurement BatchMultiThreadLoop(const BatchOp& op, std::span<const Key> keys,
+                                 size_t batch, uint64_t iterations,
+                                 unsigned threads) {
+  return TimedThreads(threads, [&](unsigned t) {
+    NodeId out[kMaxTimedBatch];
+    const Key* const k = keys.data();
+    const size_t n = keys.size();
+    size_t i = (t * (n / threads)) % n;
+    uint64_t fold = 0;
+    uint64_t left = iterations;
+    while (left > 0) {
+      const size_t m = static_cast<size_t>(
+          std::min<uint64_t>(std::min<uint64_t>(batch, n - i), left));
+      op(std::span<const Key>(k + i, m), std::span<NodeId>(out, m));
+      for (size_t j = 0; j < m; ++j) fold += out[j];
+      left -= m;
+      i += m;
+      if (i == n) i = 0;
+    }
+    benchmark::DoNotOptimize(fold);
+    return fold;
+  });
+}
+
+// The fold MultiThreadLoop (and BatchMultiThreadLoop) returns, from prefix
+// sums of op over the keys.
 inline uint64_t MultiThreadFold(std::span<const uint64_t> prefix,
                                 uint64_t iterations, unsigned threads) {
   const uint64_t n = prefix.size() - 1;

@@ -103,7 +103,7 @@ TimingGroupResult Collect(LookupState* st, const HarnessResult& h) {
     TimingSample& s = st->samples[*st->sample_of_kernel[j]];
     const KernelResult& k = h.kernels[j];
     s.values = k.ns_per_op;
-    if (s.metric == "lookups_per_s") {
+    if (s.metric == "lookups_per_s" || s.metric == "batch_lookups_per_s") {
       for (double& v : s.values) v = v > 0 ? 1e9 / v : 0;
     }
     if (k.noisy) {

@@ -44,7 +44,10 @@
 //     for bounded_load), ns per key, with batch_lookup_ns_ratio_to_single
 //     per round (< 1: batching is faster); prehashed, the batched peers
 //     (bench/peers/: ring_interleaved for the ring) over the same keys, B
-//     per call, with batch_lookup_ns_ratio_to_<peer>.
+//     per call, with batch_lookup_ns_ratio_to_<peer>; prehashed with
+//     member.multithread, batch_lookups_per_s: T = 1 .. hardware threads
+//     sharing the instance, each calling LookupBatch over B keys at a time
+//     from its own offset; wall time.
 //   * lookup, scenario "string": keys = GenerateKeys(keyset, num_keys, seed);
 //     lookup_ns and lookup_latency_ns time HashKey + Lookup, hash_ns HashKey
 //     alone over the first min(num_keys, 65536) keys (kernels.h,
@@ -132,7 +135,8 @@ struct TimingMember {
   std::string algorithm;
   AlgorithmParams params;
   uint32_t placed_keys_per_node = 0;  // bounded_load only
-  // lookup, prehashed: also lookups_per_s with T = 1 .. hardware threads.
+  // lookup, prehashed: also lookups_per_s with T = 1 .. hardware threads
+  // (with batch > 1: batch_lookups_per_s, LookupBatch over B keys per call).
   bool multithread = false;
   // lookup: nodes removed after Build, before measuring
   // (RemovalSequence(removal, nodes, removed, group seed), workload/removal.h).
@@ -177,7 +181,7 @@ struct TimingSample {
   std::string peer_of;    // peers: the base algorithm
   std::string scenario;   // "prehashed", "string", "placed", or empty
   std::string metric;
-  uint32_t threads = 0;        // lookups_per_s only
+  uint32_t threads = 0;  // lookups_per_s and batch_lookups_per_s only
   std::vector<double> values;  // one per round; empty when not applicable
   std::string unit;
   std::string note;  // "noisy: <reason>" first when noisy

@@ -250,6 +250,46 @@ size_t AddBatchPair(LookupState* st, const std::string& label,
   return b;
 }
 
+// The batched form of the multi-thread rates (TimingMember::multithread on
+// a batched member): batch_lookups_per_s with T = 1 .. hardware threads
+// sharing the instance, each calling `batch_op` over B keys at a time from
+// its own offset (BatchMultiThreadLoop; the fold is MultiThreadLoop's),
+// partners of one another.
+template <typename BatchOp>
+void AddBatchThreads(LookupState* st, const std::string& label,
+                     std::shared_ptr<const BatchOp> batch_op,
+                     std::span<const uint64_t> keys,
+                     std::span<const uint64_t> owners, uint32_t batch,
+                     const TimingSample& base) {
+  auto prefix = std::make_shared<const std::vector<uint64_t>>(
+      PrefixSums<uint64_t>(owners));
+  const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
+  std::vector<size_t> mt;
+  for (unsigned t = 1; t <= cores; ++t) {
+    Kernel k{.label = absl::StrCat(label, "/batch_lookups_per_s/t", t),
+             .run =
+                 [batch_op, keys, batch, t](uint64_t it) {
+                   return bench_internal::BatchMultiThreadLoop<uint64_t>(
+                       *batch_op, keys, batch, it, t);
+                 },
+             .expected =
+                 [prefix, t](uint64_t it) {
+                   return MultiThreadFold(*prefix, it, t);
+                 },
+             .ops_per_iteration = static_cast<double>(t)};
+    TimingSample s = base;
+    s.metric = "batch_lookups_per_s";
+    s.unit = "1/s";
+    s.threads = t;
+    mt.push_back(AddKernel(st, std::move(k), s));
+  }
+  for (size_t a : mt) {
+    for (size_t b : mt) {
+      if (a != b) st->kernels[a].partners.push_back(b);
+    }
+  }
+}
+
 // The batched peers of a batched member (peers::ForEachBatchPeer): each
 // peer's LookupBatch over the same keys, B per call, in the same rounds as
 // the member's batched kernel `ours` (same fold), with
@@ -440,10 +480,16 @@ absl::Status AddLookupMember(const TimingGroup& g, size_t index,
           base);
     } else if constexpr (!kStringOnly) {
       const std::span<const uint64_t> keys(st->digests.data(), nkeys);
+      auto batch_op =
+          std::make_shared<const decltype(route_batch)>(route_batch);
       const size_t ours = AddBatchPair<uint64_t>(
-          st, label, std::make_shared<const decltype(route)>(route),
-          std::make_shared<const decltype(route_batch)>(route_batch), keys,
-          m.batch, base);
+          st, label, std::make_shared<const decltype(route)>(route), batch_op,
+          keys, m.batch, base);
+      if (m.multithread) {
+        std::vector<uint64_t> owners(keys.size());
+        for (size_t i = 0; i < keys.size(); ++i) owners[i] = route(keys[i]);
+        AddBatchThreads(st, label, batch_op, keys, owners, m.batch, base);
+      }
       if (g.peers) {
         return AddBatchPeers(g, m, *algo, keys, ours, base, st);
       }

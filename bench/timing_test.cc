@@ -376,6 +376,26 @@ TEST(LookupGroupTest, MultithreadGivesLookupsPerSecondPerThreadCount) {
   EXPECT_EQ(*threads.begin(), 1u);
 }
 
+TEST(LookupGroupTest, BatchedMultithreadGivesBatchedLookupsPerSecond) {
+  TimingGroup g = Tiny("lookup", {"maglev"}, 100, 4096, "prehashed");
+  g.members[0].multithread = true;
+  g.members[0].batch = 16;
+  g.peers = false;
+  absl::StatusOr<TimingGroupResult> r = RunTimingGroup(g);
+  ASSERT_TRUE(r.ok()) << r.status();
+  std::set<uint32_t> threads;
+  for (const TimingSample& s : r->samples) {
+    EXPECT_NE(s.metric, "lookups_per_s");  // the batch-1 cell's
+    if (s.metric != "batch_lookups_per_s") continue;
+    threads.insert(s.threads);
+    EXPECT_EQ(s.unit, "1/s");
+    EXPECT_EQ(s.batch, 16u);
+    for (double v : s.values) EXPECT_GT(v, 0);
+  }
+  EXPECT_EQ(threads.size(), std::max(1u, std::thread::hardware_concurrency()));
+  EXPECT_EQ(*threads.begin(), 1u);
+}
+
 TEST(LookupGroupTest, LinearLookupsCycleOverABoundedPrefix) {
   absl::StatusOr<TimingGroupResult> r =
       RunTimingGroup(Tiny("lookup", {"rendezvous"}, 20000, 8192, "prehashed"));

@@ -10,7 +10,7 @@ namespace {
 
 constexpr std::string_view kPeerPlaceholder = "<peer>";
 
-constexpr std::array<MetricInfo, 99> kMetrics = {{
+constexpr std::array<MetricInfo, 100> kMetrics = {{
     // Timing (vary run to run).
     {"lookup_ns", "ns", "lower", true,
      "time per lookup, independent lookups over a key array (throughput); "
@@ -37,6 +37,11 @@ constexpr std::array<MetricInfo, 99> kMetrics = {{
      "(hashes experiment)"},
     {"lookups_per_s", "1/s", "higher", true,
      "lookups per second of T threads (column threads) sharing one instance"},
+    {"batch_lookups_per_s", "1/s", "higher", true,
+     "lookups per second of T threads (column threads) sharing one "
+     "instance, each calling LookupBatch over `batch` keys at a time "
+     "(batched cells with multithread; lookups_per_s of the batch-1 cell "
+     "in the same timing group is the single-key rate)"},
     {"lookup_ns_ratio_to_<peer>", "ratio", "lower", true,
      "our lookup_ns / the peer's lookup_ns in the same round, on our row; "
      "< 1 means ours is faster"},

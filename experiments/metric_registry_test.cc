@@ -66,6 +66,7 @@ TEST(MetricRegistryTest, RatioMetricsMatchEveryPeerByPattern) {
 TEST(MetricRegistryTest, IsTimingMetricFollowsTheRegistry) {
   for (const char* t :
        {"lookup_ns", "lookup_latency_ns", "hash_ns", "lookups_per_s",
+        "batch_lookups_per_s",
         "build_ns", "add_node_ns", "remove_node_ns", "place_ns", "load_avg_1m",
         "cpu_steal_fraction", "sentinel_ns"}) {
     EXPECT_TRUE(IsTimingMetric(t)) << t;

@@ -1421,11 +1421,11 @@ bool Expand(const SweepBlock& b, std::string_view experiment,
                           cell.rounds = rounds;
                           cell.placed_keys_per_node = p;
                           cell.batch = static_cast<uint32_t>(bt);
-                          // A batched cell times LookupBatch beside its own
-                          // single-key loop; the multi-thread rates belong
-                          // to the batch-1 cell.
-                          cell.multithread = b.multithread &&
-                                             sc == "prehashed" && bt == 1;
+                          // Multi-thread rates: lookups_per_s on a
+                          // single-key cell, batch_lookups_per_s on a
+                          // batched one.
+                          cell.multithread =
+                              b.multithread && sc == "prehashed";
                           if (schema->cluster_axes) {
                             cell.mode = cc.mode;
                             cell.zipf = cc.zipf;

@@ -48,7 +48,8 @@
 //   scenario = ["add", "remove_random"]   # disruption (required), or lookup:
 //                                 # prehashed | string (default both)
 //   multithread = false           # lookup: also lookups_per_s with T threads
-//                                 # (prehashed cells)
+//                                 # (prehashed cells; batched cells:
+//                                 # batch_lookups_per_s)
 //   batch = [1, 16]               # lookup: keys per LookupBatch call,
 //                                 # 1 .. 1024 (default [1]: single-key);
 //                                 # B > 1 times LookupBatch beside the
@@ -248,7 +249,8 @@ struct Cell {
   // default [100]).
   uint32_t placed_keys_per_node = 0;
   // lookup, scenario "prehashed": also measure lookups_per_s with T = 1 ..
-  // hardware threads sharing one instance. Spec key `multithread` (bool,
+  // hardware threads sharing one instance (batched cells: batch_lookups_per_s,
+  // LookupBatch over `batch` keys per call). Spec key `multithread` (bool,
   // default false).
   bool multithread = false;
   // lookup, scenarios prehashed, weighted and string: keys per LookupBatch

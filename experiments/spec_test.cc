@@ -757,7 +757,8 @@ TEST(SpecTest, LookupScenariosAndMultithread) {
 
 TEST(SpecTest, LookupBatchAxis) {
   // batch = [1, 16]: one single-key cell and one batched cell per
-  // configuration; the batched one is named apart and has no multithread.
+  // configuration; the batched one is named apart, and its multithread
+  // (batch_lookups_per_s) is the single-key cell's.
   absl::StatusOr<Spec> spec = Parse(std::string(kLookup) +
                                     "batch = [1, 16]\nmultithread = true\n");
   ASSERT_TRUE(spec.ok()) << spec.status();
@@ -768,7 +769,7 @@ TEST(SpecTest, LookupBatchAxis) {
     names.insert(c.Name());
     if (c.batch == 16) {
       ++batched;
-      EXPECT_FALSE(c.multithread) << c.Name();
+      EXPECT_EQ(c.multithread, c.scenario == "prehashed") << c.Name();
       EXPECT_THAT(c.Name(), HasSubstr("_b16_"));
     } else {
       EXPECT_EQ(c.batch, 1u);
@@ -779,7 +780,7 @@ TEST(SpecTest, LookupBatchAxis) {
   EXPECT_EQ(batched, 8);
   EXPECT_EQ(names.size(), spec->cells.size());
   EXPECT_EQ(spec->cells[1].Name(),
-            "lookup_jump_xxh64_uniform_n10_k1000_prehashed_b16_s0");
+            "lookup_jump_xxh64_uniform_n10_k1000_prehashed_mt_b16_s0");
   // Without the key every cell is single-key, named as before.
   absl::StatusOr<Spec> plain = Parse(kLookup);
   ASSERT_TRUE(plain.ok());

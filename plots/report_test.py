@@ -2104,6 +2104,39 @@ class BatchingReportTest(unittest.TestCase):
         self.assertIn("**ring** from 1,000,000 points", items["batching"])
         self.assertIn("**maglev** from M = 5,000,011", items["batching"])
 
+    def test_threads_table_puts_batched_rates_beside_single_key_ones(self):
+        from report import batching
+        text = batching.section(self._ctx(self.results))
+        sec = text[text.index("### Batched lookups per second with T "
+                              "threads"):]
+        header = [ln for ln in sec.splitlines()
+                  if ln.startswith("| algorithm |")][0]
+        self.assertIn("| T=1 batched | T=1 single-key | T=2 batched | "
+                      "T=2 single-key |", header)
+        # One row per prehashed batched configuration (the string ring has
+        # no thread rates).
+        rows = {}
+        for ln in sec.splitlines():
+            cells = [c.strip() for c in ln.split("|")[1:-1]]
+            if cells and cells[0] in ("ring", "maglev", "anchor"):
+                rows[(cells[0], cells[2])] = cells
+        self.assertEqual(len(rows), 8)
+        self.assertTrue(all(r[1] == "prehashed" for r in rows.values()))
+
+        def rate(cell):
+            return float(cell.split(" ")[0].replace(",", ""))
+        for key, r in rows.items():
+            # batched rates at T = 1 and 2: the fake's T / (batched ns)
+            self.assertAlmostEqual(rate(r[6]) / rate(r[4]), 2, delta=0.2,
+                                   msg=key)
+        # The single-key rate where the batch-1 cell has thread rates (the
+        # ring at N = 100 and 1000), a dash where it has none (N = 10^4).
+        small = rows[("ring", "10,000 points (N = 100, v = 100)")]
+        self.assertAlmostEqual(rate(small[5]) / rate(small[4]), 1,
+                               delta=0.1)
+        self.assertEqual(
+            rows[("ring", "1,000,000 points (N = 10,000, v = 100)")][5], "—")
+
     def test_threshold_moves_when_a_smaller_size_drops_below_one(self):
         from report import batching
 
@@ -2147,6 +2180,7 @@ class BatchingReportTest(unittest.TestCase):
         self.assertIn("_No batched lookups in this run", text)
         self.assertNotIn("|", text)
         self.assertNotIn("Batching (B =", text)
+        self.assertNotIn("Batched lookups per second", text)
         self.assertNotIn("batching", dict(guide.items(ctx)))
         # The other lookup tables read the single-key cells only: the same
         # text with and without the batched cells in the run.

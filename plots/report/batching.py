@@ -8,7 +8,11 @@ and their per-round ratio (batch_lookup_ns_ratio_to_single; < 1: batching
 is faster); the ring's cells also the batched peer over the same points
 (batch_lookup_ns_ratio_to_<peer>). The table gives, per algorithm,
 scenario, state size and B, the medians with their 95 % CIs (the report's
-rule: common.fmt_med).
+rule: common.fmt_med). Cells measured with T threads (spec key
+multithread) also give batch_lookups_per_s: LookupBatch over B keys per
+call in each of T threads sharing one instance, shown beside the
+single-key lookups_per_s of the same configuration (its batch-1 cell, in
+the same timing group) where that was measured.
 
 "Where batching starts to pay" is computed per algorithm, scenario and B:
 the smallest state size from which the ratio's interval (common.interval:
@@ -24,11 +28,13 @@ import math
 
 import chdata
 import style
-from report.common import (Cell, filt, fmt_med, interval, interval_words,
-                           is_noisy, join_names, one, render)
+from report.common import (WITHIN_RUN, Cell, filt, fmt_med, interval,
+                           interval_words, is_noisy, join_names, mcell, one,
+                           render)
 from report.questions import q
 
 RATIO = "batch_lookup_ns_ratio_to_single"
+RATE = "batch_lookups_per_s"
 PEER_PREFIX = "batch_lookup_ns_ratio_to_"
 SCENARIOS = ("prehashed", "weighted", "string")
 
@@ -140,6 +146,40 @@ def _cell(metric, f, kind="num"):
     return Cell(lambda exps: fmt_med(_pick(exps, f, metric), kind))
 
 
+def threads_table(ctx, s, confs):
+    """Markdown lines: batched lookups per second with T threads beside the
+    single-key rate of the same configuration (empty without
+    batch_lookups_per_s rows)."""
+    if "threads" not in s.columns:
+        return []
+    t = s[(s["metric"] == RATE) & s["threads"].notna()]
+    if t.empty:
+        return []
+    threads = sorted(int(x) for x in t["threads"].unique())
+    rows = []
+    for sc, a, b, cells in confs:
+        for size, label, row, f in cells:
+            if filt(t, **f).empty:
+                continue
+            single = {k: v for k, v in f.items() if k != "batch"}
+            r = [a, sc, label, str(b)]
+            for th in threads:
+                r += [_cell(RATE, dict(f, threads=float(th))),
+                      mcell(ctx, "lookup", metric="lookups_per_s",
+                            threads=float(th), **single)]
+            rows.append(r + [ctx.data_links("lookup")])
+    header = ["algorithm", "scenario", "state size", "B"]
+    for th in threads:
+        header += [f"T={th} batched", f"T={th} single-key"]
+    return ["### Batched lookups per second with T threads", "",
+            "`LookupBatch` over B keys per call in each of T threads sharing "
+            "one instance (`batch_lookups_per_s`), beside the single-key "
+            "rate of the same configuration (`lookups_per_s` of its batch-1 "
+            "cell, in the same timing group; — where that cell has no "
+            "thread rates). Higher is better; wall time over all threads. " +
+            WITHIN_RUN, "", render(ctx, header + ["data"], rows), ""]
+
+
 def pays_sentence(confs, scenario=None):
     """One sentence: where batching starts to pay, per algorithm (of one
     scenario, or every scenario), or None without configurations."""
@@ -213,6 +253,7 @@ def section(ctx):
                         [_cell(m, f, "x") for m in peers] +
                         [ctx.data_links("lookup")])
     out += [render(ctx, header, rows), ""]
+    out += threads_table(ctx, ours, confs)
     return "\n".join(out)
 
 

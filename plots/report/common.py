@@ -201,7 +201,8 @@ def join_names(names):
 # ---------------------------------------------------------------------------
 # registry metadata
 
-_TIMING_RE = re.compile(r"(_ns$|_ratio_to_|^lookups_per_s$|^load_avg_1m$|"
+_TIMING_RE = re.compile(r"(_ns$|_ratio_to_|^(batch_)?lookups_per_s$|"
+                        r"^load_avg_1m$|"
                         r"^cpu_steal_fraction$)")
 
 

@@ -490,6 +490,21 @@ def gen_batched(w, scale=1.0):
         w.add(metric="checksum", value=float(
             zlib.crc32(f"{a}{n}{sc}".encode()) & 0xffffff), unit="id-fold",
             **common)
+    # batch_lookups_per_s (threads 1 and 2) on the prehashed batched cells,
+    # from a stream of their own: T / (the cell's batched ns) per second.
+    trng = np.random.default_rng(20261206)
+    for a, sc, n, prm, ratio, spread in BATCH_CELLS:
+        if sc != "prehashed":
+            continue
+        base = lookup_ns(a, n) * scale * ratio
+        for th in THREADS:
+            for rep in range(ROUNDS):
+                w.add(metric="batch_lookups_per_s", unit="1/s",
+                      value=th * 1e9 / base *
+                      (1 + 0.03 * trng.standard_normal()),
+                      **dict(algorithm=a, hash="xxh64", keyset="uniform",
+                             nodes=n, keys=100000, seed=1000, scenario=sc,
+                             batch=BATCH, threads=th, repetition=rep, **prm))
 
 
 def gen_build():
@@ -1554,6 +1569,8 @@ METRICS = [  # (name, unit, better, timing, description)
      "over `batch` keys per call"),
     ("batch_lookup_ns_ratio_to_single", "ratio", "lower", True,
      "batch_lookup_ns / lookup_ns of the same member, same round"),
+    ("batch_lookups_per_s", "1/s", "higher", True, "lookups per second, T "
+     "threads each calling LookupBatch over `batch` keys"),
     ("build_ns", "ns", "lower", True, "Build(N nodes)"),
     ("add_node_ns", "ns", "lower", True, "AddNode"),
     ("remove_node_ns", "ns", "lower", True, "RemoveNode"),
