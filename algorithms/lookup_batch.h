@@ -92,9 +92,11 @@ ABSL_ATTRIBUTE_NOINLINE void LookupEachRestrict(
 
 }  // namespace lookup_batch_internal
 
-// The plain loop: out[i] = lookup(keys[i]), with `lookup` inlined into the
-// loop. Precondition: `out` overlaps neither `keys` nor the algorithm's
-// state. Complexity: keys.size() lookups.
+// The plain loop: out[i] = lookup(keys[i]). Mark the lambda
+// ABSL_ATTRIBUTE_ALWAYS_INLINE: in the unrolled loop GCC otherwise calls a
+// lookup of some size (RangeHash<Flip>'s) out of line, which the single-key
+// loop inlines. Precondition: `out` overlaps neither `keys` nor the
+// algorithm's state. Complexity: keys.size() lookups.
 template <typename Lookup>
 ABSL_ATTRIBUTE_ALWAYS_INLINE inline void LookupEachWith(
     std::span<const uint64_t> keys, std::span<NodeId> out, Lookup lookup) {
@@ -107,7 +109,9 @@ ABSL_ATTRIBUTE_ALWAYS_INLINE inline void LookupEachWith(
 template <typename A>
 ABSL_ATTRIBUTE_ALWAYS_INLINE inline void LookupEach(
     const A& algo, std::span<const uint64_t> keys, std::span<NodeId> out) {
-  LookupEachWith(keys, out, [&algo](uint64_t h) { return algo.Lookup(h); });
+  LookupEachWith(keys, out, [&algo](uint64_t h) ABSL_ATTRIBUTE_ALWAYS_INLINE {
+    return algo.Lookup(h);
+  });
 }
 
 // Group prefetching over the keys, kLookupGroup at a time: start(k) for

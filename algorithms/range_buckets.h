@@ -37,6 +37,7 @@
 #include <utility>
 #include <vector>
 
+#include "absl/base/attributes.h"
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
@@ -183,13 +184,15 @@ class RangeHash final : public ConsistentHash {
     const typename P::Range range = range_;
     const NodeId* const ids = ids_;
     if (ids == nullptr) {
-      LookupEachWith(key_hashes, out, [range](uint64_t h) {
-        return static_cast<NodeId>(P::Bucket(h, range));
-      });
+      LookupEachWith(key_hashes, out,
+                     [range](uint64_t h) ABSL_ATTRIBUTE_ALWAYS_INLINE {
+                       return static_cast<NodeId>(P::Bucket(h, range));
+                     });
     } else {
-      LookupEachWith(key_hashes, out, [range, ids](uint64_t h) {
-        return ids[P::Bucket(h, range)];
-      });
+      LookupEachWith(key_hashes, out,
+                     [range, ids](uint64_t h) ABSL_ATTRIBUTE_ALWAYS_INLINE {
+                       return ids[P::Bucket(h, range)];
+                     });
     }
   }
 

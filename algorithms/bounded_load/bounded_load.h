@@ -77,6 +77,7 @@
 #include <utility>
 #include <vector>
 
+#include "absl/base/attributes.h"
 #include "absl/base/optimization.h"
 #include "absl/container/flat_hash_map.h"
 #include "absl/status/status.h"
@@ -206,7 +207,9 @@ class BoundedLoad final : public ConsistentHash {
                            std::span<NodeId> out) const {
     if (!ring_.prefetch_pays()) {
       LookupEachWith(key_hashes, out,
-                     [this](uint64_t h) { return LookupUnplaced(h); });
+                     [this](uint64_t h) ABSL_ATTRIBUTE_ALWAYS_INLINE {
+                       return LookupUnplaced(h);
+                     });
       return;
     }
     GroupedLookup(
