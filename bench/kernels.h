@@ -39,6 +39,7 @@
 #include <thread>
 #include <vector>
 
+#include "absl/base/attributes.h"
 #include "algorithms/consistent_hash.h"
 #include "bench/harness.h"
 #include "benchmark/benchmark.h"
@@ -93,21 +94,20 @@ inline constexpr size_t kHashTimedKeys = 65536;
 // stack).
 inline constexpr size_t kMaxTimedBatch = 1024;
 
-// Batched independent operations: op(keys[i, i + b), out) writes the owners
-// of b consecutive keys (b = `batch`, less where the key array wraps or the
-// iterations end), fold += every owner. `iterations` counts keys, so the fold
-// is ThroughputLoop's from offset 0 and the time per iteration is per key.
-// Precondition: 1 <= batch <= kMaxTimedBatch.
+// The batched loop of BatchThroughputLoop and BatchMultiThreadLoop:
+// op(keys[i, i + b), out) over `iterations` keys from index `start`
+// (wrapping), b = `batch` less where the key array wraps or the iterations
+// end; returns the sum of every owner written. Untimed.
 template <typename Key, typename BatchOp>
-Measurement BatchThroughputLoop(const BatchOp& op, std::span<const Key> keys,
-                                size_t batch, uint64_t iterations) {
+ABSL_ATTRIBUTE_ALWAYS_INLINE inline uint64_t BatchFold(
+    const BatchOp& op, std::span<const Key> keys, size_t batch,
+    uint64_t iterations, size_t start) {
   NodeId out[kMaxTimedBatch];
   const Key* const k = keys.data();
   const size_t n = keys.size();
-  size_t i = 0;
+  size_t i = start;
   uint64_t fold = 0;
   uint64_t left = iterations;
-  const double t0 = ThreadCpuSeconds();
   while (left > 0) {
     const size_t m = static_cast<size_t>(
         std::min<uint64_t>(std::min<uint64_t>(batch, n - i), left));
@@ -117,6 +117,19 @@ Measurement BatchThroughputLoop(const BatchOp& op, std::span<const Key> keys,
     i += m;
     if (i == n) i = 0;
   }
+  return fold;
+}
+
+// Batched independent operations: op(keys[i, i + b), out) writes the owners
+// of b consecutive keys (b = `batch`, less where the key array wraps or the
+// iterations end), fold += every owner. `iterations` counts keys, so the fold
+// is ThroughputLoop's from offset 0 and the time per iteration is per key.
+// Precondition: 1 <= batch <= kMaxTimedBatch.
+template <typename Key, typename BatchOp>
+Measurement BatchThroughputLoop(const BatchOp& op, std::span<const Key> keys,
+                                size_t batch, uint64_t iterations) {
+  const double t0 = ThreadCpuSeconds();
+  const uint64_t fold = BatchFold<Key>(op, keys, batch, iterations, 0);
   const double t1 = ThreadCpuSeconds();
   benchmark::DoNotOptimize(fold);
   return {t1 - t0, fold};
@@ -209,21 +222,9 @@ Measurement BatchMultiThreadLoop(const BatchOp& op, std::span<const Key> keys,
                                  size_t batch, uint64_t iterations,
                                  unsigned threads) {
   return TimedThreads(threads, [&](unsigned t) {
-    NodeId out[kMaxTimedBatch];
-    const Key* const k = keys.data();
-    const size_t n = keys.size();
-    size_t i = (t * (n / threads)) % n;
-    uint64_t fold = 0;
-    uint64_t left = iterations;
-    while (left > 0) {
-      const size_t m = static_cast<size_t>(
-          std::min<uint64_t>(std::min<uint64_t>(batch, n - i), left));
-      op(std::span<const Key>(k + i, m), std::span<NodeId>(out, m));
-      for (size_t j = 0; j < m; ++j) fold += out[j];
-      left -= m;
-      i += m;
-      if (i == n) i = 0;
-    }
+    const uint64_t fold =
+        BatchFold<Key>(op, keys, batch, iterations,
+                       (t * (keys.size() / threads)) % keys.size());
     benchmark::DoNotOptimize(fold);
     return fold;
   });

@@ -216,10 +216,10 @@ std::pair<size_t, size_t> AddLookupPair(LookupState* st, std::string label,
 // batched kernel's index.
 template <typename Key, typename Op, typename BatchOp>
 size_t AddBatchPair(LookupState* st, const std::string& label,
-                  std::shared_ptr<const Op> op,
-                  std::shared_ptr<const BatchOp> batch_op,
-                  std::span<const Key> keys, uint32_t batch,
-                  const TimingSample& base) {
+                    std::shared_ptr<const Op> op,
+                    std::shared_ptr<const BatchOp> batch_op,
+                    std::span<const Key> keys, uint32_t batch,
+                    const TimingSample& base) {
   std::vector<uint64_t> owners(keys.size());
   for (size_t i = 0; i < keys.size(); ++i) owners[i] = (*op)(keys[i]);
   auto prefix = std::make_shared<const std::vector<uint64_t>>(
@@ -250,6 +250,38 @@ size_t AddBatchPair(LookupState* st, const std::string& label,
   return b;
 }
 
+// The multi-thread rates of one member: `metric` (1/s) with T = 1 ..
+// hardware threads sharing the instance, kernel T running run_for(T) and
+// folding MultiThreadFold(prefix) (MultiThreadLoop's fold, also its batched
+// form's), all partners of one another. Labels are `label`/t<T>.
+template <typename RunFor>
+void AddThreadKernels(
+    LookupState* st, const std::string& label, const char* metric,
+    const std::shared_ptr<const std::vector<uint64_t>>& prefix,
+    const TimingSample& base, const RunFor& run_for) {
+  const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
+  std::vector<size_t> mt;
+  for (unsigned t = 1; t <= cores; ++t) {
+    Kernel k{.label = absl::StrCat(label, "/t", t),
+             .run = run_for(t),
+             .expected =
+                 [prefix, t](uint64_t it) {
+                   return MultiThreadFold(*prefix, it, t);
+                 },
+             .ops_per_iteration = static_cast<double>(t)};
+    TimingSample s = base;
+    s.metric = metric;
+    s.unit = "1/s";
+    s.threads = t;
+    mt.push_back(AddKernel(st, std::move(k), s));
+  }
+  for (size_t a : mt) {
+    for (size_t b : mt) {
+      if (a != b) st->kernels[a].partners.push_back(b);
+    }
+  }
+}
+
 // The batched form of the multi-thread rates (TimingMember::multithread on
 // a batched member): batch_lookups_per_s with T = 1 .. hardware threads
 // sharing the instance, each calling `batch_op` over B keys at a time from
@@ -263,31 +295,13 @@ void AddBatchThreads(LookupState* st, const std::string& label,
                      const TimingSample& base) {
   auto prefix = std::make_shared<const std::vector<uint64_t>>(
       PrefixSums<uint64_t>(owners));
-  const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
-  std::vector<size_t> mt;
-  for (unsigned t = 1; t <= cores; ++t) {
-    Kernel k{.label = absl::StrCat(label, "/batch_lookups_per_s/t", t),
-             .run =
-                 [batch_op, keys, batch, t](uint64_t it) {
-                   return bench_internal::BatchMultiThreadLoop<uint64_t>(
-                       *batch_op, keys, batch, it, t);
-                 },
-             .expected =
-                 [prefix, t](uint64_t it) {
-                   return MultiThreadFold(*prefix, it, t);
-                 },
-             .ops_per_iteration = static_cast<double>(t)};
-    TimingSample s = base;
-    s.metric = "batch_lookups_per_s";
-    s.unit = "1/s";
-    s.threads = t;
-    mt.push_back(AddKernel(st, std::move(k), s));
-  }
-  for (size_t a : mt) {
-    for (size_t b : mt) {
-      if (a != b) st->kernels[a].partners.push_back(b);
-    }
-  }
+  AddThreadKernels(st, label + "/batch_lookups_per_s", "batch_lookups_per_s",
+                   prefix, base, [batch_op, keys, batch](unsigned t) {
+                     return [batch_op, keys, batch, t](uint64_t it) {
+                       return bench_internal::BatchMultiThreadLoop<uint64_t>(
+                           *batch_op, keys, batch, it, t);
+                     };
+                   });
 }
 
 // The batched peers of a batched member (peers::ForEachBatchPeer): each
@@ -310,10 +324,10 @@ absl::Status AddBatchPeers(const TimingGroup& g, const TimingMember& m,
         s.peer_of = m.algorithm;
         s.unit = "ns";
         s.metric = "batch_lookup_ns";
-        s.note = absl::StrCat(
-            "peer of ", m.algorithm, ": ",
-            info != nullptr ? std::string(info->description) : "",
-            "; batch ", m.batch);
+        s.note =
+            absl::StrCat("peer of ", m.algorithm, ": ",
+                         info != nullptr ? std::string(info->description) : "",
+                         "; batch ", m.batch);
         auto op = [p](std::span<const uint64_t> k, std::span<NodeId> o) {
           p->LookupBatch(k, o);
         };
@@ -506,31 +520,12 @@ absl::Status AddLookupMember(const TimingGroup& g, size_t index,
         for (size_t i = 0; i < keys.size(); ++i) owners[i] = route(keys[i]);
         auto prefix = std::make_shared<const std::vector<uint64_t>>(
             PrefixSums<uint64_t>(owners));
-        const unsigned cores =
-            std::max(1u, std::thread::hardware_concurrency());
-        std::vector<size_t> mt;
-        for (unsigned t = 1; t <= cores; ++t) {
-          Kernel k{.label = absl::StrCat(m.algorithm, "/lookups_per_s/t", t),
-                   .run =
-                       [op, keys, t](uint64_t it) {
-                         return MultiThreadLoop<uint64_t>(*op, keys, it, t);
-                       },
-                   .expected =
-                       [prefix, t](uint64_t it) {
-                         return MultiThreadFold(*prefix, it, t);
-                       },
-                   .ops_per_iteration = static_cast<double>(t)};
-          TimingSample s = base;
-          s.metric = "lookups_per_s";
-          s.unit = "1/s";
-          s.threads = t;
-          mt.push_back(AddKernel(st, std::move(k), s));
-        }
-        for (size_t a : mt) {
-          for (size_t b : mt) {
-            if (a != b) st->kernels[a].partners.push_back(b);
-          }
-        }
+        AddThreadKernels(st, m.algorithm + "/lookups_per_s", "lookups_per_s",
+                         prefix, base, [op, keys](unsigned t) {
+                           return [op, keys, t](uint64_t it) {
+                             return MultiThreadLoop<uint64_t>(*op, keys, it, t);
+                           };
+                         });
       }
       if (g.scenario == "replicas") {
         if constexpr (kDefinesReplicas<A>) {
