@@ -55,6 +55,7 @@ import math
 import os
 import sys
 
+import numpy as np
 import pandas as pd
 
 COLUMNS = ["run_id", "experiment", "algorithm", "hash", "keyset", "nodes",
@@ -259,13 +260,25 @@ def summarize(data):
         raise ValueError("data.csv has no noisy/n_eff columns (written "
                          "before they existed) and no summary.csv")
     keys = CONFIG_COLUMNS + ["metric", "unit"]
+    # One pass over plain arrays: the groups' row indices in pandas' sorted
+    # group order, then each group's values without a per-group frame.
+    gid = data.groupby(keys, dropna=False, sort=True).ngroup().to_numpy()
+    order = np.argsort(gid, kind="stable")
+    starts = np.searchsorted(gid[order], np.arange(gid.max() + 2))
+    values = data["value"].to_numpy(dtype=float)
+    n_eff_one = (data["n_eff"] == 1).to_numpy()
+    noisy = (data["noisy"] >= 1).to_numpy()
+    key_rows = data[keys].to_numpy(dtype=object)
+    metric_at = keys.index("metric")
     out = []
-    for k, g in data.groupby(keys, dropna=False, sort=True):
-        st = stats_of(g["value"].dropna(),
-                      n_eff_one=bool((g["n_eff"] == 1).any()),
-                      noisy=bool((g["noisy"] >= 1).any()),
-                      rng=metric_range(k[keys.index("metric")]))
-        out.append(list(k) + [st[c] for c in STAT_COLUMNS])
+    for a, b in zip(starts[:-1], starts[1:]):
+        rows = order[a:b]
+        v = values[rows]
+        st = stats_of(v[~np.isnan(v)].tolist(),
+                      n_eff_one=bool(n_eff_one[rows].any()),
+                      noisy=bool(noisy[rows].any()),
+                      rng=metric_range(key_rows[rows[0]][metric_at]))
+        out.append(list(key_rows[rows[0]]) + [st[c] for c in STAT_COLUMNS])
     return pd.DataFrame(out, columns=SUMMARY_COLUMNS)
 
 

@@ -226,8 +226,8 @@ def write_summary(run_dir):
     with open(os.path.join(run_dir, "summary.csv"), "w", newline="") as f:
         w = csv.writer(f, lineterminator="\n")
         w.writerow(chdata.SUMMARY_COLUMNS)
-        for _, r in summ.iterrows():
-            w.writerow([_fmt(r[c]) for c in chdata.SUMMARY_COLUMNS])
+        for r in summ[chdata.SUMMARY_COLUMNS].itertuples(index=False):
+            w.writerow([_fmt(v) for v in r])
 
 
 def _fmt(v):
