@@ -93,12 +93,9 @@ std::string KeySetNames() {
                        });
 }
 
-absl::StatusOr<std::vector<std::string>> GenerateKeys(std::string_view name,
-                                                      size_t count,
-                                                      uint64_t seed) {
-  std::vector<std::string> keys;
+absl::Status ForEachKey(std::string_view name, size_t count, uint64_t seed,
+                        absl::FunctionRef<void(std::string_view)> f) {
   if (name == "uniform") {
-    keys.reserve(count);
     SplitMix64 rng(seed);
     // 16 lowercase hex digits, zero-padded (printf's "%016llx"), written
     // by hand: snprintf was a tenth of a 10^6-key cell.
@@ -107,29 +104,31 @@ absl::StatusOr<std::vector<std::string>> GenerateKeys(std::string_view name,
     for (size_t i = 0; i < count; ++i) {
       uint64_t r = rng();
       for (int j = 15; j >= 0; --j, r >>= 4) buf[j] = kHex[r & 0xf];
-      keys.emplace_back(buf, 16);
+      f(std::string_view(buf, 16));
     }
   } else if (name == "url") {
-    keys.reserve(count);
     SplitMix64 rng(seed ^ 0x75726c6b657973ULL);  // "urlkeys"
+    std::string key;
     for (size_t i = 0; i < count; ++i) {
       const uint64_t r = rng();
       // Disjoint bit fields of one draw choose host, section and slug; a
       // second draw gives a 12-digit id.
       const uint64_t id = rng() % 1000000000000ULL;
-      std::string key = "https://";
+      key.assign("https://");
       key.append(kHosts[r & 15]).append("/");
       key.append(kSections[(r >> 4) & 15]).append("/");
       key.append(kSlugs[(r >> 8) & 15]).append("/");
-      key.append(std::to_string(id));
-      keys.push_back(std::move(key));
+      absl::StrAppend(&key, id);
+      f(key);
     }
   } else if (name == "sequential") {
-    keys.reserve(count);
     // Seed s starts at s * count, so repetitions use disjoint key ranges.
     const uint64_t start = seed * static_cast<uint64_t>(count);
+    std::string key;
     for (size_t i = 0; i < count; ++i) {
-      keys.push_back(absl::StrCat("key-", start + i));
+      key.assign("key-");
+      absl::StrAppend(&key, start + i);
+      f(key);
     }
   } else if (name == "words") {
     absl::StatusOr<const std::vector<std::string>*> words = Words();
@@ -143,12 +142,23 @@ absl::StatusOr<std::vector<std::string>> GenerateKeys(std::string_view name,
       const size_t j = i + rng.Below(order.size() - i);
       std::swap(order[i], order[j]);
     }
-    keys.reserve(take);
-    for (size_t i = 0; i < take; ++i) keys.push_back((**words)[order[i]]);
+    for (size_t i = 0; i < take; ++i) f((**words)[order[i]]);
   } else {
     return absl::InvalidArgumentError(absl::StrCat(
         "unknown key set '", std::string(name), "'; valid key sets: ", KeySetNames()));
   }
+  return absl::OkStatus();
+}
+
+absl::StatusOr<std::vector<std::string>> GenerateKeys(std::string_view name,
+                                                      size_t count,
+                                                      uint64_t seed) {
+  std::vector<std::string> keys;
+  keys.reserve(name == "words" ? 0 : count);
+  absl::Status s = ForEachKey(name, count, seed, [&keys](std::string_view k) {
+    keys.emplace_back(k);
+  });
+  if (!s.ok()) return s;
   return keys;
 }
 

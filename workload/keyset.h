@@ -32,6 +32,8 @@
 #include <string_view>
 #include <vector>
 
+#include "absl/functional/function_ref.h"
+#include "absl/status/status.h"
 #include "absl/status/statusor.h"
 
 namespace chbench {
@@ -50,6 +52,18 @@ std::string KeySetNames();  // "uniform, url, sequential, words"
 absl::StatusOr<std::vector<std::string>> GenerateKeys(std::string_view name,
                                                       size_t count,
                                                       uint64_t seed);
+
+// The keys of GenerateKeys(name, count, seed), in order, passed one at a
+// time to `f` without storing them: the view is valid during the call only.
+// For consumers that hash each key once (a 10^6-key cell allocated 10^6
+// strings otherwise). Same errors as GenerateKeys, before any call to `f`.
+//
+//   std::vector<uint64_t> d;
+//   absl::Status s = ForEachKey("url", 1000, 0, [&](std::string_view k) {
+//     d.push_back(algo.HashKey(k));
+//   });
+absl::Status ForEachKey(std::string_view name, size_t count, uint64_t seed,
+                        absl::FunctionRef<void(std::string_view)> f);
 
 // True when key sets of `count` keys drawn with different seeds share most
 // of their keys, so repetitions over seeds are not independent: `words` with

@@ -51,6 +51,43 @@ TEST(KeySetTest, Formats) {
   EXPECT_EQ(GenerateKeyHashes(2, 0)[0], 0xe220a8397b1dcdafULL);
 }
 
+// ForEachKey passes the keys of GenerateKeys, in order, for every key set
+// (words where the dictionary is installed); an unknown key set is an error
+// before any key.
+TEST(KeySetTest, ForEachKeyStreamsTheSameKeys) {
+  for (const char* name : {"uniform", "url", "sequential", "words"}) {
+    const auto want = GenerateKeys(name, 2000, 3);
+    std::vector<std::string> got;
+    const absl::Status s = ForEachKey(
+        name, 2000, 3, [&got](std::string_view k) { got.emplace_back(k); });
+    ASSERT_EQ(s.ok(), want.ok()) << name;
+    if (!want.ok()) continue;
+    EXPECT_EQ(got, *want) << name;
+  }
+  int calls = 0;
+  const absl::Status bad =
+      ForEachKey("zipf", 3, 0, [&calls](std::string_view) { ++calls; });
+  EXPECT_THAT(bad.message(), ::testing::HasSubstr("unknown key set 'zipf'"));
+  EXPECT_EQ(calls, 0);
+}
+
+// A url key's last path segment is the decimal of the second SplitMix64
+// draw modulo 10^12 (ids of every length follow each other; a key built in
+// a reused buffer must not keep digits of a longer one).
+TEST(KeySetTest, UrlIdIsTheSecondDraw) {
+  const auto keys = GenerateKeys("url", 5000, 11);
+  ASSERT_TRUE(keys.ok());
+  SplitMix64 rng(11 ^ 0x75726c6b657973ULL);
+  std::set<size_t> lengths;
+  for (const std::string& key : *keys) {
+    rng();
+    const std::string id = std::to_string(rng() % 1000000000000ULL);
+    ASSERT_EQ(key.substr(key.rfind('/') + 1), id);
+    lengths.insert(id.size());
+  }
+  EXPECT_GT(lengths.size(), 1u);
+}
+
 // The hand-written hex matches printf's "%016llx" (leading zeros included:
 // one output in 16 starts with a 0 digit).
 TEST(KeySetTest, UniformIsZeroPaddedHex) {

@@ -10,6 +10,9 @@
 #include <chrono>
 #include <cmath>
 #include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
 #include <thread>
 
 #include "absl/container/flat_hash_map.h"
@@ -477,7 +480,7 @@ class Driver {
   bool stale_check_ = false;
 };
 
-bool ValidKey(const std::string& k) {
+bool ValidKey(std::string_view k) {
   if (k.empty() || k.size() > 250) return false;
   for (unsigned char c : k) {
     if (c <= 32 || c == 127) return false;
@@ -551,17 +554,41 @@ absl::Status ValidateClusterConfig(const ClusterConfig& cfg) {
   return absl::OkStatus();
 }
 
+namespace {
+
+absl::Status InvalidKey(const ClusterConfig& cfg, std::string_view k) {
+  return absl::InvalidArgumentError(absl::StrCat(
+      "cluster: key set '", cfg.keyset, "' has key '",
+      std::string(k.substr(0, 40)),
+      "', not a valid memcached key (1..250 bytes, no whitespace or "
+      "control bytes); use uniform, url or sequential"));
+}
+
+// The digests of the cell's keys under `algo`'s hash, in one pass without
+// storing the keys; the same error as ClusterKeys for an invalid key.
+absl::StatusOr<std::vector<uint64_t>> ClusterDigests(
+    const ClusterConfig& cfg, const ConsistentHash& algo) {
+  std::vector<uint64_t> digests;
+  digests.reserve(cfg.universe);
+  std::optional<std::string> invalid;
+  absl::Status s = ForEachKey(
+      cfg.keyset, cfg.universe, cfg.seed, [&](std::string_view k) {
+        if (!invalid && !ValidKey(k)) invalid = std::string(k);
+        digests.push_back(algo.HashKey(k));
+      });
+  if (!s.ok()) return s;
+  if (invalid) return InvalidKey(cfg, *invalid);
+  return digests;
+}
+
+}  // namespace
+
 absl::StatusOr<std::vector<std::string>> ClusterKeys(const ClusterConfig& cfg) {
   absl::StatusOr<std::vector<std::string>> keys =
       GenerateKeys(cfg.keyset, cfg.universe, cfg.seed);
   if (!keys.ok()) return keys.status();
   for (const std::string& k : *keys) {
-    if (!ValidKey(k)) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "cluster: key set '", cfg.keyset, "' has key '", k.substr(0, 40),
-          "', not a valid memcached key (1..250 bytes, no whitespace or "
-          "control bytes); use uniform, url or sequential"));
-    }
+    if (!ValidKey(k)) return InvalidKey(cfg, k);
   }
   return keys;
 }
@@ -580,15 +607,12 @@ absl::StatusOr<ClusterRun> RunCluster(const ClusterConfig& cfg,
                             "fail in any order");
     return run;
   }
-  absl::StatusOr<std::vector<std::string>> keys = ClusterKeys(cfg);
-  if (!keys.ok()) return keys.status();
   absl::StatusOr<std::unique_ptr<ConsistentHash>> probe =
       MakeAlgorithm(RoutedAlgorithm(cfg.algorithm), cfg.params);
   if (!probe.ok()) return probe.status();
-  std::vector<uint64_t> digests(keys->size());
-  for (size_t i = 0; i < keys->size(); ++i) {
-    digests[i] = (*probe)->HashKey((*keys)[i]);
-  }
+  absl::StatusOr<std::vector<uint64_t>> hashed = ClusterDigests(cfg, **probe);
+  if (!hashed.ok()) return hashed.status();
+  const std::vector<uint64_t>& digests = *hashed;
   // The control first (nothing killed yet), then a clean slate. Without an
   // event the run is its own control.
   if (cfg.event != "none") {

@@ -54,11 +54,9 @@ absl::StatusOr<std::vector<ResultRow>> RunPresets(const Cell& c,
   if (!made.ok()) return made.status();
   ConsistentHash& a = **made;
   if (absl::Status s = a.Build(servers); !s.ok()) return s;
-  absl::StatusOr<std::vector<std::string>> keys =
-      GenerateKeys(c.keyset, c.keys, c.seed);
-  if (!keys.ok()) return keys.status();
-  std::vector<uint64_t> digests(keys->size());
-  for (size_t i = 0; i < keys->size(); ++i) digests[i] = a.HashKey((*keys)[i]);
+  absl::StatusOr<std::vector<uint64_t>> hashed = Digests(c, c.keys, a);
+  if (!hashed.ok()) return hashed.status();
+  const std::vector<uint64_t>& digests = *hashed;
   const uint64_t m = digests.size();
 
   std::vector<ResultRow> rows;
