@@ -10,7 +10,7 @@ namespace {
 
 constexpr std::string_view kPeerPlaceholder = "<peer>";
 
-constexpr std::array<MetricInfo, 100> kMetrics = {{
+constexpr std::array<MetricInfo, 101> kMetrics = {{
     // Timing (vary run to run).
     {"lookup_ns", "ns", "lower", true,
      "time per lookup, independent lookups over a key array (throughput); "
@@ -100,6 +100,10 @@ constexpr std::array<MetricInfo, 100> kMetrics = {{
      "growth: keys moved summed over the steps so far / the optima summed "
      "over the same steps (K/(n+1) per join to n nodes, K/n per leave from "
      "n); 1 is minimal"},
+    {"max_moved_over_optimum", "ratio", "lower", false,
+     "growth: the largest per-step moved_over_optimum of a phase (joins "
+     "1 .. N at step N, leaves at step 2N), every step counted; the note "
+     "names the step"},
     {"moved_excess_over_optimum", "ratio", "lower", false,
      "presets: moved_excess_fraction / the optimum; 0 = minimal disruption"},
     {"step_moved_excess", "keys", "lower", false,

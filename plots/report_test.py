@@ -2284,6 +2284,11 @@ class GrowthReportTest(unittest.TestCase):
         import make_fake_results as mf
         configs = [(a, p, prov) for a, p, prov in mf.growth_configs(100)
                    if a != "anchor" or prov]
+        d = pd.read_csv(os.path.join(_run_dir(self.results, "growth"),
+                                     "data.csv"), keep_default_na=False,
+                        dtype=str)
+        per_step = d[(d["metric"] == "moved_over_optimum") &
+                     (d["nodes"] == "100")]
         self.assertGreater(len(configs), 5)
         for a, p, prov in configs:
             f = {"algorithm": a}
@@ -2303,11 +2308,20 @@ class GrowthReportTest(unittest.TestCase):
                                 200, **f),
                     self._value(self.results, "load_max_over_mean", 100,
                                 **f)]
-            for cell, v in zip(row[1:4], want):
+            for cell, v in zip(row[1:3] + row[4:5], want):
                 self.assertEqual(cell, f"{v:.3g}×", (label, row))
-            self.assertEqual(row[4], common.fmt_num(self._value(
-                self.results, "memory_bytes", 0, **f)), label)
+            # The largest single join and leave, from the data's steps.
+            m = (per_step["algorithm"] == a)
+            for col in ("capacity", "table_size"):
+                m &= per_step[col] == f.get(col, "")
+            steps = dict(zip(per_step[m]["step"].astype(int),
+                             per_step[m]["value"].astype(float)))
+            self.assertEqual(row[3], "{:.3g}× / {:.3g}×".format(
+                max(steps[s_] for s_ in range(1, 101)),
+                max(steps[s_] for s_ in range(101, 201))), (label, row))
             self.assertEqual(row[5], common.fmt_num(self._value(
+                self.results, "memory_bytes", 0, **f)), label)
+            self.assertEqual(row[6], common.fmt_num(self._value(
                 self.results, "memory_bytes", 100, **f)), label)
         # anchor's default cannot join: its row and the text say so.
         row = _row(text, "anchor")

@@ -15,7 +15,16 @@
 //                                  the optima summed over the same steps
 //   load_max_over_mean             over the live nodes after the step
 //   memory_bytes                   MemoryBytes() after the step
-// Step 0 has the last two only. An algorithm that refuses a join (anchor at
+// Step 0 has the last two only. Rows are written at every step for N <= 100;
+// above, at every (N/50)-th step and at the phase ends N and 2N (about 50
+// steps per phase: the full tier's N = 10^4 would write 2 * 10^4 steps per
+// cell). The cumulative sums count every step, written or not, and each
+// phase ends with
+//   max_moved_over_optimum         the largest moved_over_optimum of the
+//                                  phase's steps (grow: 1 .. N, at step N;
+//                                  shrink: N+1 .. 2N, at step 2N), its note
+//                                  naming the step
+// An algorithm that refuses a join (anchor at
 // its default capacity a = N, AddNode: FailedPrecondition) gets the step's
 // four rows empty with a "not applicable" note and no further step: what it
 // must be provisioned with to grow is the point of the comparison.
@@ -81,8 +90,11 @@ absl::StatusOr<std::vector<ResultRow>> RunGrowth(const Cell& c,
   start.step = 0;
   state_rows(start);
 
+  const uint32_t stride = n0 <= 100 ? 1 : n0 / 50;
   double moved_sum = 0;
   double optimum_sum = 0;
+  double phase_max = 0;
+  uint32_t phase_max_step = 0;
   for (uint32_t step = 1; step <= 2 * n0; ++step) {
     const bool grow = step <= n0;
     ResultRow at = base;
@@ -122,11 +134,24 @@ absl::StatusOr<std::vector<ResultRow>> RunGrowth(const Cell& c,
     owners = std::move(next);
     moved_sum += static_cast<double>(moved);
     optimum_sum += optimum;
-    Add(&rows, at, "moved_over_optimum", static_cast<double>(moved) / optimum,
-        "ratio", note);
-    Add(&rows, at, "cumulative_moved_over_optimum", moved_sum / optimum_sum,
-        "ratio", note);
-    state_rows(at);
+    const double ratio = static_cast<double>(moved) / optimum;
+    if (step == 1 || step == n0 + 1 || ratio > phase_max) {
+      phase_max = ratio;
+      phase_max_step = step;
+    }
+    const bool phase_end = step == n0 || step == 2 * n0;
+    if (phase_end || step % stride == 0) {
+      Add(&rows, at, "moved_over_optimum", ratio, "ratio", note);
+      Add(&rows, at, "cumulative_moved_over_optimum", moved_sum / optimum_sum,
+          "ratio", note);
+      state_rows(at);
+    }
+    if (phase_end) {
+      RowNote at_step = note;
+      absl::StrAppend(&at_step.text, at_step.text.empty() ? "" : "; ",
+                      "at step ", phase_max_step);
+      Add(&rows, at, "max_moved_over_optimum", phase_max, "ratio", at_step);
+    }
   }
   return rows;
 }

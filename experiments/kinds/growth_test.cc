@@ -118,7 +118,7 @@ TEST(GrowthKindTest, OptimumOfAJoinIsOneShareOfTheNewNodeCount) {
 TEST(GrowthKindTest, RowCountAndColumns) {
   const uint32_t n0 = 10;
   const std::vector<ResultRow> rows = RunGrowthCell(GrowthCell("jumpback", n0, 5000));
-  ASSERT_EQ(rows.size(), 2 + 4 * 2 * n0);
+  ASSERT_EQ(rows.size(), 2 + 4 * 2 * n0 + 2);
   std::map<std::string, int> per_metric;
   for (const ResultRow& r : rows) {
     ASSERT_TRUE(r.step.has_value());
@@ -135,6 +135,59 @@ TEST(GrowthKindTest, RowCountAndColumns) {
   EXPECT_EQ(per_metric["cumulative_moved_over_optimum"], 2 * n0);
   EXPECT_EQ(per_metric["load_max_over_mean"], 2 * n0 + 1);
   EXPECT_EQ(per_metric["memory_bytes"], 2 * n0 + 1);
+  EXPECT_EQ(per_metric["max_moved_over_optimum"], 2);
+}
+
+// Each phase's max_moved_over_optimum (at step N and 2N) is the largest of
+// its steps' moved_over_optimum, and its note names that step.
+TEST(GrowthKindTest, PhaseMaximumIsTheLargestStep) {
+  const uint32_t n0 = 12;
+  const std::vector<ResultRow> rows =
+      RunGrowthCell(GrowthCell("maglev", n0, 20000));
+  const auto got = ByMetric(rows);
+  for (const auto& [first, last] :
+       {std::pair<uint64_t, uint64_t>{1, n0}, {n0 + 1, 2 * n0}}) {
+    double want = 0;
+    uint64_t at = 0;
+    for (uint64_t s = first; s <= last; ++s) {
+      if (got.at("moved_over_optimum").at(s) > want) {
+        want = got.at("moved_over_optimum").at(s);
+        at = s;
+      }
+    }
+    EXPECT_DOUBLE_EQ(got.at("max_moved_over_optimum").at(last), want);
+    for (const ResultRow& r : rows) {
+      if (r.metric == "max_moved_over_optimum" && *r.step == last) {
+        EXPECT_THAT(r.note, HasSubstr(absl::StrCat("at step ", at)));
+      }
+    }
+  }
+}
+
+// Above 100 nodes rows are written at every (N/50)-th step and the phase
+// ends; the phase maximum still sees every step. dx from N = 102 has 128
+// slots and doubles at the 27th join (to 129 nodes), a step not written at
+// a stride of 2.
+TEST(GrowthKindTest, RowsThinnedAboveAHundredNodesButEveryStepCounted) {
+  const uint32_t n0 = 102;
+  const std::vector<ResultRow> rows =
+      RunGrowthCell(GrowthCell("dx", n0, 20000));
+  const auto got = ByMetric(rows);
+  std::vector<uint64_t> steps;
+  for (const auto& [s, v] : got.at("moved_over_optimum")) steps.push_back(s);
+  std::vector<uint64_t> want;
+  for (uint64_t s = 2; s <= 2 * n0; s += 2) want.push_back(s);
+  EXPECT_EQ(steps, want);
+  EXPECT_EQ(got.at("load_max_over_mean").size(), want.size() + 1);
+  EXPECT_GT(got.at("max_moved_over_optimum").at(n0), 10.0);
+  for (const ResultRow& r : rows) {
+    if (r.metric == "max_moved_over_optimum" && *r.step == n0) {
+      EXPECT_THAT(r.note, HasSubstr("at step 27"));
+    }
+  }
+  // The doubling step's moves are in the cumulative sum of every later
+  // written step.
+  EXPECT_GT(got.at("cumulative_moved_over_optimum").at(28), 1.5);
 }
 
 TEST(GrowthKindTest, RowsAreByteIdenticalAcrossRuns) {

@@ -62,7 +62,8 @@ def configs(exps, n=None):
     """(N, [config]) at N (PREFERRED_N or the nearest measured); each
     config is a dict: var, label, provisioned, na (the data's note when a
     join is not applicable, else ""), and (row, value) pairs cum_2n,
-    cum_back, bal_2n, mem_n, mem_2n."""
+    cum_back, bal_2n, mem_n, mem_2n, max_grow and max_shrink (the largest
+    single step's moved/optimum of the joins and of the leaves)."""
     s = _summary(exps)
     if s is None or s.empty:
         return None, []
@@ -88,6 +89,8 @@ def configs(exps, n=None):
         c["bal_2n"] = _value(s, var, n, n, "load_max_over_mean")
         c["mem_n"] = _value(s, var, n, 0, "memory_bytes")
         c["mem_2n"] = _value(s, var, n, n, "memory_bytes")
+        c["max_grow"] = _value(s, var, n, n, "max_moved_over_optimum")
+        c["max_shrink"] = _value(s, var, n, 2 * n, "max_moved_over_optimum")
         out.append(c)
     return n, out
 
@@ -291,17 +294,23 @@ def section(ctx):
             "the default. Lookup time with that room is measured by the "
             "`overprovision` experiment. Cumulative moved/optimum: keys "
             "moved summed over the steps so far / the optima summed over "
-            "the same steps (1 = minimal); max/mean: over the 2N live "
-            "nodes; memory: MemoryBytes() after the step.", ""]
+            "the same steps (1 = minimal); largest step: the highest "
+            "moved/optimum of a single join and of a single leave; "
+            "max/mean: over the 2N live nodes; memory: MemoryBytes() "
+            "after the step.", ""]
     out += ref_note(ctx)
     rows = []
     for c in cs:
         rows.append([c["label"], _cell(c["cum_2n"], "x"),
-                     _cell(c["cum_back"], "x"), _cell(c["bal_2n"], "x"),
+                     _cell(c["cum_back"], "x"),
+                     f"{_cell(c['max_grow'], 'x')} / "
+                     f"{_cell(c['max_shrink'], 'x')}",
+                     _cell(c["bal_2n"], "x"),
                      _cell(c["mem_n"]), _cell(c["mem_2n"]),
                      c["na"] or ""])
     out += [render(ctx, ["configuration", "cumulative moved/optimum at 2N",
-                         "back at N", "max/mean at 2N", "memory at N",
+                         "back at N", "largest step: join / leave",
+                         "max/mean at 2N", "memory at N",
                          "memory at 2N", "note"], rows), ""]
     # After the table: a long table moves to the page with the block before
     # it (layout.main_part), and these sentences stay in REPORT.md.

@@ -1576,6 +1576,8 @@ METRICS = [  # (name, unit, better, timing, description)
     ("remove_node_ns", "ns", "lower", True, "RemoveNode"),
     ("place_ns", "ns", "lower", True, "PlaceBatch per key"),
     ("memory_bytes", "bytes", "lower", False, "self-reported bytes"),
+    ("max_moved_over_optimum", "ratio", "lower", False, "growth: the "
+     "largest per-step moved_over_optimum of a phase"),
     ("cumulative_moved_over_optimum", "ratio", "lower", False, "growth: "
      "keys moved over the steps so far / their optima summed"),
     ("heap_bytes", "bytes", "lower", False, "heap bytes"),
@@ -1797,6 +1799,7 @@ def gen_growth():
                                                 grown)))
             state(0, "start")
             moved_sum = opt_sum = 0.0
+            phase_max = (0.0, 0)
             for step in range(1, 2 * n0 + 1):
                 grow = step <= n0
                 sc = "grow" if grow else "shrink"
@@ -1823,6 +1826,13 @@ def gen_growth():
                       metric="cumulative_moved_over_optimum",
                       value=moved_sum / opt_sum, unit="ratio")
                 state(step, sc)
+                if step in (1, n0 + 1) or ratio > phase_max[0]:
+                    phase_max = (ratio, step)
+                if step in (n0, 2 * n0):
+                    w.add(**c, keys=GROWTH_KEYS, step=step, scenario=sc,
+                          metric="max_moved_over_optimum",
+                          value=phase_max[0], unit="ratio",
+                          note=f"at step {phase_max[1]}")
     return w
 
 
