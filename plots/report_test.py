@@ -2341,6 +2341,15 @@ class GrowthReportTest(unittest.TestCase):
         self.assertIn("maglev (M≈100N)", above)
         self.assertIn("Room to grow, dx (a=200), provisioned for 2N against "
                       "dx: memory at N", text)
+        # The one costly join of dx's default (its array doubling) is
+        # named with the data's largest step; minimal ones are not.
+        spikes = text.split("Single steps above 2× their optimum")[1] \
+            .split(". ")[0]
+        want = self._value(self.results, "max_moved_over_optimum", 100,
+                           algorithm="dx")
+        self.assertIn(f"dx (a join {want:.3g}×)", spikes)
+        self.assertNotIn("ring", spikes)
+        self.assertNotIn("provisioned for 2N", spikes)
         self.assertIn("Room to grow, anchor (a=200), provisioned for 2N "
                       "against anchor: memory at N", text)
         self.assertIn("the default cannot take a node", text)
