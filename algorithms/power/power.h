@@ -93,14 +93,16 @@ namespace power_internal {
 inline uint32_t Xxh32LongInt(uint64_t x, uint32_t h) {
   constexpr uint32_t kP2 = 0x85EBCA77U, kP3 = 0xC2B2AE3DU, kP4 = 0x27D4EB2FU,
                      kP5 = 0x165667B1U;
+  // The three lanes written out: as a loop over a local array, GCC kept the
+  // array on the stack in the batched loop (LookupEachRestrict) and looped
+  // over it, where the single-key loop had it in registers.
   uint32_t acc = kP5 + 12;
-  const uint32_t lanes[3] = {__builtin_bswap32(static_cast<uint32_t>(x >> 32)),
-                             __builtin_bswap32(static_cast<uint32_t>(x)),
-                             __builtin_bswap32(h)};
-  for (uint32_t lane : lanes) {
-    acc += lane * kP3;
-    acc = std::rotl(acc, 17) * kP4;
-  }
+  acc += __builtin_bswap32(static_cast<uint32_t>(x >> 32)) * kP3;
+  acc = std::rotl(acc, 17) * kP4;
+  acc += __builtin_bswap32(static_cast<uint32_t>(x)) * kP3;
+  acc = std::rotl(acc, 17) * kP4;
+  acc += __builtin_bswap32(h) * kP3;
+  acc = std::rotl(acc, 17) * kP4;
   acc ^= acc >> 15;
   acc *= kP2;
   acc ^= acc >> 13;
