@@ -604,6 +604,12 @@ absl::Status AddLookupMember(const TimingGroup& g, size_t index,
           s.note = absl::StrCat(
               "peer of ", m.algorithm, ": ",
               info != nullptr ? std::string(info->description) : "");
+          // Where the peer's memory sits, read back (the huge-page peer).
+          if constexpr (requires(const P& q) {
+                          { q.PlacementNote() } -> std::same_as<std::string>;
+                        }) {
+            absl::StrAppend(&s.note, "; ", p->PlacementNote());
+          }
           std::pair<size_t, size_t> theirs;
           if constexpr (kStringOnly && requires(const P& q, uint64_t h) {
                           { q.Lookup(h) } -> std::same_as<NodeId>;

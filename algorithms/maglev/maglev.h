@@ -389,6 +389,14 @@ class Maglev final : public ConsistentHash {
     if (narrow_ || table_size_ == 0) return {};
     return {table_.data(), table_.size()};
   }
+  // The table itself when its entries are 16-bit (empty otherwise), and
+  // Lookup's reduction h -> h mod M: for a peer that repeats Lookup over a
+  // copy of the table (bench/peers/maglev_small_pages.h).
+  std::span<const uint16_t> NarrowEntries() const {
+    if (!narrow_ || table_size_ == 0) return {};
+    return {narrow_table_.data(), narrow_table_.size()};
+  }
+  const maglev_internal::FastMod32& reduction() const { return mod_; }
   // Whether Lookup reduces h mod M with the hardware division (tables past
   // maglev_internal::DivisionPaysFrom() bytes) rather than Barrett's.
   bool reduces_by_division() const { return mod_.uses_division(); }

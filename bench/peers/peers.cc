@@ -13,7 +13,7 @@ namespace chbench {
 namespace peers {
 namespace {
 
-constexpr std::array<PeerInfo, 10> kPeers = {{
+constexpr std::array<PeerInfo, 11> kPeers = {{
     {"jump_paper", "jump",
      "Lamping & Veach's published C++ loop, transcribed; bucket -> live id",
      "Lamping & Veach, \"A Fast, Minimal Memory, Consistent Hash Algorithm\", "
@@ -41,6 +41,13 @@ constexpr std::array<PeerInfo, 10> kPeers = {{
      "the same memory when its entries are 32-bit, else a 32-bit copy",
      "facebookincubator/katran, katran/lib/bpf/balancer_kern.c "
      "(get_packet_dst: hash % RING_SIZE)",
+     kPrehashed, 0},
+    {"maglev_small_pages", "maglev",
+     "Maglev's own lookup (same reduction, same entry width) over a copy of "
+     "its table in 4 KiB pages (MADV_NOHUGEPAGE), where Maglev's table is "
+     "marked MADV_HUGEPAGE: what huge pages buy; tables of 2 MiB or more",
+     "Linux madvise(2) MADV_HUGEPAGE / MADV_NOHUGEPAGE (transparent huge "
+     "pages, Documentation/admin-guide/mm/transhuge.rst)",
      kPrehashed, 0},
     {"maglev_katran_build", "maglev",
      "Katran's table fill (MaglevHash::generateHashRing: probe (offset + "
@@ -99,7 +106,8 @@ std::vector<std::string_view> ApplicablePeers(std::string_view algorithm,
                                               std::string_view hash,
                                               std::string_view scenario,
                                               uint32_t nodes,
-                                              uint32_t vnodes) {
+                                              uint32_t vnodes,
+                                              uint64_t table_size) {
   std::vector<std::string_view> out;
   if (nodes == 0) return out;
   for (const PeerInfo& info : kPeers) {
@@ -108,6 +116,14 @@ std::vector<std::string_view> ApplicablePeers(std::string_view algorithm,
     if (info.name == "libmemcached_ketama" &&
         (hash != Md5::kName || (vnodes != 100 && vnodes != 160))) {
       continue;
+    }
+    if (info.name == "maglev_small_pages") {
+      // A fresh build's table: 16-bit entries up to 65535 node ids.
+      const uint64_t m =
+          table_size != 0 ? table_size : MaglevDefaultTableSize(nodes);
+      if (m * (nodes <= 65535 ? 2 : 4) < HugePageAllocator<char>::kHuge) {
+        continue;
+      }
     }
     out.push_back(info.name);
   }

@@ -18,6 +18,8 @@
 //   ring_branchless      ring        prehashed  RingBranchless<H>  (ring_search.h)
 //   rendezvous_packed    rendezvous  prehashed  RendezvousPacked<H>
 //   maglev_katran        maglev      prehashed  MaglevKatran<H>
+//   maglev_small_pages   maglev      prehashed  MaglevSmallPages<H> (tables
+//                                               of 2 MiB or more)
 //   maglev_katran_build  maglev      build      MaglevKatranBuild<H> (timed
 //                                               by the build experiment)
 //   libmemcached_ketama  ring        string     LibmemcachedKetama (md5,
@@ -69,6 +71,7 @@
 #include "bench/peers/jump_paper.h"
 #include "bench/peers/libmemcached_ketama.h"
 #include "bench/peers/maglev_katran.h"
+#include "bench/peers/maglev_small_pages.h"
 #include "bench/peers/rendezvous_packed.h"
 #include "bench/peers/ring_search.h"
 
@@ -103,13 +106,15 @@ const PeerInfo* FindPeer(std::string_view name);
 std::string PeerNames();
 
 // The names of the peers ForEachPeer would offer for a cell, without
-// building anything: `algorithm` and `hash` are registry names. Rendezvous
-// peers assume equal weights, libmemcached_ketama weight 1 (ForEachPeer
-// checks the built instance).
+// building anything: `algorithm` and `hash` are registry names, `table_size`
+// Maglev's M (0: its default for `nodes`). Rendezvous peers assume equal
+// weights, libmemcached_ketama weight 1, maglev_small_pages a fresh build's
+// entry width (ForEachPeer checks the built instance).
 std::vector<std::string_view> ApplicablePeers(std::string_view algorithm,
                                               std::string_view hash,
                                               std::string_view scenario,
-                                              uint32_t nodes, uint32_t vnodes);
+                                              uint32_t nodes, uint32_t vnodes,
+                                              uint64_t table_size = 0);
 
 namespace peers_internal {
 
@@ -163,7 +168,8 @@ bool AllUnitWeights(const Ring<Md5>& ring);
 //   Ring<Md5>      string, vnodes 100 or 160, nodes <= 100, all weights 1:
 //                  libmemcached_ketama
 //   Rendezvous<H>  prehashed, equal weights: rendezvous_packed
-//   Maglev<H>      prehashed: maglev_katran
+//   Maglev<H>      prehashed: maglev_katran; maglev_small_pages when the
+//                  table takes 2 MiB or more
 //   Anchor<H>      prehashed, a = N, nothing removed: anchor_table_crc
 //   Memento<H>     prehashed, nothing removed: memento_jump_crc
 // Returns OK, or the error of a peer that applied but failed to build (the
@@ -210,6 +216,11 @@ absl::Status ForEachPeer(const A& built, std::string_view scenario,
     if (prehashed) {
       MaglevKatran peer(built);
       f(std::string_view("maglev_katran"), std::move(peer));
+      if (built.table_size() * built.entry_bytes() >=
+          HugePageAllocator<char>::kHuge) {
+        MaglevSmallPages small(built);
+        f(std::string_view("maglev_small_pages"), std::move(small));
+      }
     }
   } else if constexpr (peers_internal::kIsAnchor<A>) {
     // Equal mappings only with a = N and no bucket removed.

@@ -14,6 +14,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstring>
 #include <fstream>
 #include <limits>
 #include <set>
@@ -475,6 +476,78 @@ TEST(MaglevKatranTest, ReadsTheInstancesTableOnceEntriesAre32Bit) {
   EXPECT_EQ(Mismatches(wide, copy, keys), 0);
 }
 
+// Tables of 2 MiB or more: a copy in 4 KiB pages with Maglev's own lookup,
+// 16- and 32-bit entries, equal to Maglev on every key and slot edge; the
+// copy is another buffer, and its mapping holds no huge page.
+TEST(MaglevSmallPagesTest, EqualsMaglevInBothWidthsFromAnotherBuffer) {
+  for (uint32_t n : {300u, 70000u}) {
+    SCOPED_TRACE(n);
+    Maglev<Xxh64> maglev(2000003);
+    ASSERT_TRUE(maglev.Build(Nodes(n)).ok());
+    ASSERT_EQ(maglev.entry_bytes(), n <= 65535 ? 2u : 4u);
+    const MaglevSmallPages<Xxh64> peer(maglev);
+    ASSERT_EQ(peer.table_size(), 2000003u);
+    const void* table = n <= 65535
+                            ? static_cast<const void*>(
+                                  maglev.NarrowEntries().data())
+                            : static_cast<const void*>(
+                                  maglev.WideTable().data());
+    EXPECT_NE(peer.copy(), table);
+    const uint64_t m = peer.table_size();
+    std::vector<uint64_t> keys = Keys(n, kRandomKeys);
+    for (uint64_t k : {m - 1, m, m + 1, kMax - kMax % m, kMax}) {
+      keys.push_back(k);
+    }
+    EXPECT_EQ(Mismatches(maglev, peer, keys), 0);
+    absl::StatusOr<MappingPages> pages = MappingPagesOf(peer.copy());
+    ASSERT_TRUE(pages.ok()) << pages.status();
+    EXPECT_GE(pages->bytes, m * maglev.entry_bytes());
+    EXPECT_EQ(pages->huge_bytes, 0u);
+    EXPECT_THAT(peer.PlacementNote(),
+                ::testing::MatchesRegex("pages: maglev's table \\([0-9.]+ "
+                                        "MiB\\) in a mapping with .*; this "
+                                        "copy: 0\\.0 of [0-9.]+ MiB in huge "
+                                        "pages"));
+  }
+}
+
+// The mapping reader: an address in no mapping is NotFound; a buffer's own
+// mapping is at least its size, with no more huge-page bytes than bytes.
+TEST(MaglevSmallPagesTest, MappingPagesOfReadsSmaps) {
+  EXPECT_TRUE(absl::IsNotFound(MappingPagesOf(nullptr).status()));
+  const SmallPageBuffer buffer(size_t{3} << 20);
+  ASSERT_NE(buffer.data(), nullptr);
+  std::memset(buffer.data(), 1, size_t{3} << 20);
+  absl::StatusOr<MappingPages> pages = MappingPagesOf(buffer.data());
+  ASSERT_TRUE(pages.ok()) << pages.status();
+  EXPECT_GE(pages->bytes, size_t{3} << 20);
+  EXPECT_EQ(pages->huge_bytes, 0u);
+  std::vector<uint8_t, HugePageAllocator<uint8_t>> huge(size_t{8} << 20, 1);
+  absl::StatusOr<MappingPages> hp = MappingPagesOf(huge.data());
+  ASSERT_TRUE(hp.ok()) << hp.status();
+  EXPECT_LE(hp->huge_bytes, hp->bytes);
+}
+
+// Offered only from 2 MiB tables: not at M = 65537 (128 KiB of 16-bit
+// entries), at M = 2000003 (4 MB); ApplicablePeers says the same from M.
+TEST(MaglevSmallPagesTest, OfferedFromTwoMebibyteTables) {
+  for (uint64_t m : {uint64_t{65537}, uint64_t{2000003}}) {
+    Maglev<Xxh64> maglev(m);
+    ASSERT_TRUE(maglev.Build(Nodes(100)).ok());
+    std::vector<std::string_view> called;
+    ASSERT_TRUE(ForEachPeer(maglev, kPrehashed, 100, 100,
+                            [&](std::string_view name, const auto&) {
+                              called.push_back(name);
+                            })
+                    .ok());
+    const bool small_pages = std::find(called.begin(), called.end(),
+                                       "maglev_small_pages") != called.end();
+    EXPECT_EQ(small_pages, m == 2000003) << m;
+    EXPECT_EQ(called, ApplicablePeers("maglev", "xxh64", kPrehashed, 100, 100,
+                                      m));
+  }
+}
+
 // ----------------------------------------------------------- libmemcached
 
 struct Vector {
@@ -647,7 +720,8 @@ TEST(PeersRegistryTest, RowsAreWellFormed) {
   EXPECT_THAT(names,
               ElementsAre("jump_paper", "ring_upper_bound", "ring_branchless",
                           "rendezvous_packed", "maglev_katran",
-                          "maglev_katran_build", "libmemcached_ketama",
+                          "maglev_small_pages", "maglev_katran_build",
+                          "libmemcached_ketama",
                           "anchor_table_crc", "memento_jump_crc",
                           "ring_interleaved"));
   EXPECT_EQ(FindPeer("ring"), nullptr);
