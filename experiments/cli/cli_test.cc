@@ -1110,7 +1110,8 @@ TEST(ListJsonTest, HashesKeysetsExperimentsMetricsPeers) {
   EXPECT_THAT(peers, ::testing::ElementsAre(
                          "jump_paper", "ring_upper_bound", "ring_branchless",
                          "rendezvous_packed", "maglev_katran",
-                         "maglev_katran_build", "libmemcached_ketama",
+                         "maglev_small_pages", "maglev_katran_build",
+                         "libmemcached_ketama",
                          "anchor_table_crc", "memento_jump_crc",
                          "ring_interleaved"));
 }
