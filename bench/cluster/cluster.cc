@@ -10,6 +10,7 @@
 #include <chrono>
 #include <cmath>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -17,6 +18,7 @@
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
 #include "algorithms/registry.h"
 #include "algorithms/util/random.h"
 #include "bench/cluster/lru.h"
@@ -593,6 +595,57 @@ absl::StatusOr<std::vector<std::string>> ClusterKeys(const ClusterConfig& cfg) {
   return keys;
 }
 
+namespace {
+
+// The control runs of simulated cells, by everything a control depends on:
+// cells that differ only in the event's own parameters (the event, the
+// cascade's utilization, the stale view's fraction and duration) replay the
+// same requests on the same servers without an event, so they share one.
+// The cascade blocks run one control per algorithm and seed for 6-20 cells.
+// Not used for timed (real-server) backends, whose controls are measured.
+class ControlCache {
+ public:
+  static std::string Key(const ClusterConfig& c) {
+    const AlgorithmParams& p = c.params;
+    return absl::StrCat(
+        c.algorithm, "|", p.hash, "|", p.vnodes, "|", p.table_size, "|",
+        absl::StrFormat("%a", p.load_factor), "|", p.capacity, "|",
+        p.probes, "|", c.keyset, "|", c.seed, "|", c.nodes, "|", c.universe,
+        "|", absl::StrFormat("%a", c.zipf), "|", c.requests, "|", c.buckets,
+        "|", absl::StrFormat("%a", c.event_at), "|", c.cache_items, "|",
+        c.clients, "|", absl::StrFormat("%a", c.rate));
+  }
+  std::shared_ptr<const std::vector<BucketStats>> Find(const std::string& k) {
+    std::lock_guard<std::mutex> lock(mu_);
+    const auto it = runs_.find(k);
+    return it == runs_.end() ? nullptr : it->second;
+  }
+  void Put(const std::string& k, std::vector<BucketStats> run) {
+    std::lock_guard<std::mutex> lock(mu_);
+    runs_.emplace(k, std::make_shared<const std::vector<BucketStats>>(
+                         std::move(run)));
+  }
+  void Clear() {
+    std::lock_guard<std::mutex> lock(mu_);
+    runs_.clear();
+  }
+
+ private:
+  std::mutex mu_;
+  absl::flat_hash_map<std::string,
+                      std::shared_ptr<const std::vector<BucketStats>>>
+      runs_;
+};
+
+ControlCache& Controls() {
+  static ControlCache* const cache = new ControlCache();
+  return *cache;
+}
+
+}  // namespace
+
+void ClearClusterControlCache() { Controls().Clear(); }
+
 absl::StatusOr<ClusterRun> RunCluster(const ClusterConfig& cfg,
                                       CacheBackend& backend,
                                       uint32_t db_delay_us) {
@@ -616,11 +669,18 @@ absl::StatusOr<ClusterRun> RunCluster(const ClusterConfig& cfg,
   // The control first (nothing killed yet), then a clean slate. Without an
   // event the run is its own control.
   if (cfg.event != "none") {
-    ClusterRun scratch;
-    Driver control(cfg, backend, db_delay_us, digests, /*control=*/true);
-    absl::StatusOr<std::vector<BucketStats>> b = control.Run(&scratch);
-    if (!b.ok()) return b.status();
-    run.control = std::move(*b);
+    const bool shared = !backend.timed();
+    const std::string key = shared ? ControlCache::Key(cfg) : "";
+    if (auto cached = shared ? Controls().Find(key) : nullptr) {
+      run.control = *cached;
+    } else {
+      ClusterRun scratch;
+      Driver control(cfg, backend, db_delay_us, digests, /*control=*/true);
+      absl::StatusOr<std::vector<BucketStats>> b = control.Run(&scratch);
+      if (!b.ok()) return b.status();
+      run.control = std::move(*b);
+      if (shared) Controls().Put(key, run.control);
+    }
   }
   if (absl::Status s = backend.Reset(); !s.ok()) return s;
   Driver driver(cfg, backend, db_delay_us, digests, /*control=*/false);

@@ -74,6 +74,45 @@ TEST(ClusterTest, ReproducesBitForBit) {
   EXPECT_NE(a->buckets[0].hits, d->buckets[0].hits);
 }
 
+// A shared control changes nothing: a cascade cell run after cells that
+// differ only in the event's parameters (another utilization, the other
+// cascade, a join) equals the same cell run with no control to share,
+// bucket by bucket, control included.
+TEST(ClusterTest, SharedControlEqualsAColdRun) {
+  ClusterConfig c = Small("rendezvous", "cascade");
+  c.cache_items = 100;
+  c.utilization = 0.6;
+  ClearClusterControlCache();
+  absl::StatusOr<ClusterRun> cold = SimulateCluster(c);
+  ASSERT_TRUE(cold.ok()) << cold.status();
+  ClearClusterControlCache();
+  for (const auto& [event, u] : {std::pair<const char*, double>{"cascade", 0.9},
+                                 {"cascade_mean", 0.6}, {"add", 0.6}}) {
+    ClusterConfig other = c;
+    other.event = event;
+    other.utilization = u;
+    ASSERT_TRUE(SimulateCluster(other).ok());
+  }
+  absl::StatusOr<ClusterRun> warm = SimulateCluster(c);
+  ASSERT_TRUE(warm.ok());
+  ASSERT_EQ(cold->buckets.size(), warm->buckets.size());
+  ASSERT_EQ(cold->control.size(), warm->control.size());
+  for (size_t i = 0; i < cold->buckets.size(); ++i) {
+    EXPECT_EQ(cold->buckets[i].hits, warm->buckets[i].hits) << i;
+    EXPECT_EQ(cold->buckets[i].db_reads, warm->buckets[i].db_reads) << i;
+    EXPECT_EQ(cold->control[i].hits, warm->control[i].hits) << i;
+    EXPECT_EQ(cold->control[i].db_reads, warm->control[i].db_reads) << i;
+  }
+  EXPECT_EQ(cold->extra_db_reads, warm->extra_db_reads);
+  EXPECT_EQ(cold->servers_failed, warm->servers_failed);
+  // A different seed is another control.
+  ClusterConfig seed = c;
+  seed.seed = 7;
+  absl::StatusOr<ClusterRun> s7 = SimulateCluster(seed);
+  ASSERT_TRUE(s7.ok());
+  EXPECT_NE(s7->control[0].hits, cold->control[0].hits);
+}
+
 // Without eviction, after a join every moved key that was requested before
 // and is requested again misses once more than in the control: the extra
 // reads are close to moved_fraction x hot_set (binomial spread), for an
