@@ -20,7 +20,10 @@
 //   * Ties (equal scores) go to the smaller node id.
 //   * LookupReplicas(key, r) returns the r best nodes by the same score (with
 //     `distinct_zones`, best-first skipping nodes whose zone is taken; zones
-//     compare as strings, "" is one zone).
+//     compare as strings, "" is one zone). That list is each zone's best
+//     node in score order, then (past the zones) the other nodes in score
+//     order, so one pass keeping the r best scores and each zone's best
+//     builds it (nodes carry a small zone number once their zones differ).
 // With equal weights the two rules order nodes identically except where two
 // 64-bit scores agree in the top 52 bits that ToUnitInterval keeps (or lie
 // within a few units there, through the rounding of the logarithm), so
@@ -77,7 +80,8 @@
 //   AddNode     O(1) amortized.  RemoveNode  O(N).  Build  O(N).
 //   Memory      20 bytes per live node (hash, weight, id), 28 with
 //               unequal weights and xxh64 (also the candidate threshold),
-//               plus the NodeTable.
+//               plus 4 and a map of the zone names once the nodes' zones
+//               differ, plus the NodeTable.
 //
 // Example:
 //   Rendezvous<Xxh64> hrw;
@@ -103,6 +107,8 @@
 #include <vector>
 
 #include "absl/base/attributes.h"
+#include "absl/container/flat_hash_map.h"
+#include "absl/container/inlined_vector.h"
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
@@ -249,6 +255,7 @@ class Rendezvous final : public NodeTableAlgorithm<H> {
     weights_ = std::move(weights);
     ids_ = std::move(ids);
     UpdateUniform();
+    SetZones();
     return absl::OkStatus();
   }
 
@@ -258,6 +265,11 @@ class Rendezvous final : public NodeTableAlgorithm<H> {
     prepared_.push_back(Scorer::PrepareNode(HashString<H>(node.name, 0)));
     weights_.push_back(node.weight);
     ids_.push_back(*id);  // ids grow, so ids_ stays ascending
+    if (zones_ != nullptr) {
+      zones_->zone_of.push_back(zones_->Number(node.zone));
+    } else if (node.zone != table_.spec(ids_[0]).zone) {
+      SetZones();
+    }
     uniform_ = weights_.size() == 1 || (uniform_ && node.weight == weights_[0]);
     max_weight_ = std::max(max_weight_, node.weight);
     ratio_ok_ = ratio_ok_ && RatioWeight(node.weight);
@@ -285,6 +297,9 @@ class Rendezvous final : public NodeTableAlgorithm<H> {
     prepared_.erase(prepared_.begin() + i);
     weights_.erase(weights_.begin() + i);
     ids_.erase(ids_.begin() + i);
+    if (zones_ != nullptr) {
+      zones_->zone_of.erase(zones_->zone_of.begin() + i);
+    }
     UpdateUniform();
     return absl::OkStatus();
   }
@@ -460,6 +475,8 @@ class Rendezvous final : public NodeTableAlgorithm<H> {
           n, " (the number of live nodes)"));
     }
     const uint64_t pk = Scorer::PrepareKey(key_hash);
+    // Every live node in one zone: the zone rule keeps the score order.
+    if (zones_ == nullptr) distinct_zones = false;
 #if CHBENCH_RENDEZVOUS_HAS_AVX512_KERNELS
     if constexpr (kHasAvx512Kernels) {
       if (uniform_ && avx512_ && !distinct_zones && r <= kInlineTop &&
@@ -524,7 +541,8 @@ class Rendezvous final : public NodeTableAlgorithm<H> {
            prepared_.capacity() * sizeof(uint64_t) +
            weights_.capacity() * sizeof(double) +
            ids_.capacity() * sizeof(NodeId) +
-           thresholds_.capacity() * sizeof(uint64_t);
+           thresholds_.capacity() * sizeof(uint64_t) +
+           (zones_ == nullptr ? 0 : zones_->MemoryBytes());
   }
   size_t size() const override { return ids_.size(); }
   std::vector<NodeId> LiveNodes() const override { return ids_; }
@@ -720,6 +738,46 @@ class Rendezvous final : public NodeTableAlgorithm<H> {
   // (the ratio path's precondition).
   static bool RatioWeight(double w) { return w >= 0x1p-400 && w <= 0x1p400; }
 
+  // The live nodes' zone numbers, parallel to ids_, and the number of every
+  // zone name seen since SetZones (numbers are not reused; a zone without
+  // live nodes keeps its number).
+  struct ZoneNumbers {
+    std::vector<uint32_t> zone_of;
+    absl::flat_hash_map<std::string, uint32_t> numbers;
+
+    uint32_t Number(const std::string& zone) {
+      return numbers.try_emplace(zone, static_cast<uint32_t>(numbers.size()))
+          .first->second;
+    }
+    size_t MemoryBytes() const {
+      size_t bytes = sizeof(*this) + zone_of.capacity() * sizeof(uint32_t) +
+                     numbers.capacity() *
+                         (sizeof(std::pair<const std::string, uint32_t>) + 1);
+      for (const auto& [zone, number] : numbers) {
+        bytes += zone.capacity() > 15 ? zone.capacity() + 1 : 0;
+      }
+      return bytes;
+    }
+  };
+
+  // Numbers the live nodes' zones when they differ; none (null) when every
+  // live node has the same zone.
+  void SetZones() {
+    zones_.reset();
+    if (ids_.empty()) return;
+    const std::string& first = table_.spec(ids_[0]).zone;
+    if (std::all_of(ids_.begin(), ids_.end(),
+                    [&](NodeId id) { return table_.spec(id).zone == first; })) {
+      return;
+    }
+    auto zones = std::make_unique<ZoneNumbers>();
+    zones->zone_of.reserve(ids_.size());
+    for (NodeId id : ids_) {
+      zones->zone_of.push_back(zones->Number(table_.spec(id).zone));
+    }
+    zones_ = std::move(zones);
+  }
+
   void UpdateUniform() {
     uniform_ = std::all_of(weights_.begin(), weights_.end(),
                            [&](double w) { return w == weights_[0]; });
@@ -810,6 +868,43 @@ class Rendezvous final : public NodeTableAlgorithm<H> {
       for (size_t k = 0; k < r; ++k) out->push_back(ids_[top[k].second]);
       return;
     }
+    if (r <= kInlineTop) {
+      // Distinct zones (zones_ set): the list is each zone's best node in
+      // score order, then, when the zones run out, the other nodes in score
+      // order. The k-th best of those others has at most Z + k - 1 better
+      // nodes (Z zone bests), so it is among the r best overall: one pass
+      // keeps the r best (OfferTop) and each zone's best, no sort of all N.
+      constexpr uint32_t kNone = ~uint32_t{0};
+      const uint32_t* zone_of = zones_->zone_of.data();
+      absl::InlinedVector<std::pair<Score, uint32_t>, 64> zone_best(
+          zones_->numbers.size(), {Score{}, kNone});
+      Top<Score> top;
+      Score block[kBlock];
+      size_t m = 0;
+      for (size_t base = 0; base < n; base += kBlock) {
+        const size_t len = std::min(kBlock, n - base);
+        for (size_t j = 0; j < len; ++j) block[j] = score_of(base + j);
+        for (size_t j = 0; j < len; ++j) {
+          const auto i = static_cast<uint32_t>(base + j);
+          OfferTop(&top, r, &m, block[j], i);
+          std::pair<Score, uint32_t>& b = zone_best[zone_of[i]];
+          if (b.second == kNone || block[j] > b.first) b = {block[j], i};
+        }
+      }
+      absl::InlinedVector<std::pair<Score, uint32_t>, kInlineTop> bests;
+      for (const auto& b : zone_best) {
+        if (b.second != kNone) bests.push_back(b);
+      }
+      std::sort(bests.begin(), bests.end(), better);
+      for (size_t k = 0; k < bests.size() && out->size() < r; ++k) {
+        out->push_back(ids_[bests[k].second]);
+      }
+      for (size_t k = 0; k < r && out->size() < r; ++k) {
+        const uint32_t i = top[k].second;
+        if (zone_best[zone_of[i]].second != i) out->push_back(ids_[i]);
+      }
+      return;
+    }
     std::vector<std::pair<Score, uint32_t>> scored(n);
     for (size_t i = 0; i < n; ++i) {
       scored[i] = {score_of(i), static_cast<uint32_t>(i)};
@@ -884,6 +979,7 @@ class Rendezvous final : public NodeTableAlgorithm<H> {
   using NodeTableAlgorithm<H>::table_;
   bool avx512_ = BestKernel() == RendezvousKernel::kAvx512;
   bool uniform_ = true;
+  bool ratio_ok_ = true;   // every weight satisfies RatioWeight
   double max_weight_ = 0;  // the largest live weight (the loop's floor)
   // Live nodes in id order, contiguous for the O(N) loop.
   std::vector<uint64_t> prepared_;  // PrepareNode(HashString<H>(name, 0))
@@ -896,7 +992,8 @@ class Rendezvous final : public NodeTableAlgorithm<H> {
   double candidate_r_ = 0;
   double candidate_ratio_ = 0;
   double weight_sum_ = 0;
-  bool ratio_ok_ = true;  // every weight satisfies RatioWeight
+  // Null while every live node has the same zone.
+  std::unique_ptr<ZoneNumbers> zones_;
 };
 
 // Factory for the registry: validates `params.hash` (the only parameter that

@@ -572,6 +572,58 @@ TYPED_TEST(RendezvousTest, ReplicasWithZones) {
   EXPECT_EQ(std::set<NodeId>(out.begin(), out.end()).size(), 12u);
 }
 
+// The zone numbers follow membership: nodes that start in one zone, gain
+// other zones by AddNode, lose zones by RemoveNode, equal weights and not;
+// every list with distinct zones equals the greedy walk over the full score
+// order, for r up to the on-stack limit and past it.
+TYPED_TEST(RendezvousTest, ReplicasWithZonesFollowMembership) {
+  Rendezvous<TypeParam> hrw;
+  std::vector<NodeSpec> nodes;
+  for (int i = 0; i < 6; ++i) {
+    nodes.push_back(Node("node-" + std::to_string(i), 1.0, "z0"));
+  }
+  ASSERT_TRUE(hrw.Build(nodes).ok());
+  SplitMix64 rng(31);
+  const auto check = [&](const char* stage) {
+    const std::vector<NodeId> ids = hrw.LiveNodes();
+    const bool weighted = !hrw.uniform_weights();
+    std::vector<NodeId> out;
+    for (int i = 0; i < 300; ++i) {
+      const uint64_t key = rng();
+      const std::vector<NodeId> order =
+          ReferenceOrder<TypeParam>(nodes, ids, key, weighted);
+      std::vector<NodeId> want, passed;
+      std::set<std::string> zones;
+      for (NodeId id : order) {
+        (zones.insert(nodes[id].zone).second ? want : passed).push_back(id);
+      }
+      want.insert(want.end(), passed.begin(), passed.end());
+      for (size_t r :
+           {size_t{1}, size_t{2}, size_t{3}, size_t{5}, ids.size()}) {
+        ASSERT_TRUE(hrw.LookupReplicas(key, r, true, &out).ok());
+        ASSERT_EQ(out, std::vector<NodeId>(want.begin(), want.begin() + r))
+            << stage << ", r = " << r;
+      }
+    }
+  };
+  check("one zone");
+  for (int i = 6; i < 24; ++i) {
+    nodes.push_back(Node("node-" + std::to_string(i), 1.0 + (i % 3 == 0),
+                         "z" + std::to_string(i % 5)));
+    ASSERT_TRUE(hrw.AddNode(nodes.back()).ok());
+  }
+  check("five zones, weighted");
+  for (NodeId id : {NodeId{7}, NodeId{12}, NodeId{17}, NodeId{22}}) {
+    ASSERT_TRUE(hrw.RemoveNode(id).ok());  // zone z2 has no live node left
+  }
+  check("four zones after removals");
+  for (NodeId id : {NodeId{6}, NodeId{9}, NodeId{15}, NodeId{18}, NodeId{21}}) {
+    ASSERT_TRUE(hrw.RemoveNode(id).ok());  // every weight-2 node is gone
+  }
+  ASSERT_TRUE(hrw.uniform_weights());
+  check("equal weights again");
+}
+
 TYPED_TEST(RendezvousTest, Errors) {
   Rendezvous<TypeParam> hrw;
   ASSERT_TRUE(hrw.Build(Nodes(3)).ok());
