@@ -597,23 +597,27 @@ absl::StatusOr<std::vector<std::string>> ClusterKeys(const ClusterConfig& cfg) {
 
 namespace {
 
-// The control runs of simulated cells, by everything a control depends on:
-// cells that differ only in the event's own parameters (the event, the
-// cascade's utilization, the stale view's fraction and duration) replay the
-// same requests on the same servers without an event, so they share one.
-// The cascade blocks run one control per algorithm and seed for 6-20 cells.
-// Not used for timed (real-server) backends, whose controls are measured.
+// The control runs, by everything a control depends on: cells that differ
+// only in the event's own parameters (the event, the cascade's utilization,
+// the stale view's fraction and duration) replay the same requests on the
+// same servers without an event, so they share one. The cascade blocks run
+// one control per algorithm and seed for 6-20 cells; the real-memcached
+// block one per algorithm for its join and its failure (the rows keep only
+// the control's hits and database reads, never its times). Simulated and
+// real controls never stand in for each other.
 class ControlCache {
  public:
-  static std::string Key(const ClusterConfig& c) {
+  static std::string Key(const ClusterConfig& c, bool timed,
+                         uint32_t db_delay_us) {
     const AlgorithmParams& p = c.params;
-    return absl::StrCat(
-        c.algorithm, "|", p.hash, "|", p.vnodes, "|", p.table_size, "|",
-        absl::StrFormat("%a", p.load_factor), "|", p.capacity, "|",
-        p.probes, "|", c.keyset, "|", c.seed, "|", c.nodes, "|", c.universe,
-        "|", absl::StrFormat("%a", c.zipf), "|", c.requests, "|", c.buckets,
-        "|", absl::StrFormat("%a", c.event_at), "|", c.cache_items, "|",
-        c.clients, "|", absl::StrFormat("%a", c.rate));
+    return absl::StrCat(timed ? "real|" : "sim|", db_delay_us, "|", c.algorithm,
+                        "|", p.hash, "|", p.vnodes, "|", p.table_size, "|",
+                        absl::StrFormat("%a", p.load_factor), "|", p.capacity,
+                        "|", p.probes, "|", c.keyset, "|", c.seed, "|", c.nodes,
+                        "|", c.universe, "|", absl::StrFormat("%a", c.zipf),
+                        "|", c.requests, "|", c.buckets, "|",
+                        absl::StrFormat("%a", c.event_at), "|", c.cache_items,
+                        "|", c.clients, "|", absl::StrFormat("%a", c.rate));
   }
   std::shared_ptr<const std::vector<BucketStats>> Find(const std::string& k) {
     std::lock_guard<std::mutex> lock(mu_);
@@ -669,9 +673,9 @@ absl::StatusOr<ClusterRun> RunCluster(const ClusterConfig& cfg,
   // The control first (nothing killed yet), then a clean slate. Without an
   // event the run is its own control.
   if (cfg.event != "none") {
-    const bool shared = !backend.timed();
-    const std::string key = shared ? ControlCache::Key(cfg) : "";
-    if (auto cached = shared ? Controls().Find(key) : nullptr) {
+    const std::string key =
+        ControlCache::Key(cfg, backend.timed(), db_delay_us);
+    if (auto cached = Controls().Find(key)) {
       run.control = *cached;
     } else {
       ClusterRun scratch;
@@ -679,7 +683,7 @@ absl::StatusOr<ClusterRun> RunCluster(const ClusterConfig& cfg,
       absl::StatusOr<std::vector<BucketStats>> b = control.Run(&scratch);
       if (!b.ok()) return b.status();
       run.control = std::move(*b);
-      if (shared) Controls().Put(key, run.control);
+      Controls().Put(key, run.control);
     }
   }
   if (absl::Status s = backend.Reset(); !s.ok()) return s;

@@ -208,10 +208,11 @@ absl::StatusOr<ClusterRun> RunCluster(const ClusterConfig& cfg,
                                       CacheBackend& backend,
                                       uint32_t db_delay_us = 0);
 
-// RunCluster shares the control run of simulated (untimed) cells among
-// cells that differ only in the event's parameters (the event, utilization,
-// stale_fraction, stale_buckets): the same requests without an event. This
-// drops the process's shared controls (tests compare cold and warm runs).
+// RunCluster shares the control run among cells that differ only in the
+// event's parameters (the event, utilization, stale_fraction,
+// stale_buckets): the same requests without an event, on the same kind of
+// backend (simulated or timed) with the same database delay. This drops the
+// process's shared controls (tests compare cold and warm runs).
 void ClearClusterControlCache();
 
 // The simulation: RunCluster on per-server LRU caches.

@@ -113,6 +113,57 @@ TEST(ClusterTest, SharedControlEqualsAColdRun) {
   EXPECT_NE(s7->control[0].hits, cold->control[0].hits);
 }
 
+// A timed backend that caches nothing and counts the requests it serves:
+// every request is a miss, so its control has no hits, unlike a simulated
+// one.
+class CountingTimedBackend final : public CacheBackend {
+ public:
+  int workers() const override { return 1; }
+  Result Get(int, uint32_t, uint32_t) override {
+    ++gets;
+    return Result::kMiss;
+  }
+  void Set(int, uint32_t, uint32_t) override {}
+  absl::Status Kill(uint32_t) override { return absl::OkStatus(); }
+  absl::Status Reset() override { return absl::OkStatus(); }
+  bool timed() const override { return true; }
+  uint64_t gets = 0;
+};
+
+// Timed cells share controls too (the real cluster's join and failure), but
+// only with timed cells of the same database delay, never with simulated
+// ones.
+TEST(ClusterTest, TimedControlsAreSharedOnlyAmongTimedCells) {
+  ClusterConfig c = Small("ring", "add");
+  c.requests = 2000;
+  ClearClusterControlCache();
+  CountingTimedBackend backend;
+  absl::StatusOr<ClusterRun> add = RunCluster(c, backend);
+  ASSERT_TRUE(add.ok()) << add.status();
+  EXPECT_EQ(backend.gets, 2 * c.requests);  // control and event
+  c.event = "remove";
+  backend.gets = 0;
+  absl::StatusOr<ClusterRun> remove = RunCluster(c, backend);
+  ASSERT_TRUE(remove.ok()) << remove.status();
+  EXPECT_EQ(backend.gets, c.requests);  // the event only
+  ASSERT_EQ(add->control.size(), remove->control.size());
+  for (size_t i = 0; i < add->control.size(); ++i) {
+    EXPECT_EQ(add->control[i].db_reads, remove->control[i].db_reads) << i;
+    EXPECT_EQ(add->control[i].hits, 0u) << i;
+  }
+  // Another database delay is another control.
+  backend.gets = 0;
+  ASSERT_TRUE(RunCluster(c, backend, /*db_delay_us=*/1).ok());
+  EXPECT_EQ(backend.gets, 2 * c.requests);
+  // A simulated cell of the same configuration runs its own control.
+  absl::StatusOr<ClusterRun> sim = SimulateCluster(c);
+  ASSERT_TRUE(sim.ok());
+  uint64_t hits = 0;
+  for (const BucketStats& b : sim->control) hits += b.hits;
+  EXPECT_GT(hits, 0u);
+  ClearClusterControlCache();
+}
+
 // Without eviction, after a join every moved key that was requested before
 // and is requested again misses once more than in the control: the extra
 // reads are close to moved_fraction x hot_set (binomial spread), for an
