@@ -169,9 +169,11 @@ test-sanitize: deps
 	cd $(BUILD_SAN) && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 	  ctest --output-on-failure -j $(JOBS) -LE "slow|site"
 
+# The figures and the report (then the site) read the same CSVs and nothing
+# of each other's: they run side by side.
 experiments: build
 	$(CHBENCH) run all --tier $(TIER) --results-dir $(LOCAL)
-	@$(MAKE) --no-print-directory plots report
+	@$(MAKE) --no-print-directory -j 2 plots report
 
 plots: deps
 	$(PYTHON) plots/make_figures.py --results $(LOCAL) --out $(LOCAL)/figures$(TIER_SUFFIX) --tier $(TIER)
