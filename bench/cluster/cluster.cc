@@ -36,6 +36,24 @@ constexpr uint64_t kMovedSample = uint64_t{1} << 17;
 // Seed salt of the request stream.
 constexpr uint64_t kRequestSalt = 0x72657175657374ULL;  // "request"
 
+// The Zipf table of (universe, s), built once per process: every cell of a
+// block samples from the same one (a table of 10^6 items costs as much as
+// a tenth of a simulated run).
+absl::StatusOr<std::shared_ptr<const Zipf>> SharedZipf(uint64_t universe,
+                                                       double s) {
+  static std::mutex mu;
+  static auto* tables = new absl::flat_hash_map<std::pair<uint64_t, double>,
+                                                std::shared_ptr<const Zipf>>();
+  std::lock_guard<std::mutex> lock(mu);
+  auto it = tables->find(std::pair(universe, s));
+  if (it != tables->end()) return it->second;
+  absl::StatusOr<Zipf> zipf = Zipf::Make(universe, s);
+  if (!zipf.ok()) return zipf.status();
+  auto shared = std::make_shared<const Zipf>(*std::move(zipf));
+  tables->emplace(std::pair(universe, s), shared);
+  return shared;
+}
+
 // The algorithm a cluster of `algorithm` routes with: the algorithm itself,
 // or for a bounded-load scheme the one whose order it caps
 // (AlgorithmInfo::bounds_loads_of); the View applies the cap.
@@ -231,7 +249,8 @@ class Driver {
     views_[0] = std::move(*v0);
     for (uint32_t s = 0; s < cfg_.nodes; ++s) alive_[s] = true;
     for (auto& c : client_view_) c.store(0, std::memory_order_relaxed);
-    absl::StatusOr<Zipf> zipf = Zipf::Make(cfg_.universe, cfg_.zipf);
+    absl::StatusOr<std::shared_ptr<const Zipf>> zipf =
+        SharedZipf(cfg_.universe, cfg_.zipf);
     if (!zipf.ok()) return zipf.status();
     Sfc64 rng(cfg_.seed ^ kRequestSalt);
     std::vector<uint32_t> keys(per);
@@ -248,7 +267,7 @@ class Driver {
       if (event_ == "stale_view" && b == stale_until && b > ev) {
         for (auto& c : client_view_) c.store(1, std::memory_order_relaxed);
       }
-      for (uint64_t i = 0; i < per; ++i) keys[i] = zipf->Sample(rng);
+      for (uint64_t i = 0; i < per; ++i) keys[i] = (*zipf)->Sample(rng);
       for (uint32_t k : keys) seen[k] |= b < ev ? 1 : 2;
       for (auto& c : counts_) c.store(0, std::memory_order_relaxed);
       live_ = 0;
@@ -433,7 +452,12 @@ class Driver {
         ++st->misrouted;
       }
       if (s != kNoServer) {
-        counts_[s].fetch_add(1, std::memory_order_relaxed);
+        if (workers == 1) {  // no locked add where no other worker counts
+          counts_[s].store(counts_[s].load(std::memory_order_relaxed) + 1,
+                           std::memory_order_relaxed);
+        } else {
+          counts_[s].fetch_add(1, std::memory_order_relaxed);
+        }
         r = backend_.Get(w, s, key);
       }
       if (r == CacheBackend::Result::kHit) {
@@ -568,7 +592,7 @@ absl::Status InvalidKey(const ClusterConfig& cfg, std::string_view k) {
 
 // The digests of the cell's keys under `algo`'s hash, in one pass without
 // storing the keys; the same error as ClusterKeys for an invalid key.
-absl::StatusOr<std::vector<uint64_t>> ClusterDigests(
+absl::StatusOr<std::vector<uint64_t>> ComputeDigests(
     const ClusterConfig& cfg, const ConsistentHash& algo) {
   std::vector<uint64_t> digests;
   digests.reserve(cfg.universe);
@@ -581,6 +605,40 @@ absl::StatusOr<std::vector<uint64_t>> ClusterDigests(
   if (!s.ok()) return s;
   if (invalid) return InvalidKey(cfg, *invalid);
   return digests;
+}
+
+// The digests of a cell's key universe, shared by the cells that hash the
+// same keys with the same algorithm and parameters (a block's events,
+// utilizations and stale views of one algorithm and seed): the last
+// kSharedDigests such sets are kept (10^6 keys: 8 MB each).
+absl::StatusOr<std::shared_ptr<const std::vector<uint64_t>>> ClusterDigests(
+    const ClusterConfig& cfg, const ConsistentHash& algo) {
+  constexpr size_t kSharedDigests = 8;
+  static std::mutex mu;
+  static auto* recent = new std::vector<
+      std::pair<std::string, std::shared_ptr<const std::vector<uint64_t>>>>();
+  const AlgorithmParams& p = cfg.params;
+  const std::string key = absl::StrCat(
+      cfg.algorithm, "|", p.hash, "|", p.vnodes, "|", p.table_size, "|",
+      absl::StrFormat("%a", p.load_factor), "|", p.capacity, "|", p.probes, "|",
+      cfg.keyset, "|", cfg.universe, "|", cfg.seed);
+  {
+    std::lock_guard<std::mutex> lock(mu);
+    for (auto it = recent->begin(); it != recent->end(); ++it) {
+      if (it->first == key) {
+        std::rotate(recent->begin(), it, it + 1);  // most recent first
+        return recent->front().second;
+      }
+    }
+  }
+  absl::StatusOr<std::vector<uint64_t>> computed = ComputeDigests(cfg, algo);
+  if (!computed.ok()) return computed.status();
+  auto shared =
+      std::make_shared<const std::vector<uint64_t>>(*std::move(computed));
+  std::lock_guard<std::mutex> lock(mu);
+  recent->insert(recent->begin(), {key, shared});
+  if (recent->size() > kSharedDigests) recent->pop_back();
+  return shared;
 }
 
 }  // namespace
@@ -667,9 +725,10 @@ absl::StatusOr<ClusterRun> RunCluster(const ClusterConfig& cfg,
   absl::StatusOr<std::unique_ptr<ConsistentHash>> probe =
       MakeAlgorithm(RoutedAlgorithm(cfg.algorithm), cfg.params);
   if (!probe.ok()) return probe.status();
-  absl::StatusOr<std::vector<uint64_t>> hashed = ClusterDigests(cfg, **probe);
+  absl::StatusOr<std::shared_ptr<const std::vector<uint64_t>>> hashed =
+      ClusterDigests(cfg, **probe);
   if (!hashed.ok()) return hashed.status();
-  const std::vector<uint64_t>& digests = *hashed;
+  const std::vector<uint64_t>& digests = **hashed;
   // The control first (nothing killed yet), then a clean slate. Without an
   // event the run is its own control.
   if (cfg.event != "none") {
