@@ -170,6 +170,20 @@ inline uint64_t Straw2Quotient(uint32_t u, uint32_t w) {
   return std::has_single_bit(w) ? neg_ln >> std::countr_zero(w) : neg_ln / w;
 }
 
+// 2^48 - CrushLn(u) for every u < 2^16 (512 KiB, built on first use): a
+// straw2 draw's numerator in one load, where CrushLn normalises u, reads two
+// small tables and multiplies. Same values (built from CrushLn).
+inline const uint64_t* NegLnTable() {
+  static const uint64_t* const table = [] {
+    auto* t = new uint64_t[uint32_t{1} << 16];
+    for (uint32_t u = 0; u < (uint32_t{1} << 16); ++u) {
+      t[u] = (uint64_t{1} << 48) - CrushLn(u);
+    }
+    return t;
+  }();
+  return table;
+}
+
 // Items are taken in blocks of kStraw2Block: first the block's 16-bit hashes
 // (a loop without a carried dependency, which the compiler vectorizes: the
 // rjenkins mix is 32-bit adds, xors and shifts), then their draws in order.
@@ -180,12 +194,17 @@ inline int32_t Straw2Choose(const Bucket& b, uint32_t x, uint32_t r) {
   const size_t n = b.items.size();
   const int32_t* items = b.items.data();
   const uint32_t* weights = b.weights.data();
+  const uint64_t* const neg_ln = NegLnTable();
   uint64_t best_q = 0;
   size_t best = 0;
   const auto draw = [&](size_t i, uint32_t u) {
     // A zero weight draws INT64_MIN: quotient 2^63 (> any real one, 2^48).
-    const uint64_t q =
-        weights[i] == 0 ? uint64_t{1} << 63 : Straw2Quotient(u, weights[i]);
+    // Straw2Quotient(u, w), its numerator from the table.
+    const uint32_t w = weights[i];
+    const uint64_t q = w == 0 ? uint64_t{1} << 63
+                       : std::has_single_bit(w)
+                           ? neg_ln[u] >> std::countr_zero(w)
+                           : neg_ln[u] / w;
     if (i == 0 || q < best_q) {  // strict: earlier items win ties
       best_q = q;
       best = i;
