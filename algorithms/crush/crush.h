@@ -65,8 +65,9 @@
 //
 // Complexity (N live OSDs, Z zones):
 //   Lookup      O(N) straw2 draws without zones, O(Z + N/Z) with balanced
-//               zones; each draw is one Hash32_3, one CrushLn (two table
-//               reads) and a shift (power-of-two weight) or a division.
+//               zones; each draw is one Hash32_3, one read of a 512 KiB
+//               table of 2^48 - CrushLn(u) (crush_map.h: NegLnTable) and a
+//               shift (power-of-two weight) or a division.
 //   LookupReplicas  O(r x attempts x draws); the fill O(N log N).
 //   AddNode O(1) amortized (O(Z) for a new zone); RemoveNode O(N); Build
 //   O(N).
