@@ -927,8 +927,10 @@ TEST_P(ConformanceTest, PlaceBatchEqualsPlaceInOrder) {
 // -----------------------------------------------------------------------------
 
 // The batch sizes LookupBatch is checked at: one key, a partial group, one
-// group (kLookupGroup = 16), several groups, and many groups with a tail.
-constexpr size_t kBatchSizes[] = {1, 7, 16, 64, 1000};
+// group (kLookupGroup = 16), a group and a partial one (GroupedLookup starts
+// the partial group while finishing the first), several groups, and many
+// groups with a tail.
+constexpr size_t kBatchSizes[] = {1, 7, 16, 24, 64, 1000};
 
 // Fails unless LookupBatch over `keys`, cut into batches of every size of
 // kBatchSizes, returns Lookup's owner for every key; and the same for the

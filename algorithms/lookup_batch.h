@@ -115,28 +115,47 @@ ABSL_ATTRIBUTE_ALWAYS_INLINE inline void LookupEach(
 }
 
 // Group prefetching over the keys, kLookupGroup at a time: start(k) for
-// every key of the group (prefetching and returning the key's state), then
-// out = finish(k, state) for each in order. A trailing partial group is
-// handled the same way. Complexity: one start and one finish per key.
+// every key of the first group (prefetching and returning the key's state),
+// then, key by key, out = finish(k, state) for the group in flight while the
+// next group's key in the same slot is started (software pipelining: the
+// misses of one group overlap the finish of the previous one, with no drain
+// at the group boundary). A batch of at most kLookupGroup keys is one group.
+// Complexity: one start and one finish per key.
 template <typename Start, typename Finish>
 ABSL_ATTRIBUTE_ALWAYS_INLINE inline void GroupedLookup(
     std::span<const uint64_t> keys, std::span<NodeId> out, const Start& start,
     const Finish& finish) {
   using State = decltype(start(uint64_t{}));
+  constexpr size_t g = kLookupGroup;
   const size_t n = keys.size();
   const uint64_t* k = keys.data();
   NodeId* o = out.data();
-  State state[kLookupGroup];
-  size_t i = 0;
-  for (; i + kLookupGroup <= n; i += kLookupGroup) {
-    for (size_t j = 0; j < kLookupGroup; ++j) state[j] = start(k[i + j]);
-    for (size_t j = 0; j < kLookupGroup; ++j) {
+  State state[g];
+  if (n < g) {
+    for (size_t j = 0; j < n; ++j) state[j] = start(k[j]);
+    for (size_t j = 0; j < n; ++j) o[j] = finish(k[j], state[j]);
+    return;
+  }
+  // Full groups keep constant trip counts (unrolled, states in registers).
+  for (size_t j = 0; j < g; ++j) state[j] = start(k[j]);
+  size_t i = 0;  // keys i .. i + g - 1 are in flight
+  for (; i + 2 * g <= n; i += g) {
+    for (size_t j = 0; j < g; ++j) {
       o[i + j] = finish(k[i + j], state[j]);
+      state[j] = start(k[i + g + j]);
     }
   }
-  const size_t rest = n - i;
-  for (size_t j = 0; j < rest; ++j) state[j] = start(k[i + j]);
-  for (size_t j = 0; j < rest; ++j) o[i + j] = finish(k[i + j], state[j]);
+  const size_t next = n - (i + g);  // 0 .. g - 1 keys not yet started
+  if (next == 0) {
+    for (size_t j = 0; j < g; ++j) o[i + j] = finish(k[i + j], state[j]);
+    return;
+  }
+  for (size_t j = 0; j < g; ++j) {
+    o[i + j] = finish(k[i + j], state[j]);
+    if (j < next) state[j] = start(k[i + g + j]);
+  }
+  i += g;
+  for (size_t j = 0; j < next; ++j) o[i + j] = finish(k[i + j], state[j]);
 }
 
 // The string path: the owners of string keys, out[i] =
