@@ -68,6 +68,14 @@ inline constexpr size_t kPrefetchPaysFromBytes = size_t{4} << 20;
 // group's state stays in registers and L1.
 inline constexpr size_t kLookupGroup = 16;
 
+// Structures of this size or more are read from DRAM or a distant cache
+// slice: twice kLookupGroup keys in flight pay there (measured on a 2-core
+// Xeon VM, batch 64 over the single-key loop, two runs each: a ring of 10^7
+// points, 256 MiB of lines, 0.65-0.66 with 16 keys in flight and 0.58-0.59
+// with 32; a ring of 10^6 points, 8 MiB, 0.78-0.83 with 16 and 0.89-0.97
+// with 32; Maglev's 40 MB table 0.85-0.92 and 0.87-0.88).
+inline constexpr size_t kDeepPrefetchFromBytes = size_t{64} << 20;
+
 namespace lookup_batch_internal {
 
 // out[i] = lookup(keys[i]) for i < n. Not inlined, so that the restrict
@@ -114,19 +122,20 @@ ABSL_ATTRIBUTE_ALWAYS_INLINE inline void LookupEach(
   });
 }
 
-// Group prefetching over the keys, kLookupGroup at a time: start(k) for
+// Group prefetching over the keys, kGroup (default kLookupGroup) at a
+// time: start(k) for
 // every key of the first group (prefetching and returning the key's state),
 // then, key by key, out = finish(k, state) for the group in flight while the
 // next group's key in the same slot is started (software pipelining: the
 // misses of one group overlap the finish of the previous one, with no drain
-// at the group boundary). A batch of at most kLookupGroup keys is one group.
+// at the group boundary). A batch of at most kGroup keys is one group.
 // Complexity: one start and one finish per key.
-template <typename Start, typename Finish>
+template <size_t kGroup = kLookupGroup, typename Start, typename Finish>
 ABSL_ATTRIBUTE_ALWAYS_INLINE inline void GroupedLookup(
     std::span<const uint64_t> keys, std::span<NodeId> out, const Start& start,
     const Finish& finish) {
   using State = decltype(start(uint64_t{}));
-  constexpr size_t g = kLookupGroup;
+  constexpr size_t g = kGroup;
   const size_t n = keys.size();
   const uint64_t* k = keys.data();
   NodeId* o = out.data();

@@ -316,8 +316,9 @@ class Ring final : public NodeTableAlgorithm<H> {
                                 : static_cast<const void*>(wide + b));
   }
 
-  // out[i] = Lookup(key_hashes[i]), by groups of kLookupGroup keys: every
-  // key's bucket line is prefetched, then the group is looked up from cache.
+  // out[i] = Lookup(key_hashes[i]), by groups of kLookupGroup keys (twice
+  // as many from kDeepPrefetchFromBytes of lines): every key's bucket line
+  // is prefetched, then the group is looked up from cache.
   // On a ring whose lines exceed the cache (P >~ 10^6 points) the group's
   // line misses overlap instead of the few a core's reorder window holds;
   // lines under kPrefetchPaysFromBytes take the plain loop.
@@ -332,13 +333,18 @@ class Ring final : public NodeTableAlgorithm<H> {
       LookupEach(*this, key_hashes, out);
       return;
     }
-    GroupedLookup(
-        key_hashes, out,
-        [this](uint64_t h) {
-          PrefetchLine(h);
-          return true;
-        },
-        [this](uint64_t h, bool) { return Lookup(h); });
+    const auto start = [this](uint64_t h) {
+      PrefetchLine(h);
+      return true;
+    };
+    const auto finish = [this](uint64_t h, bool) { return Lookup(h); };
+    const size_t line_bytes =
+        (compact_ ? compact_lines_.size() : lines_.size()) * 64;
+    if (line_bytes >= kDeepPrefetchFromBytes) {
+      GroupedLookup<2 * kLookupGroup>(key_hashes, out, start, finish);
+    } else {
+      GroupedLookup(key_hashes, out, start, finish);
+    }
   }
 
   absl::Status LookupReplicas(uint64_t key_hash, size_t r, bool distinct_zones,
