@@ -44,8 +44,8 @@ void ExpectEveryKeyFinishedOnce(size_t n) {
 }
 
 TEST(GroupedLookupTest, EveryShapeOfBatch) {
-  for (size_t n : {0, 1, 7, 15, 16, 17, 24, 31, 32, 33, 48, 63, 64, 65, 100,
-                   1000}) {
+  for (size_t n :
+       {0, 1, 7, 15, 16, 17, 24, 31, 32, 33, 48, 63, 64, 65, 100, 1000}) {
     ExpectEveryKeyFinishedOnce<kLookupGroup>(n);
     ExpectEveryKeyFinishedOnce<2 * kLookupGroup>(n);
   }
