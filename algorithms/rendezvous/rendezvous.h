@@ -842,6 +842,22 @@ class Rendezvous final : public NodeTableAlgorithm<H> {
     (*top)[k] = {sc, i};
   }
 
+  // visit(i, score_of(i)) for i = 0 .. n - 1, in order: the scores a block
+  // at a time first (a loop without branches or carried dependencies, as
+  // Lookup's), then the visits.
+  template <typename Score, typename ScoreFn, typename Visit>
+  static void ForEachScore(const ScoreFn& score_of, size_t n,
+                           const Visit& visit) {
+    Score block[kBlock];
+    for (size_t base = 0; base < n; base += kBlock) {
+      const size_t len = std::min(kBlock, n - base);
+      for (size_t j = 0; j < len; ++j) block[j] = score_of(base + j);
+      for (size_t j = 0; j < len; ++j) {
+        visit(static_cast<uint32_t>(base + j), block[j]);
+      }
+    }
+  }
+
   // Best-first order: higher score, then smaller id (= smaller index).
   template <typename Score, typename ScoreFn>
   void TopByScore(ScoreFn score_of, size_t r, bool distinct_zones,
@@ -852,19 +868,13 @@ class Rendezvous final : public NodeTableAlgorithm<H> {
       return a.first != b.first ? a.first > b.first : a.second < b.second;
     };
     if (!distinct_zones && r <= kInlineTop) {
-      // The r best so far, best first, on the stack: scores a block at a
-      // time (a loop without branches or carried dependencies, as Lookup's),
-      // then each is offered to the list (OfferTop). No allocation.
+      // The r best so far, best first, on the stack: each score is offered
+      // to the list (OfferTop). No allocation.
       Top<Score> top;
-      Score block[kBlock];
       size_t m = 0;
-      for (size_t base = 0; base < n; base += kBlock) {
-        const size_t len = std::min(kBlock, n - base);
-        for (size_t j = 0; j < len; ++j) block[j] = score_of(base + j);
-        for (size_t j = 0; j < len; ++j) {
-          OfferTop(&top, r, &m, block[j], static_cast<uint32_t>(base + j));
-        }
-      }
+      ForEachScore<Score>(score_of, n, [&](uint32_t i, Score sc) {
+        OfferTop(&top, r, &m, sc, i);
+      });
       for (size_t k = 0; k < r; ++k) out->push_back(ids_[top[k].second]);
       return;
     }
@@ -879,18 +889,12 @@ class Rendezvous final : public NodeTableAlgorithm<H> {
       absl::InlinedVector<std::pair<Score, uint32_t>, 64> zone_best(
           zones_->numbers.size(), {Score{}, kNone});
       Top<Score> top;
-      Score block[kBlock];
       size_t m = 0;
-      for (size_t base = 0; base < n; base += kBlock) {
-        const size_t len = std::min(kBlock, n - base);
-        for (size_t j = 0; j < len; ++j) block[j] = score_of(base + j);
-        for (size_t j = 0; j < len; ++j) {
-          const auto i = static_cast<uint32_t>(base + j);
-          OfferTop(&top, r, &m, block[j], i);
-          std::pair<Score, uint32_t>& b = zone_best[zone_of[i]];
-          if (b.second == kNone || block[j] > b.first) b = {block[j], i};
-        }
-      }
+      ForEachScore<Score>(score_of, n, [&](uint32_t i, Score sc) {
+        OfferTop(&top, r, &m, sc, i);
+        std::pair<Score, uint32_t>& b = zone_best[zone_of[i]];
+        if (b.second == kNone || sc > b.first) b = {sc, i};
+      });
       absl::InlinedVector<std::pair<Score, uint32_t>, kInlineTop> bests;
       for (const auto& b : zone_best) {
         if (b.second != kNone) bests.push_back(b);
